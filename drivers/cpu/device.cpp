@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "device.hpp"
+
+#include "event.hpp"
+#include "queue.hpp"
+
+#include <sched.h>
+#include <sys/sysinfo.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace weft::cpu {
+namespace {
+
+constexpr size_t kAllocationAlignment = 256;  // what HIP promises for hipMalloc
+
+std::string read_first_line(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+int parse_cache_size(const std::string& text) {  // "1024K", "32M"
+  if (text.empty()) return 0;
+  long value = std::strtol(text.c_str(), nullptr, 10);
+  char unit = text.back();
+  if (unit == 'K') value *= 1024;
+  if (unit == 'M') value *= 1024 * 1024;
+  return static_cast<int>(value);
+}
+
+}  // namespace
+
+HostFacts read_host_facts() {
+  HostFacts f;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    auto value = [&] {
+      auto colon = line.find(':');
+      return colon == std::string::npos ? std::string() : line.substr(colon + 2);
+    };
+    if (f.model_name.empty() && line.rfind("model name", 0) == 0) f.model_name = value();
+    if (f.clock_khz == 0 && line.rfind("cpu MHz", 0) == 0)
+      f.clock_khz = static_cast<int>(std::strtod(value().c_str(), nullptr) * 1000);
+  }
+  if (f.model_name.empty()) f.model_name = "Host CPU";
+  std::string max_khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq");
+  if (!max_khz.empty()) f.clock_khz = std::atoi(max_khz.c_str());
+
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) f.usable_cores = std::max(1, CPU_COUNT(&set));
+  else f.usable_cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+
+  std::error_code ec;
+  unsigned nodes = 0;
+  for (auto& entry : std::filesystem::directory_iterator("/sys/devices/system/node", ec))
+    if (entry.path().filename().string().rfind("node", 0) == 0) ++nodes;
+  f.numa_nodes = std::max(1u, nodes);
+
+  for (int index = 0; index < 8; ++index) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index);
+    if (read_first_line(dir + "/level") == "2")
+      f.l2_cache_bytes = parse_cache_size(read_first_line(dir + "/size"));
+  }
+  struct sysinfo si {};
+  if (sysinfo(&si) == 0) f.total_memory = static_cast<size_t>(si.totalram) * si.mem_unit;
+  return f;
+}
+
+CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes)
+    : facts_(std::move(facts)), fiber_stack_bytes_(fiber_stack_bytes) {
+  caps_.runs_host_kernels = true;
+  caps_.host_can_access_device_memory = true;
+  caps_.timing_events = true;
+  // The thread that submits a dispatch works too, so the pool has one fewer.
+  pool_ = new WorkerPool(workers > 0 ? workers - 1 : 0);
+}
+
+std::string CpuDevice::target_id() const {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#else
+  return "host";
+#endif
+}
+
+void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
+  std::memset(&p, 0, sizeof(p));
+  std::snprintf(p.name, sizeof(p.name), "%s", facts_.model_name.c_str());
+  std::snprintf(p.gcnArchName, sizeof(p.gcnArchName), "%s", target_id().c_str());
+  std::memcpy(p.uuid.bytes, "weft-cpu-agent-0", 16);
+  p.totalGlobalMem = facts_.total_memory;
+  p.sharedMemPerBlock = kSharedMemPerBlock;
+  p.sharedMemPerBlockOptin = kSharedMemPerBlock;
+  p.sharedMemPerMultiprocessor = kSharedMemPerBlock;
+  p.maxSharedMemoryPerMultiProcessor = kSharedMemPerBlock;
+  p.regsPerBlock = 0;
+  p.warpSize = kWarpSize;
+  p.memPitch = SIZE_MAX / 2;
+  p.maxThreadsPerBlock = kMaxThreadsPerBlock;
+  p.maxThreadsDim[0] = p.maxThreadsDim[1] = p.maxThreadsDim[2] = kMaxThreadsPerBlock;
+  p.maxGridSize[0] = p.maxGridSize[1] = p.maxGridSize[2] = 0x7fffffff;
+  p.clockRate = facts_.clock_khz;
+  p.totalConstMem = kSharedMemPerBlock;
+  // No compute capability exists for a CPU; 1.0 keeps version checks meaningful.
+  p.major = 1;
+  p.minor = 0;
+  p.textureAlignment = 256;
+  p.texturePitchAlignment = 256;
+  p.multiProcessorCount = static_cast<int>(facts_.usable_cores);
+  p.integrated = 1;
+  p.canMapHostMemory = 1;
+  p.computeMode = 0;
+  p.concurrentKernels = 1;
+  p.asyncEngineCount = 1;
+  p.unifiedAddressing = 1;
+  p.l2CacheSize = facts_.l2_cache_bytes;
+  p.maxThreadsPerMultiProcessor = kMaxThreadsPerBlock;
+  p.streamPrioritiesSupported = 1;
+  p.managedMemory = 1;
+  p.hostNativeAtomicSupported = 1;
+  p.pageableMemoryAccess = 1;
+  p.concurrentManagedAccess = 1;
+  p.canUseHostPointerForRegisteredMem = 1;
+  p.pageableMemoryAccessUsesHostPageTables = 1;
+  p.directManagedMemAccessFromHost = 1;
+  p.maxBlocksPerMultiProcessor = 1;
+  p.hostRegisterSupported = 1;
+  p.memoryPoolsSupported = 1;
+  p.clockInstructionRate = facts_.clock_khz;
+  p.arch.hasGlobalInt32Atomics = 1;
+  p.arch.hasGlobalFloatAtomicExch = 1;
+  p.arch.hasSharedInt32Atomics = 1;
+  p.arch.hasSharedFloatAtomicExch = 1;
+  p.arch.hasFloatAtomicAdd = 1;
+  p.arch.hasGlobalInt64Atomics = 1;
+  p.arch.hasSharedInt64Atomics = 1;
+  p.arch.hasDoubles = 1;
+  p.arch.hasThreadFenceSystem = 1;
+  p.arch.hasSyncThreadsExt = 1;
+  p.arch.has3dGrid = 1;
+}
+
+MemoryInfo CpuDevice::memory_info() const {
+  MemoryInfo info;
+  info.total_bytes = facts_.total_memory;
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      info.free_bytes = static_cast<size_t>(std::strtoull(line.c_str() + 13, nullptr, 10)) * 1024;
+      break;
+    }
+  }
+  if (info.free_bytes == 0 || info.free_bytes > info.total_bytes) info.free_bytes = info.total_bytes;
+  return info;
+}
+
+Result<void*> CpuDevice::allocate(MemoryKind, size_t bytes, unsigned) {
+  // The agent's memory is the host's: more than physical memory can never fit.
+  if (bytes > facts_.total_memory)
+    return Status(hipErrorOutOfMemory, "allocation larger than the host's physical memory");
+  void* ptr = nullptr;
+  if (posix_memalign(&ptr, kAllocationAlignment, bytes) != 0 || !ptr)
+    return Status(hipErrorOutOfMemory, "posix_memalign failed");
+  return ptr;
+}
+
+Status CpuDevice::deallocate(void* ptr, MemoryKind) {
+  std::free(ptr);
+  return Status();
+}
+
+Result<void*> CpuDevice::register_host(void* ptr, size_t, unsigned) { return ptr; }
+
+Status CpuDevice::unregister_host(void*) { return Status(); }
+
+Result<Ref<Queue>> CpuDevice::create_queue(const QueueOptions&) {
+  return Ref<Queue>(make_ref<CpuQueue>(*pool_, fiber_stack_bytes_));
+}
+
+Result<Ref<Event>> CpuDevice::create_event(const EventOptions& options) {
+  return Ref<Event>(make_ref<CpuEvent>(options));
+}
+
+}  // namespace weft::cpu

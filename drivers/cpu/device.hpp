@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The host CPU as a HIP agent: "device" memory is host memory, kernels are
+// single-source C++ run by the WorkerPool. Always present. Thread-safe.
+#pragma once
+
+#include "worker_pool.hpp"
+
+#include <weft/driver/device.hpp>
+
+#include <memory>
+#include <string>
+
+namespace weft::cpu {
+
+struct HostFacts {
+  std::string model_name;
+  unsigned usable_cores = 1;  // from the process affinity mask
+  unsigned numa_nodes = 1;
+  int clock_khz = 0;
+  int l2_cache_bytes = 0;
+  size_t total_memory = 0;
+};
+
+HostFacts read_host_facts();
+
+class CpuDevice final : public Device {
+ public:
+  static constexpr int kWarpSize = 32;
+  static constexpr int kMaxThreadsPerBlock = 1024;
+  static constexpr size_t kSharedMemPerBlock = 64 * 1024;
+
+  explicit CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes);
+
+  AgentKind kind() const override { return AgentKind::kCpu; }
+  const DeviceCaps& caps() const override { return caps_; }
+  std::string target_id() const override;
+  void properties(hipDeviceProp_tR0600& props) const override;
+  MemoryInfo memory_info() const override;
+
+  Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
+  Status deallocate(void* ptr, MemoryKind kind) override;
+  Result<void*> register_host(void* ptr, size_t bytes, unsigned flags) override;
+  Status unregister_host(void* ptr) override;
+
+  Result<Ref<Queue>> create_queue(const QueueOptions& options) override;
+  Result<Ref<Event>> create_event(const EventOptions& options) override;
+
+ private:
+  HostFacts facts_;
+  DeviceCaps caps_;
+  size_t fiber_stack_bytes_;
+  // Never destroyed: queue threads may run past static destruction.
+  WorkerPool* pool_;
+};
+
+}  // namespace weft::cpu

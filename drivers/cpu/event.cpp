@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "event.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace weft::cpu {
+
+uint64_t now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now().time_since_epoch())
+                                   .count());
+}
+
+uint64_t CpuEvent::arm() {
+  std::lock_guard lock(mutex_);
+  return ++armed_;
+}
+
+uint64_t CpuEvent::armed_generation() {
+  std::lock_guard lock(mutex_);
+  return armed_;
+}
+
+void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns) {
+  {
+    std::lock_guard lock(mutex_);
+    // Records on different queues may complete out of order; the newest wins.
+    if (generation > completed_) {
+      completed_ = generation;
+      timestamp_ns_ = timestamp_ns;
+    }
+  }
+  cv_.notify_all();
+}
+
+void CpuEvent::wait_for(uint64_t generation) {
+  std::unique_lock lock(mutex_);
+  cv_.wait(lock, [&] { return completed_ >= generation; });
+}
+
+bool CpuEvent::is_complete() {
+  std::lock_guard lock(mutex_);
+  return completed_ >= armed_;
+}
+
+Status CpuEvent::synchronize() {
+  wait_for(armed_generation());
+  return Status();
+}
+
+bool CpuEvent::ever_recorded() {
+  std::lock_guard lock(mutex_);
+  return armed_ > 0;
+}
+
+Result<float> CpuEvent::elapsed_ms_since(Event& start_event) {
+  auto* start = dynamic_cast<CpuEvent*>(&start_event);
+  if (!start) return Status(hipErrorInvalidHandle, "events belong to different agents");
+  if (!options_.timing || !start->options_.timing)
+    return Status(hipErrorInvalidHandle, "event created with hipEventDisableTiming");
+  uint64_t end_ns, start_ns;
+  {
+    std::lock_guard lock(mutex_);
+    if (armed_ == 0) return Status(hipErrorInvalidHandle, "end event was never recorded");
+    if (completed_ < armed_) return Status(hipErrorNotReady, "end event has not completed");
+    end_ns = timestamp_ns_;
+  }
+  {
+    std::lock_guard lock(start->mutex_);
+    if (start->armed_ == 0) return Status(hipErrorInvalidHandle, "start event was never recorded");
+    if (start->completed_ < start->armed_)
+      return Status(hipErrorNotReady, "start event has not completed");
+    start_ns = start->timestamp_ns_;
+  }
+  return static_cast<float>((static_cast<double>(end_ns) - static_cast<double>(start_ns)) / 1e6);
+}
+
+}  // namespace weft::cpu

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "worker_pool.hpp"
+
+#include <algorithm>
+
+namespace weft::cpu {
+
+WorkerPool::WorkerPool(unsigned threads) {
+  threads_.reserve(threads);
+  for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { worker_loop(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+void WorkerPool::work_on(Job& job) {
+  for (;;) {
+    uint64_t first = job.next.fetch_add(job.chunk, std::memory_order_relaxed);
+    if (first >= job.count) return;
+    uint64_t last = std::min(job.count, first + job.chunk);
+    job.fn(job.data, first, last);
+    uint64_t finished = job.done.fetch_add(last - first, std::memory_order_acq_rel) + (last - first);
+    if (finished == job.count) job.done.notify_all();
+  }
+}
+
+WorkerPool::Job* WorkerPool::claimable_job() {
+  for (Job* job : jobs_)
+    if (job->next.load(std::memory_order_relaxed) < job->count) return job;
+  return nullptr;
+}
+
+void WorkerPool::worker_loop() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    Job* job = nullptr;
+    work_cv_.wait(lock, [&] { return stopping_ || (job = claimable_job()) != nullptr; });
+    if (stopping_) return;
+    ++job->helpers;
+    lock.unlock();
+    work_on(*job);
+    lock.lock();
+    if (--job->helpers == 0) leave_cv_.notify_all();
+  }
+}
+
+void WorkerPool::run(RunBlocks fn, void* data, uint64_t count) {
+  if (count == 0) return;
+  Job job;
+  job.fn = fn;
+  job.data = data;
+  job.count = count;
+  // Small chunks balance uneven blocks; a few per thread keeps claiming cheap.
+  uint64_t parts = static_cast<uint64_t>(threads_.size() + 1) * 8;
+  job.chunk = std::max<uint64_t>(1, count / parts);
+  bool share = count > job.chunk && !threads_.empty();
+  if (share) {
+    {
+      std::lock_guard lock(mutex_);
+      jobs_.push_back(&job);
+    }
+    work_cv_.notify_all();
+  }
+  work_on(job);
+  for (uint64_t done = job.done.load(std::memory_order_acquire); done != count;
+       done = job.done.load(std::memory_order_acquire))
+    job.done.wait(done, std::memory_order_acquire);
+  if (share) {
+    std::unique_lock lock(mutex_);
+    jobs_.erase(std::find(jobs_.begin(), jobs_.end(), &job));
+    leave_cv_.wait(lock, [&] { return job.helpers == 0; });
+  }
+}
+
+}  // namespace weft::cpu

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* weft: AMD extensions to the launch API: global-work-size module launches with optional timing
+ * events, and hipExtLaunchKernel/hipExtLaunchKernelGGL. */
+#ifndef HIP_INCLUDE_HIP_HIP_EXT_H
+#define HIP_INCLUDE_HIP_HIP_EXT_H
+
+#include <hip/hip_runtime_api.h>
+
+#ifdef __cplusplus
+#include <cstdint>
+#include <type_traits>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Launches f over a grid given in work-items (not blocks): globalWorkSize{X,Y,Z} threads in
+ * blocks of localWorkSize{X,Y,Z}. startEvent/stopEvent, when not NULL, are recorded around the
+ * kernel; flags may be hipExtAnyOrderLaunch. */
+HIP_PUBLIC_API hipError_t hipExtModuleLaunchKernel(
+    hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+    uint32_t localWorkSizeX, uint32_t localWorkSizeY, uint32_t localWorkSizeZ,
+    size_t sharedMemBytes, hipStream_t hStream, void** kernelParams, void** extra,
+    hipEvent_t startEvent __dparm(NULL), hipEvent_t stopEvent __dparm(NULL),
+    uint32_t flags __dparm(0));
+
+/* Older name of hipExtModuleLaunchKernel without the flags argument. */
+HIP_DEPRECATED("use hipExtModuleLaunchKernel instead")
+HIP_PUBLIC_API hipError_t hipHccModuleLaunchKernel(
+    hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+    uint32_t localWorkSizeX, uint32_t localWorkSizeY, uint32_t localWorkSizeZ,
+    size_t sharedMemBytes, hipStream_t hStream, void** kernelParams, void** extra,
+    hipEvent_t startEvent __dparm(NULL), hipEvent_t stopEvent __dparm(NULL));
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* hipExtLaunchKernelGGL(kernel, grid, block, shmem, stream, start, stop, flags, args...):
+ * converts each argument to the kernel's parameter type and launches through hipExtLaunchKernel
+ * (declared in hip_runtime_api.h). */
+template <typename... KernelArgs, typename... Args>
+inline void hipExtLaunchKernelGGL(void (*kernel)(KernelArgs...), const dim3& numBlocks,
+                                  const dim3& dimBlocks, std::uint32_t sharedMemBytes,
+                                  hipStream_t stream, hipEvent_t startEvent, hipEvent_t stopEvent,
+                                  std::uint32_t flags, Args... args) {
+  static_assert(sizeof...(KernelArgs) == sizeof...(Args),
+                "hipExtLaunchKernelGGL: wrong number of kernel arguments");
+  [&](KernelArgs... converted) {
+    void* argv[] = {static_cast<void*>(&converted)..., nullptr};
+    (void)hipExtLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, argv,
+                             sharedMemBytes, stream, startEvent, stopEvent,
+                             static_cast<int>(flags));
+  }(static_cast<KernelArgs>(args)...);
+}
+#endif /* __cplusplus */
+
+#endif /* HIP_INCLUDE_HIP_HIP_EXT_H */

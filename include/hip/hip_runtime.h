@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* The HIP runtime header. With an ordinary C++ compiler (g++, clang++ without
+ * -x hip) it also provides the kernel language for single-source kernels that
+ * weft runs on the CPU agent: __global__, threadIdx, __syncthreads,
+ * hipLaunchKernelGGL, atomics (see hip/weft/single_source.h). */
+#ifndef WEFT_HIP_RUNTIME_H
+#define WEFT_HIP_RUNTIME_H
+
+#if defined(__HIP__) || defined(__CUDACC__)
+#error "weft's headers serve ordinary C++ compilers. Build HIP-language (hipcc) sources with AMD's HIP headers; the binaries they produce run on weft's libamdhip64 unchanged."
+#endif
+
+#include <hip/hip_runtime_api.h>
+#include <hip/hip_vector_types.h>
+
+#ifdef __cplusplus
+#include <hip/weft/single_source.h>
+#endif
+
+#endif /* WEFT_HIP_RUNTIME_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+// The driver contract: what every kind of agent (CPU, AMD GPU, NVIDIA GPU, NPU)
+// provides to the core runtime. Read this file first when writing a driver;
+// drivers/cpu is the reference implementation.
+//
+//   Driver ──► Device ──► Queue (in order)   ◄── Op (op.hpp)
+//                   ├──► Event (completion + timing)
+//                   ├──► Module ──► Kernel (code objects)
+//                   └──► CommandBuffer (optional, for graphs)
+//
+// Rules: nothing throws; failures return Status/Result with a message naming the
+// failing call. Optional methods default to hipErrorNotSupported. A driver never
+// branches on another driver's type; cross-driver event waits go through the
+// Event interface.
+#pragma once
+
+#include <hip/hip_runtime_api.h>
+#include <weft/driver/op.hpp>
+#include <weft/driver/ref.hpp>
+#include <weft/driver/status.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace weft {
+
+enum class AgentKind { kCpu, kGpu, kNpu };
+
+enum class MemoryKind {
+  kDevice,      // hipMalloc
+  kHostPinned,  // hipHostMalloc: host memory the device reaches directly
+  kManaged,     // hipMallocManaged: one address valid on host and device
+};
+
+// Optional features are data, never driver-type checks.
+struct DeviceCaps {
+  bool runs_host_kernels = false;      // can execute single-source (g++-compiled) kernels
+  bool host_can_access_device_memory = false;  // device pointers are plain host pointers
+  bool timing_events = true;
+};
+
+struct MemoryInfo {
+  size_t free_bytes = 0;
+  size_t total_bytes = 0;
+};
+
+// Signals completion of queue work. Thread-safe.
+class Event : public RefCounted {
+ public:
+  // True when the most recent record completed, or if it was never recorded.
+  virtual bool is_complete() = 0;
+  // Blocks the calling thread until the most recent record completes.
+  virtual Status synchronize() = 0;
+  // Milliseconds from `start`'s completion to this event's. Both must have
+  // completed and have timing enabled; the driver checks they are its own.
+  virtual Result<float> elapsed_ms_since(Event& start) = 0;
+  // True once the event has been submitted in an EventRecordOp at least once.
+  virtual bool ever_recorded() = 0;
+};
+
+// An in-order command queue. submit() returns before the work runs. Thread-safe.
+class Queue : public RefCounted {
+ public:
+  virtual Status submit(Op op) = 0;
+  // Waits for all submitted work; returns the first asynchronous error of that
+  // work (and keeps returning it: errors from the device are sticky).
+  virtual Status synchronize() = 0;
+  // True when all submitted work has finished.
+  virtual bool is_idle() = 0;
+};
+
+struct KernelInfo {
+  std::string name;
+  uint32_t kernarg_size = 0;
+  uint32_t kernarg_align = 8;
+  uint32_t static_shared_bytes = 0;
+  uint32_t private_bytes = 0;
+  uint32_t max_threads_per_block = 1024;
+  uint32_t num_registers = 0;
+};
+
+// A kernel resolved inside a loaded module. Immutable.
+class Kernel : public RefCounted {
+ public:
+  virtual const KernelInfo& info() const = 0;
+};
+
+// A code object loaded on one device. Thread-safe.
+class Module : public RefCounted {
+ public:
+  virtual Result<Ref<Kernel>> kernel(std::string_view name) = 0;
+  // Address and size of a global variable of the module, in device memory.
+  virtual Result<std::span<std::byte>> global(std::string_view name) = 0;
+};
+
+// A pre-recorded, replayable list of ops (graphs). Externally synchronized while
+// recording; immutable once finalized.
+class CommandBuffer : public RefCounted {
+ public:
+  virtual Status record(const Op& op) = 0;
+  virtual Status finalize() = 0;
+  virtual Status submit(Queue& queue) = 0;
+};
+
+struct QueueOptions {
+  int priority = 0;  // HIP convention: lower is more urgent (0 normal, -1 high)
+};
+
+struct EventOptions {
+  bool timing = true;
+  bool blocking_sync = false;  // host waits sleep rather than spin
+};
+
+// One agent. Immutable identity; thread-safe methods.
+class Device : public RefCounted {
+ public:
+  virtual AgentKind kind() const = 0;
+  virtual const DeviceCaps& caps() const = 0;
+  // Target ID of the ISA, e.g. "gfx90a:sramecc+:xnack-", "sm_90", "x86_64".
+  virtual std::string target_id() const = 0;
+
+  // Fills every field the agent can answer truthfully; the rest stay zero.
+  virtual void properties(hipDeviceProp_tR0600& props) const = 0;
+  // Attributes with no field in hipDeviceProp_t; the core answers the others
+  // from properties().
+  virtual Result<int> attribute(hipDeviceAttribute_t) const {
+    return Status(hipErrorNotSupported, "attribute not provided by this driver");
+  }
+  virtual MemoryInfo memory_info() const = 0;
+
+  virtual Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) = 0;
+  virtual Status deallocate(void* ptr, MemoryKind kind) = 0;
+  // Makes user host memory reachable by the device; returns the device address.
+  virtual Result<void*> register_host(void* ptr, size_t bytes, unsigned flags) = 0;
+  virtual Status unregister_host(void* ptr) = 0;
+
+  virtual Result<Ref<Queue>> create_queue(const QueueOptions& options) = 0;
+  virtual Result<Ref<Event>> create_event(const EventOptions& options) = 0;
+
+  virtual Result<Ref<Module>> load_module(std::span<const std::byte> image) {
+    (void)image;
+    return Status(hipErrorNotSupported, "this agent loads no code objects");
+  }
+  virtual Result<Ref<CommandBuffer>> create_command_buffer() {
+    return Status(hipErrorNotSupported, "no native command buffers");
+  }
+};
+
+// A family of agents behind one vendor interface. Thread-compatible: the core
+// calls devices() once, during initialization.
+class Driver {
+ public:
+  virtual ~Driver() = default;
+  virtual std::string_view name() const = 0;
+  // The driver's agents; empty (not an error) when its hardware or library is
+  // absent, with the reason in status_note().
+  virtual std::vector<Ref<Device>> devices() = 0;
+  virtual std::string status_note() const = 0;
+};
+
+}  // namespace weft

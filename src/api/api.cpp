@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#include "api/api.hpp"
+
+#include "runtime/error_names.hpp"
+
+namespace weft::api {
+
+hipError_t finish(const char* name, const Status& status, const std::string& args) {
+  ThreadState& ts = thread_state();
+  ts.last_call = status.code();
+  ts.last_error = status.code();
+  log::error("{}({}) failed: {} ({}): {}", name, args, error_name(status.code()),
+             static_cast<int>(status.code()), status.message());
+  return status.code();
+}
+
+hipError_t sticky_error_of_current_device() {
+  Runtime& rt = Runtime::get();
+  DeviceState* device = rt.device(thread_state().device);
+  return device ? device->sticky_error() : hipSuccess;
+}
+
+Result<DeviceState*> current_device() {
+  Runtime& rt = Runtime::get();
+  if (rt.device_count() == 0) return Status(hipErrorNoDevice, "no HIP agent is available");
+  DeviceState* device = rt.device(thread_state().device);
+  if (!device) return Status(hipErrorInvalidDevice, "current device is out of range");
+  return device;
+}
+
+Result<DeviceState*> device_at(int ordinal) {
+  Runtime& rt = Runtime::get();
+  if (rt.device_count() == 0) return Status(hipErrorNoDevice, "no HIP agent is available");
+  DeviceState* device = rt.device(ordinal);
+  if (!device)
+    return Status(hipErrorInvalidDevice,
+                  fmt::format("device {} does not exist ({} available)", ordinal, rt.device_count()));
+  return device;
+}
+
+namespace {
+Result<Ref<Stream>> per_thread_stream() {
+  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  ThreadState& ts = thread_state();
+  if (ts.per_thread_streams.size() <= size_t(device->ordinal()))
+    ts.per_thread_streams.resize(device->ordinal() + 1);
+  Ref<Stream>& slot = ts.per_thread_streams[device->ordinal()];
+  if (!slot) {
+    WEFT_ASSIGN_OR_RETURN(slot, device->create_stream(Stream::Kind::kPerThread, 0, 0));
+  }
+  return slot;
+}
+}  // namespace
+
+Result<Ref<Stream>> resolve_stream(hipStream_t stream, bool per_thread) {
+  if (stream == nullptr || stream == hipStreamLegacy) {
+    if (per_thread) return per_thread_stream();
+    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(Stream* null, device->null_stream());
+    return Ref<Stream>(null);
+  }
+  if (stream == hipStreamPerThread) return per_thread_stream();
+  Ref<Stream> found = Runtime::get().streams().find(stream);
+  if (!found)
+    return Status(hipErrorInvalidHandle, "stream handle is unknown or was destroyed");
+  return found;
+}
+
+}  // namespace weft::api

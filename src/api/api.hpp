@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// The API boundary. Every exported HIP function is `extern "C" noexcept` and runs
+// its body through api::call, which: checks the current device's sticky error,
+// turns exceptions into HIP errors, logs each failure with the call's arguments
+// (AMD_LOG_LEVEL >= 1), and is the only place that writes the last error.
+#pragma once
+
+#include "runtime/runtime.hpp"
+#include "runtime/thread_state.hpp"
+#include "util/log.hpp"
+
+#include <weft/driver/status.hpp>
+
+#include <fmt/format.h>
+
+#include <new>
+#include <string>
+#include <type_traits>
+
+#define WEFT_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace weft::api {
+
+// Formats one argument for the failure log line.
+template <typename T>
+std::string arg_text(const T& value) {
+  if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>)
+    return value ? fmt::format("\"{}\"", value) : "null";
+  else if constexpr (std::is_pointer_v<T> || std::is_member_pointer_v<T>)
+    return value ? fmt::format("{}", reinterpret_cast<const void*>(value)) : "null";
+  else if constexpr (std::is_enum_v<T>)
+    return fmt::format("{}", static_cast<long long>(value));
+  else if constexpr (std::is_arithmetic_v<T>)
+    return fmt::format("{}", value);
+  else if constexpr (std::is_same_v<T, dim3>)
+    return fmt::format("{{{},{},{}}}", value.x, value.y, value.z);
+  else
+    return "<value>";
+}
+
+template <typename... Args>
+std::string args_text(const Args&... args) {
+  std::string out;
+  ((out += (out.empty() ? "" : ", ") + arg_text(args)), ...);
+  return out;
+}
+
+// Records the result as the thread's last error and logs a failure.
+hipError_t finish(const char* name, const Status& status, const std::string& args);
+
+// The current device's sticky error, if any (hipSuccess otherwise).
+hipError_t sticky_error_of_current_device();
+
+template <typename Body, typename... Args>
+hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
+  Status status;
+  try {
+    if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
+      status = Status(sticky, "the device is in an error state from earlier work");
+    else
+      status = body();
+  } catch (const std::bad_alloc&) {
+    status = Status(hipErrorOutOfMemory, "host memory exhausted");
+  } catch (const std::exception& e) {
+    status = Status(hipErrorUnknown, std::string("internal exception: ") + e.what());
+  } catch (...) {
+    status = Status(hipErrorUnknown, "internal exception");
+  }
+  if (status.ok()) {
+    thread_state().last_call = hipSuccess;
+    return hipSuccess;
+  }
+  if (log::level() >= log::Level::kError) return finish(name, status, args_text(args...));
+  return finish(name, status, std::string());
+}
+
+inline Status invalid_value(std::string message) {
+  return Status(hipErrorInvalidValue, std::move(message));
+}
+
+// The current device of this thread (hipErrorNoDevice when there is none).
+Result<DeviceState*> current_device();
+// The device for an ordinal (hipErrorInvalidDevice when out of range).
+Result<DeviceState*> device_at(int ordinal);
+
+// Resolves a stream handle: NULL and hipStreamLegacy are the current device's
+// null stream (or, with `per_thread`, the thread's default stream, as the _spt
+// entry points do), hipStreamPerThread the thread's default stream, anything else
+// must be a live stream (hipErrorInvalidHandle otherwise).
+Result<Ref<Stream>> resolve_stream(hipStream_t stream, bool per_thread = false);
+
+}  // namespace weft::api

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+// Event API: create, record, synchronize, query, elapsed time, destroy.
+#include "api/api.hpp"
+
+using namespace weft;
+using namespace weft::api;
+
+namespace {
+
+constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |
+                                 hipEventDisableSystemFence | hipEventReleaseToDevice |
+                                 hipEventReleaseToSystem;
+
+Status create(hipEvent_t* out, unsigned flags) {
+  if (!out) return invalid_value("null output pointer");
+  if (flags & ~kEventFlags) return invalid_value("unknown event flags");
+  if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
+    return invalid_value("hipEventInterprocess requires hipEventDisableTiming");
+  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  EventOptions options;
+  options.timing = (flags & hipEventDisableTiming) == 0;
+  options.blocking_sync = (flags & hipEventBlockingSync) != 0;
+  WEFT_ASSIGN_OR_RETURN(Ref<Event> event, device->driver_device().create_event(options));
+  auto core = make_ref<CoreEvent>(*device, std::move(event), flags);
+  Runtime::get().events().add(core);
+  *out = reinterpret_cast<hipEvent_t>(core.get());
+  return Status();
+}
+
+Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
+  Ref<CoreEvent> e = Runtime::get().events().find(event);
+  if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+  return e;
+}
+
+Status record(hipEvent_t event, hipStream_t stream, bool per_thread) {
+  WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  if (&s->device() != &e->device())
+    return Status(hipErrorInvalidHandle, "event and stream belong to different devices");
+  return s->submit(EventRecordOp{e->driver_event_ref()});
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipEventCreate(hipEvent_t* event) {
+  return call("hipEventCreate", [&] { return create(event, hipEventDefault); }, event);
+}
+
+WEFT_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
+  return call("hipEventCreateWithFlags", [&] { return create(event, flags); }, event, flags);
+}
+
+WEFT_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  return call("hipEventRecord", [&] { return record(event, stream, false); }, event, stream);
+}
+
+WEFT_EXPORT hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream) {
+  return call("hipEventRecord_spt", [&] { return record(event, stream, true); }, event, stream);
+}
+
+WEFT_EXPORT hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream,
+                                               unsigned int flags) {
+  return call("hipEventRecordWithFlags", [&] {
+    if (flags != 0 && flags != hipEventRecordExternal) return invalid_value("unknown flags");
+    return record(event, stream, false);
+  }, event, stream, flags);
+}
+
+WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
+  return call("hipEventSynchronize", [&] {
+    WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
+    return e->driver_event().synchronize();
+  }, event);
+}
+
+WEFT_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
+  return call("hipEventQuery", [&] {
+    WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
+    return e->driver_event().is_complete() ? Status()
+                                           : Status(hipErrorNotReady, "recorded work is pending");
+  }, event);
+}
+
+WEFT_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
+  return call("hipEventElapsedTime", [&] {
+    if (!ms) return invalid_value("null output pointer");
+    WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> a, lookup(start));
+    WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> b, lookup(stop));
+    if ((a->flags() | b->flags()) & hipEventDisableTiming)
+      return Status(hipErrorInvalidHandle, "event created with hipEventDisableTiming");
+    if (&a->device() != &b->device())
+      return Status(hipErrorInvalidHandle, "events belong to different devices");
+    WEFT_ASSIGN_OR_RETURN(*ms, b->driver_event().elapsed_ms_since(a->driver_event()));
+    return Status();
+  }, ms, start, stop);
+}
+
+WEFT_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
+  return call("hipEventDestroy", [&] {
+    if (!Runtime::get().events().remove(event))
+      return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+    return Status();
+  }, event);
+}

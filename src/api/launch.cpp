@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+// Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
+// ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
+#include "api/api.hpp"
+
+#include "util/env.hpp"
+
+#include <hip/weft/kernel_abi.h>
+
+using namespace weft;
+using namespace weft::api;
+
+namespace weft::api {
+
+// Checks a launch configuration against the device's limits, with HIP 7's codes.
+Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes) {
+  const auto& p = device.props();
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return invalid_value(fmt::format("grid {{{},{},{}}} has a zero dimension", grid.x, grid.y, grid.z));
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  if (threads == 0 || threads > uint64_t(p.maxThreadsPerBlock) ||
+      block.x > unsigned(p.maxThreadsDim[0]) || block.y > unsigned(p.maxThreadsDim[1]) ||
+      block.z > unsigned(p.maxThreadsDim[2]))
+    return Status(hipErrorInvalidConfiguration,
+                  fmt::format("block {{{},{},{}}} is empty or exceeds the device limit of {} threads",
+                              block.x, block.y, block.z, p.maxThreadsPerBlock));
+  if (grid.x > unsigned(p.maxGridSize[0]) || grid.y > unsigned(p.maxGridSize[1]) ||
+      grid.z > unsigned(p.maxGridSize[2]))
+    return invalid_value("grid exceeds the device's maximum grid size");
+  if (shared_bytes > p.sharedMemPerBlock)
+    return invalid_value(fmt::format("{} bytes of dynamic shared memory exceed the limit of {}",
+                                     shared_bytes, p.sharedMemPerBlock));
+  return Status();
+}
+
+}  // namespace weft::api
+
+WEFT_EXPORT hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 grid, dim3 block,
+                                            size_t shared_bytes, hipStream_t stream) {
+  // Own the argument blob first so every failure path below releases it.
+  Ref<HostKernel> owned;
+  if (kernel && kernel->abiVersion == WEFT_KERNEL_ABI_VERSION && kernel->entry)
+    owned = make_ref<HostKernel>(*kernel);
+  return call("hipLaunchKernelGGL", [&] {
+    if (!owned) return Status(hipErrorInvalidDeviceFunction, "bad single-source kernel descriptor");
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    DeviceState& device = s->device();
+    if (!device.driver_device().caps().runs_host_kernels)
+      return Status(hipErrorNoBinaryForGpu,
+                    fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
+                                owned->name(), device.ordinal(), device.driver_device().target_id()));
+    WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
+    DispatchOp op;
+    op.host_kernel = owned;
+    op.dims.grid = grid;
+    op.dims.block = block;
+    op.dims.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
+    WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
+    if (env::settings().launch_blocking) return s->synchronize();
+    return Status();
+  }, kernel ? kernel->name : nullptr, grid, block, shared_bytes, stream);
+}

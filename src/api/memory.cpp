@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+// Allocation API: hipMalloc family, host memory, registration, pointer queries.
+#include "api/api.hpp"
+#include "api/memory_checks.hpp"
+
+#include <algorithm>
+
+namespace weft::api {
+namespace {
+
+constexpr unsigned kHostMallocFlags = hipHostMallocPortable | hipHostMallocMapped |
+                                      hipHostMallocWriteCombined | hipHostMallocNumaUser |
+                                      hipHostMallocCoherent | hipHostMallocNonCoherent |
+                                      hipHostMallocUncached;
+constexpr unsigned kHostRegisterFlags = hipHostRegisterPortable | hipHostRegisterMapped |
+                                        hipHostRegisterIoMemory | hipHostRegisterReadOnly;
+
+MemoryKind driver_kind(AllocationKind kind) {
+  switch (kind) {
+    case AllocationKind::kHostPinned: return MemoryKind::kHostPinned;
+    case AllocationKind::kManaged: return MemoryKind::kManaged;
+    default: return MemoryKind::kDevice;
+  }
+}
+
+Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
+                bool stream_ordered = false) {
+  if (!out) return invalid_value("null output pointer");
+  *out = nullptr;
+  if (size == 0) return Status();
+  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  WEFT_ASSIGN_OR_RETURN(void* ptr, device->driver_device().allocate(driver_kind(kind), size, flags));
+  AllocationRecord record;
+  record.base = static_cast<std::byte*>(ptr);
+  record.size = size;
+  record.device = device->ordinal();
+  record.kind = kind;
+  record.flags = flags;
+  record.device_ptr = ptr;
+  record.stream_ordered = stream_ordered;
+  Runtime::get().pointers().insert(record);
+  *out = ptr;
+  log::debug("allocated {} bytes at {} on device {}", size, ptr, device->ordinal());
+  return Status();
+}
+
+// Frees an allocation of one of `kinds` that starts at ptr. Like CUDA, freeing
+// waits for the device first so no queued work can touch released memory.
+Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const char* what) {
+  if (!ptr) return Status();
+  Runtime& rt = Runtime::get();
+  auto record = rt.pointers().find(ptr);
+  if (!record || record->base != ptr)
+    return invalid_value(fmt::format("{} was not returned by {}", ptr, what));
+  if (std::find(kinds.begin(), kinds.end(), record->kind) == kinds.end())
+    return invalid_value(fmt::format("{} was not allocated by {}", ptr, what));
+  DeviceState* device = rt.device(record->device);
+  WEFT_RETURN_IF_ERROR(device->synchronize());
+  if (!rt.pointers().erase(ptr)) return invalid_value("pointer was freed concurrently");
+  return device->driver_device().deallocate(ptr, driver_kind(record->kind));
+}
+
+}  // namespace
+}  // namespace weft::api
+
+using namespace weft;
+using namespace weft::api;
+
+WEFT_EXPORT hipError_t hipMalloc(void** ptr, size_t size) {
+  return call("hipMalloc", [&] { return allocate(ptr, size, AllocationKind::kDevice, 0); }, ptr, size);
+}
+
+WEFT_EXPORT hipError_t hipExtMallocWithFlags(void** ptr, size_t size, unsigned int flags) {
+  return call("hipExtMallocWithFlags", [&] {
+    if (flags > hipDeviceMallocContiguous) return invalid_value("unknown hipDeviceMalloc flags");
+    return allocate(ptr, size, AllocationKind::kDevice, flags);
+  }, ptr, size, flags);
+}
+
+WEFT_EXPORT hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int flags) {
+  return call("hipMallocManaged", [&] {
+    if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
+      return invalid_value("flags must be hipMemAttachGlobal or hipMemAttachHost");
+    return allocate(ptr, size, AllocationKind::kManaged, flags);
+  }, ptr, size, flags);
+}
+
+WEFT_EXPORT hipError_t hipFree(void* ptr) {
+  return call("hipFree", [&] {
+    return release(ptr, {AllocationKind::kDevice, AllocationKind::kManaged,
+                         AllocationKind::kHostPinned}, "hipMalloc");
+  }, ptr);
+}
+
+static Status host_malloc(void** ptr, size_t size, unsigned flags) {
+  if (flags & ~kHostMallocFlags) return invalid_value("unknown hipHostMalloc flags");
+  if ((flags & hipHostMallocCoherent) && (flags & hipHostMallocNonCoherent))
+    return invalid_value("hipHostMallocCoherent and hipHostMallocNonCoherent are exclusive");
+  return allocate(ptr, size, AllocationKind::kHostPinned, flags);
+}
+
+WEFT_EXPORT hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int flags) {
+  return call("hipHostMalloc", [&] { return host_malloc(ptr, size, flags); }, ptr, size, flags);
+}
+
+WEFT_EXPORT hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  return call("hipHostAlloc", [&] { return host_malloc(ptr, size, flags); }, ptr, size, flags);
+}
+
+WEFT_EXPORT hipError_t hipMallocHost(void** ptr, size_t size) {
+  return call("hipMallocHost", [&] { return host_malloc(ptr, size, 0); }, ptr, size);
+}
+
+WEFT_EXPORT hipError_t hipMemAllocHost(void** ptr, size_t size) {
+  return call("hipMemAllocHost", [&] { return host_malloc(ptr, size, 0); }, ptr, size);
+}
+
+WEFT_EXPORT hipError_t hipHostFree(void* ptr) {
+  return call("hipHostFree", [&] {
+    return release(ptr, {AllocationKind::kHostPinned}, "hipHostMalloc");
+  }, ptr);
+}
+
+WEFT_EXPORT hipError_t hipFreeHost(void* ptr) {
+  return call("hipFreeHost", [&] {
+    return release(ptr, {AllocationKind::kHostPinned}, "hipHostMalloc");
+  }, ptr);
+}
+
+WEFT_EXPORT hipError_t hipHostRegister(void* host_ptr, size_t size, unsigned int flags) {
+  return call("hipHostRegister", [&] {
+    if (!host_ptr || size == 0) return invalid_value("null pointer or zero size");
+    if (flags & ~kHostRegisterFlags) return invalid_value("unknown hipHostRegister flags");
+    Runtime& rt = Runtime::get();
+    auto* bytes = static_cast<std::byte*>(host_ptr);
+    if (rt.pointers().find(bytes) || rt.pointers().find(bytes + size - 1))
+      return Status(hipErrorHostMemoryAlreadyRegistered, "range overlaps registered or HIP memory");
+    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(void* device_ptr,
+                          device->driver_device().register_host(host_ptr, size, flags));
+    AllocationRecord record;
+    record.base = bytes;
+    record.size = size;
+    record.device = device->ordinal();
+    record.kind = AllocationKind::kRegistered;
+    record.flags = flags;
+    record.device_ptr = device_ptr;
+    rt.pointers().insert(record);
+    return Status();
+  }, host_ptr, size, flags);
+}
+
+WEFT_EXPORT hipError_t hipHostUnregister(void* host_ptr) {
+  return call("hipHostUnregister", [&] {
+    Runtime& rt = Runtime::get();
+    auto record = rt.pointers().find(host_ptr);
+    if (!record || record->kind != AllocationKind::kRegistered || record->base != host_ptr)
+      return Status(hipErrorHostMemoryNotRegistered, "pointer was not registered with hipHostRegister");
+    DeviceState* device = rt.device(record->device);
+    WEFT_RETURN_IF_ERROR(device->synchronize());
+    rt.pointers().erase(host_ptr);
+    return device->driver_device().unregister_host(host_ptr);
+  }, host_ptr);
+}
+
+WEFT_EXPORT hipError_t hipHostGetDevicePointer(void** device_ptr, void* host_ptr,
+                                               unsigned int flags) {
+  return call("hipHostGetDevicePointer", [&] {
+    if (!device_ptr || !host_ptr) return invalid_value("null pointer");
+    if (flags != 0) return invalid_value("flags must be 0");
+    auto record = Runtime::get().pointers().find(host_ptr);
+    if (!record || (record->kind != AllocationKind::kHostPinned &&
+                    record->kind != AllocationKind::kRegistered))
+      return invalid_value("pointer is not pinned or registered host memory");
+    *device_ptr = static_cast<std::byte*>(record->device_ptr) +
+                  (static_cast<std::byte*>(host_ptr) - record->base);
+    return Status();
+  }, device_ptr, host_ptr, flags);
+}
+
+WEFT_EXPORT hipError_t hipHostGetFlags(unsigned int* flags, void* host_ptr) {
+  return call("hipHostGetFlags", [&] {
+    if (!flags || !host_ptr) return invalid_value("null pointer");
+    auto record = Runtime::get().pointers().find(host_ptr);
+    if (!record || (record->kind != AllocationKind::kHostPinned &&
+                    record->kind != AllocationKind::kRegistered))
+      return invalid_value("pointer is not pinned or registered host memory");
+    *flags = record->flags;
+    return Status();
+  }, flags, host_ptr);
+}
+
+WEFT_EXPORT hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  return call("hipMallocPitch", [&] {
+    if (!ptr || !pitch) return invalid_value("null output pointer");
+    constexpr size_t kAlign = 256;
+    *pitch = (width + kAlign - 1) / kAlign * kAlign;
+    if (height != 0 && *pitch > SIZE_MAX / height) return Status(hipErrorOutOfMemory, "size overflows");
+    return allocate(ptr, *pitch * height, AllocationKind::kDevice, 0);
+  }, ptr, pitch, width, height);
+}
+
+WEFT_EXPORT hipError_t hipMemAllocPitch(hipDeviceptr_t* ptr, size_t* pitch, size_t width,
+                                        size_t height, unsigned int element_bytes) {
+  return call("hipMemAllocPitch", [&] {
+    if (element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
+      return invalid_value("element size must be 4, 8 or 16");
+    if (!ptr || !pitch) return invalid_value("null output pointer");
+    *pitch = (width + 255) / 256 * 256;
+    return allocate(reinterpret_cast<void**>(ptr), *pitch * height, AllocationKind::kDevice, 0);
+  }, ptr, pitch, width, height, element_bytes);
+}
+
+WEFT_EXPORT hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  return call("hipMemGetInfo", [&] {
+    if (!free_bytes || !total_bytes) return invalid_value("null output pointer");
+    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    MemoryInfo info = device->driver_device().memory_info();
+    *free_bytes = info.free_bytes;
+    *total_bytes = info.total_bytes;
+    return Status();
+  }, free_bytes, total_bytes);
+}
+
+WEFT_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes,
+                                               const void* ptr) {
+  return call("hipPointerGetAttributes", [&] {
+    if (!attributes) return invalid_value("null output pointer");
+    *attributes = hipPointerAttribute_t{};
+    attributes->device = -2;  // CUDA's "no device" for unregistered memory
+    auto record = Runtime::get().pointers().find(ptr);
+    if (!record) {
+      attributes->type = hipMemoryTypeUnregistered;
+      return Status();
+    }
+    size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
+    attributes->device = record->device;
+    attributes->allocationFlags = record->flags;
+    switch (record->kind) {
+      case AllocationKind::kDevice:
+        attributes->type = hipMemoryTypeDevice;
+        attributes->devicePointer = const_cast<void*>(ptr);
+        break;
+      case AllocationKind::kManaged:
+        attributes->type = hipMemoryTypeManaged;
+        attributes->isManaged = 1;
+        attributes->devicePointer = const_cast<void*>(ptr);
+        attributes->hostPointer = const_cast<void*>(ptr);
+        break;
+      case AllocationKind::kHostPinned:
+      case AllocationKind::kRegistered:
+        attributes->type = hipMemoryTypeHost;
+        attributes->hostPointer = const_cast<void*>(ptr);
+        attributes->devicePointer = static_cast<std::byte*>(record->device_ptr) + offset;
+        break;
+    }
+    return Status();
+  }, attributes, ptr);
+}
+
+WEFT_EXPORT hipError_t hipMemGetAddressRange(hipDeviceptr_t* base, size_t* size,
+                                             hipDeviceptr_t ptr) {
+  return call("hipMemGetAddressRange", [&] {
+    auto record = Runtime::get().pointers().find(ptr);
+    if (!record) return Status(hipErrorNotFound, "pointer is not inside any HIP allocation");
+    if (base) *base = record->base;
+    if (size) *size = record->size;
+    return Status();
+  }, base, size, ptr);
+}
+
+WEFT_EXPORT hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t stream) {
+  return call("hipMallocAsync", [&] {
+    // The memory exists at once, which satisfies every stream-ordered use of it.
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    (void)s;
+    return allocate(ptr, size, AllocationKind::kDevice, 0, true);
+  }, ptr, size, stream);
+}
+
+WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
+  return call("hipFreeAsync", [&] {
+    if (!ptr) return Status();
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    Runtime& rt = Runtime::get();
+    auto record = rt.pointers().find(ptr);
+    if (!record || record->base != ptr || record->kind != AllocationKind::kDevice)
+      return invalid_value("pointer was not returned by hipMallocAsync or hipMalloc");
+    rt.pointers().erase(ptr);
+    Device* device = &rt.device(record->device)->driver_device();
+    // Released when the stream reaches this point, after the work that uses it.
+    return s->submit(HostFuncOp{[device, ptr] { (void)device->deallocate(ptr, MemoryKind::kDevice); }});
+  }, ptr, stream);
+}

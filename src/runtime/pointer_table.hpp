@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Every allocation weft hands out or registers, keyed by base address. Answers
+// hipPointerGetAttributes, hipMemGetAddressRange and hipMemcpyDefault direction,
+// and checks that copies and fills stay inside their allocation. Thread-safe
+// (reader-writer lock; lookups are shared).
+#pragma once
+
+#include <weft/driver/device.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <shared_mutex>
+#include <vector>
+
+namespace weft {
+
+enum class AllocationKind { kDevice, kHostPinned, kManaged, kRegistered };
+
+struct AllocationRecord {
+  std::byte* base = nullptr;  // host-visible address the user holds
+  size_t size = 0;
+  int device = 0;
+  AllocationKind kind = AllocationKind::kDevice;
+  unsigned flags = 0;
+  void* device_ptr = nullptr;  // device address (hipHostGetDevicePointer)
+  bool stream_ordered = false;  // from hipMallocAsync
+
+  bool contains(const void* p, size_t bytes) const {
+    auto* q = static_cast<const std::byte*>(p);
+    return q >= base && bytes <= size && static_cast<size_t>(q - base) <= size - bytes;
+  }
+};
+
+class PointerTable {
+ public:
+  void insert(const AllocationRecord& record);
+  // Removes the allocation that starts exactly at `base`.
+  std::optional<AllocationRecord> erase(const void* base);
+  // The allocation containing `ptr`, if any.
+  std::optional<AllocationRecord> find(const void* ptr) const;
+  // Removes and returns every allocation of `device`.
+  std::vector<AllocationRecord> erase_device(int device);
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::map<uintptr_t, AllocationRecord> by_base_;
+};
+
+}  // namespace weft

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "runtime/runtime.hpp"
+
+#include "util/env.hpp"
+#include "util/log.hpp"
+
+#include <weft/driver/registry.hpp>
+
+#include <algorithm>
+#include <mutex>
+
+namespace weft {
+
+bool is_sticky_error(hipError_t error) {
+  switch (error) {
+    case hipErrorIllegalAddress:
+    case hipErrorLaunchFailure:
+    case hipErrorAssert:
+    case hipErrorLaunchTimeOut:
+    case hipErrorECCNotCorrectable:
+      return true;
+    default:
+      return false;
+  }
+}
+
+DeviceState::DeviceState(int ordinal, Ref<Device> device)
+    : ordinal_(ordinal), device_(std::move(device)) {
+  device_->properties(props_);
+}
+
+void DeviceState::set_sticky_error(hipError_t error) {
+  hipError_t expected = hipSuccess;
+  if (sticky_.compare_exchange_strong(expected, error))
+    log::error("device {} is now in error state {}: every later call on it fails", ordinal_,
+               static_cast<int>(error));
+}
+
+Result<Stream*> DeviceState::null_stream() {
+  std::lock_guard lock(order_mutex_);
+  if (!null_stream_) {
+    WEFT_ASSIGN_OR_RETURN(Ref<Queue> queue, device_->create_queue(QueueOptions{}));
+    null_stream_ = make_ref<Stream>(*this, std::move(queue), Stream::Kind::kNull, 0u, 0);
+  }
+  return null_stream_.get();
+}
+
+Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags, int priority) {
+  QueueOptions options;
+  options.priority = priority;
+  WEFT_ASSIGN_OR_RETURN(Ref<Queue> queue, device_->create_queue(options));
+  auto stream = make_ref<Stream>(*this, std::move(queue), kind, flags, priority);
+  std::lock_guard lock(order_mutex_);
+  streams_.push_back(stream.get());
+  return Ref<Stream>(stream);
+}
+
+void DeviceState::remove_stream(Stream* stream) {
+  std::lock_guard lock(order_mutex_);
+  streams_.erase(std::remove(streams_.begin(), streams_.end(), stream), streams_.end());
+}
+
+std::vector<Ref<Stream>> DeviceState::streams() {
+  std::lock_guard lock(order_mutex_);
+  std::vector<Ref<Stream>> out;
+  if (null_stream_) out.push_back(null_stream_);
+  for (Stream* s : streams_) out.push_back(Ref<Stream>(s));
+  return out;
+}
+
+Status DeviceState::synchronize() {
+  Status first;
+  for (auto& stream : streams()) {
+    Status s = stream->synchronize();
+    if (!s.ok() && first.ok()) first = s;
+  }
+  return first;
+}
+
+Runtime& Runtime::get() {
+  // Leaked on purpose: queue threads and late atexit handlers may still use it.
+  static Runtime* runtime = new Runtime();
+  return *runtime;
+}
+
+Runtime::Runtime() {
+  drivers_ = make_builtin_drivers();
+  const auto& settings = env::settings();
+  std::vector<Ref<Device>> gpus, cpus;
+  for (auto& driver : drivers_) {
+    auto found = driver->devices();
+    log::info("driver {}: {} agent(s); {}", driver->name(), found.size(), driver->status_note());
+    for (auto& d : found) (d->kind() == AgentKind::kCpu ? cpus : gpus).push_back(d);
+  }
+  // HIP_VISIBLE_DEVICES selects among GPU agents; the CPU agent is weft's own and
+  // is hidden with WEFT_CPU_AGENT=0 instead.
+  std::vector<Ref<Device>> ordered;
+  if (settings.visible_devices) {
+    for (int index : env::parse_visible_list(*settings.visible_devices, int(gpus.size())))
+      ordered.push_back(gpus[index]);
+  } else {
+    ordered = gpus;
+  }
+  ordered.insert(ordered.end(), cpus.begin(), cpus.end());
+  for (auto& d : ordered)
+    devices_.push_back(std::make_unique<DeviceState>(int(devices_.size()), d));
+  if (devices_.empty()) log::error("no agents found: every device call will fail with hipErrorNoDevice");
+}
+
+}  // namespace weft

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// Everything weft keeps per host thread: the current device, the last-error
+// slots and the per-thread default streams (hipStreamPerThread).
+#pragma once
+
+#include "runtime/stream.hpp"
+
+#include <hip/hip_runtime_api.h>
+
+#include <vector>
+
+namespace weft {
+
+struct ThreadState {
+  int device = 0;
+  // HIP 7 / CUDA semantics: only failures are stored; hipGetLastError clears.
+  hipError_t last_error = hipSuccess;
+  // Result of the most recent call, success included (hipExtGetLastError).
+  hipError_t last_call = hipSuccess;
+  std::vector<Ref<Stream>> per_thread_streams;  // by device ordinal
+
+  ~ThreadState();
+};
+
+ThreadState& thread_state();
+
+}  // namespace weft

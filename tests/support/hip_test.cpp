@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Implementation of the conformance test helpers declared in hip_test.hpp.
+#include "hip_test.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace hip_test {
+namespace detail {
+
+// Names of the test cases that called skip(); read by test_main.cpp.
+std::set<std::string>& skipped_cases() {
+  static std::set<std::string> cases;
+  return cases;
+}
+
+std::mutex& skipped_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+}  // namespace detail
+
+namespace {
+
+// About 3-10 s of spinning on current CPUs: far longer than any correct test needs, short
+// enough that a runtime which runs launches synchronously fails instead of hanging.
+constexpr long long kGateMaxSpins = 10'000'000'000LL;
+
+__global__ void gate_kernel(volatile int* flags, long long max_spins) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) {
+    flags[2] = 1;
+    long long spins = 0;
+    while (flags[0] == 0 && spins < max_spins) ++spins;
+    flags[1] = flags[0] != 0 ? Gate::kReleased : Gate::kTimedOut;
+  }
+}
+
+__global__ void probe_kernel(int* out) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) *out = 42;
+}
+
+}  // namespace
+
+int device() {
+  static const int ordinal = [] {
+    const char* env = std::getenv("WEFT_TEST_DEVICE");
+    return (env != nullptr && *env != '\0') ? std::atoi(env) : 0;
+  }();
+  return ordinal;
+}
+
+void skip(const std::string& reason) {
+  WARN("SKIPPED: " << reason);
+  const std::string name = Catch::getResultCapture().getCurrentTestName();
+  std::lock_guard<std::mutex> lock(detail::skipped_mutex());
+  detail::skipped_cases().insert(name);
+}
+
+const hipDeviceProp_t& props() {
+  static hipDeviceProp_t p{};
+  static bool loaded = false;
+  if (!loaded) {
+    HIP_CHECK(hipGetDeviceProperties(&p, device()));
+    loaded = true;
+  }
+  return p;
+}
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+bool kernels_supported() {
+  // -1 unknown, 0 no, 1 yes. Probed once per process on the device under test.
+  static int supported = -1;
+  static std::string reason;
+  if (supported < 0) {
+    int* out = nullptr;
+    HIP_CHECK(hipHostMalloc(reinterpret_cast<void**>(&out), sizeof(int), 0));
+    *out = 0;
+    (void)hipGetLastError();
+    hipLaunchKernelGGL(probe_kernel, dim3(1), dim3(1), 0, 0, out);
+    const hipError_t launch = hipGetLastError();
+    if (launch == hipErrorNoBinaryForGpu || launch == hipErrorInvalidDeviceFunction ||
+        launch == hipErrorNotSupported) {
+      supported = 0;
+      reason = std::string("device ") + std::to_string(device()) +
+               " cannot run single-source kernels built by the host compiler (launch returned " +
+               hipGetErrorName(launch) + ")";
+    } else {
+      // Any other failure is a real bug: report it instead of skipping.
+      HIP_CHECK(launch);
+      HIP_CHECK(hipDeviceSynchronize());
+      REQUIRE(*out == 42);
+      supported = 1;
+    }
+    HIP_CHECK(hipHostFree(out));
+  }
+  if (supported == 0) {
+    skip(reason);
+    return false;
+  }
+  return true;
+}
+
+Gate::Gate() {
+  void* p = nullptr;
+  HIP_CHECK(hipHostMalloc(&p, 4 * sizeof(int), 0));
+  flags_ = static_cast<volatile int*>(p);
+  for (int i = 0; i < 4; ++i) flags_[i] = 0;
+}
+
+Gate::~Gate() {
+  if (flags_ == nullptr) return;
+  open();
+  (void)hipDeviceSynchronize();
+  (void)hipHostFree(const_cast<int*>(flags_));
+}
+
+void Gate::launch(hipStream_t stream) {
+  HIP_LAUNCH_CHECK(gate_kernel, dim3(1), dim3(1), 0, stream, flags_, kGateMaxSpins);
+}
+
+void Gate::open() { __atomic_store_n(const_cast<int*>(flags_), 1, __ATOMIC_SEQ_CST); }
+
+bool Gate::started() const { return __atomic_load_n(const_cast<int*>(flags_) + 2, __ATOMIC_SEQ_CST) != 0; }
+
+bool Gate::wait_started(int timeout_ms) const {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (!started()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
+
+int Gate::state() const { return __atomic_load_n(const_cast<int*>(flags_) + 1, __ATOMIC_SEQ_CST); }
+
+}  // namespace hip_test
