@@ -8,6 +8,8 @@ namespace weft::api {
 hipError_t finish(const char* name, const Status& status, const std::string& args) {
   ThreadState& ts = thread_state();
   ts.last_call = status.code();
+  // hipErrorNotReady answers a query; it is not an error (HIP 7 / CUDA rule).
+  if (status.code() == hipErrorNotReady) return status.code();
   ts.last_error = status.code();
   log::error("{}({}) failed: {} ({}): {}", name, args, error_name(status.code()),
              static_cast<int>(status.code()), status.message());

@@ -248,11 +248,9 @@ WEFT_EXPORT hipError_t hipDeviceGetPCIBusId(char* bus_id, int length, int ordina
     if (!bus_id || length <= 0) return invalid_value("null buffer or non-positive length");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
     const auto& p = device->props();
-    // The CPU agent has no PCI address; domain 0xffff marks it as synthetic.
-    int domain = device->driver_device().kind() == AgentKind::kCpu ? 0xffff : p.pciDomainID;
-    int bus = device->driver_device().kind() == AgentKind::kCpu ? ordinal : p.pciBusID;
-    int written = std::snprintf(bus_id, static_cast<size_t>(length), "%04x:%02x:%02x.0", domain,
-                                bus, p.pciDeviceID);
+    // Agents without a PCI address (the CPU) report zeros, as their properties do.
+    int written = std::snprintf(bus_id, static_cast<size_t>(length), "%04x:%02x:%02x.0",
+                                p.pciDomainID, p.pciBusID, p.pciDeviceID);
     if (written >= length) return invalid_value("buffer too short for the bus id");
     return Status();
   }, bus_id, length, ordinal);

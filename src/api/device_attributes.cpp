@@ -127,6 +127,9 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributePhysicalMultiProcessorCount: return p.multiProcessorCount;
     case hipDeviceAttributeFineGrainSupport: return p.managedMemory;
     case hipDeviceAttributeWallClockRate: return p.clockRate;
+    case hipDeviceAttributeHostNumaId: return 0;
+    case hipDeviceAttributeNumberOfXccs: return 1;
+    case hipDeviceAttributePciChipId: return p.pciDeviceID;
     default:
       return Status(hipErrorInvalidValue,
                     fmt::format("attribute {} is not known to this device", static_cast<int>(attr)));

@@ -14,6 +14,9 @@ constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming | 
 Status create(hipEvent_t* out, unsigned flags) {
   if (!out) return invalid_value("null output pointer");
   if (flags & ~kEventFlags) return invalid_value("unknown event flags");
+  constexpr unsigned kScopes = hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence;
+  if (__builtin_popcount(flags & kScopes) > 1)
+    return invalid_value("at most one of the release-scope flags may be given");
   if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
     return invalid_value("hipEventInterprocess requires hipEventDisableTiming");
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());

@@ -81,6 +81,7 @@ WEFT_EXPORT hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int fl
   return call("hipMallocManaged", [&] {
     if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
       return invalid_value("flags must be hipMemAttachGlobal or hipMemAttachHost");
+    if (size == 0) return invalid_value("managed allocations must not be empty");
     return allocate(ptr, size, AllocationKind::kManaged, flags);
   }, ptr, size, flags);
 }
@@ -152,6 +153,7 @@ WEFT_EXPORT hipError_t hipHostRegister(void* host_ptr, size_t size, unsigned int
 
 WEFT_EXPORT hipError_t hipHostUnregister(void* host_ptr) {
   return call("hipHostUnregister", [&] {
+    if (!host_ptr) return invalid_value("null pointer");
     Runtime& rt = Runtime::get();
     auto record = rt.pointers().find(host_ptr);
     if (!record || record->kind != AllocationKind::kRegistered || record->base != host_ptr)

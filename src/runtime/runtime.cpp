@@ -58,6 +58,7 @@ Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags
 void DeviceState::remove_stream(Stream* stream) {
   std::lock_guard lock(order_mutex_);
   streams_.erase(std::remove(streams_.begin(), streams_.end(), stream), streams_.end());
+  if (!stream->is_idle()) retired_.push_back(Ref<Queue>(&stream->queue()));
 }
 
 std::vector<Ref<Stream>> DeviceState::streams() {
@@ -69,6 +70,12 @@ std::vector<Ref<Stream>> DeviceState::streams() {
 }
 
 Status DeviceState::synchronize() {
+  std::vector<Ref<Queue>> retired;
+  {
+    std::lock_guard lock(order_mutex_);
+    retired.swap(retired_);
+  }
+  for (auto& queue : retired) (void)queue->synchronize();
   Status first;
   for (auto& stream : streams()) {
     Status s = stream->synchronize();

@@ -62,6 +62,9 @@ class DeviceState {
   std::mutex order_mutex_;            // ordering between null and blocking streams
   Ref<Stream> null_stream_;           // guarded by order_mutex_
   std::vector<Stream*> streams_;      // all live streams but the null one; order_mutex_
+  // Queues of destroyed streams that still had work: device-wide synchronization
+  // waits for them too. Pruned once idle; order_mutex_.
+  std::vector<Ref<Queue>> retired_;
 };
 
 class Runtime {

@@ -243,6 +243,18 @@ TEST_CASE("Unit_hipChooseDevice_Negative_Null") {
   HIP_CHECK_ERROR(hipChooseDevice(&dev, nullptr), hipErrorInvalidValue);
 }
 
+TEST_CASE("Unit_hipChooseDeviceR0000_Positive_Basic") {
+  // The pre-6.0 layout entry point (what HIP 5 binaries call as hipChooseDevice).
+  hipDeviceProp_tR0000 wanted{};
+  wanted.major = hip_test::props().major;
+  int dev = -1;
+  HIP_CHECK(hipChooseDeviceR0000(&dev, &wanted));
+  REQUIRE(dev >= 0);
+  REQUIRE(dev < device_count());
+  HIP_CHECK_ERROR(hipChooseDeviceR0000(nullptr, &wanted), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipChooseDeviceR0000(&dev, nullptr), hipErrorInvalidValue);
+}
+
 TEST_CASE("Unit_hipDeviceSynchronize_Positive_Idle") {
   HIP_CHECK(hipDeviceSynchronize());
   HIP_CHECK(hipDeviceSynchronize());
