@@ -1,11 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "block_runner.hpp"
 
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <new>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WEFT_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WEFT_ASAN_FIBERS 1
+#endif
+#endif
+#ifdef WEFT_ASAN_FIBERS
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 namespace weft::cpu {
 namespace ctx = boost::context;
@@ -22,7 +34,14 @@ size_t page_size() {
 // Boost.Context allocator facade over a StackPool (copied into each fiber).
 struct PooledStack {
   StackPool* pool;
-  ctx::stack_context allocate() { return pool->acquire(); }
+  const void** last_bottom;
+  size_t* last_size;
+  ctx::stack_context allocate() {
+    ctx::stack_context sc = pool->acquire();
+    *last_bottom = static_cast<std::byte*>(sc.sp) - sc.size;
+    *last_size = sc.size;
+    return sc;
+  }
   void deallocate(ctx::stack_context& sc) noexcept { pool->give_back(sc); }
 };
 }  // namespace
@@ -54,6 +73,44 @@ ctx::stack_context StackPool::acquire() {
 }
 
 void StackPool::give_back(ctx::stack_context& stack) { free_.push_back(stack); }
+
+BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* bottom = nullptr;
+    size_t size = 0;
+    pthread_attr_getstack(&attr, &bottom, &size);
+    os_stack_ = {bottom, size};
+    pthread_attr_destroy(&attr);
+  }
+}
+
+void BlockRunner::leaving(void** fake_stack, unsigned to_thread) {
+#ifdef WEFT_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(fake_stack, stack_of_[to_thread].bottom, stack_of_[to_thread].size);
+#else
+  (void)fake_stack;
+  (void)to_thread;
+#endif
+}
+
+void BlockRunner::leaving_to_main(void** fake_stack) {
+#ifdef WEFT_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(fake_stack, os_stack_.bottom, os_stack_.size);
+#else
+  (void)fake_stack;
+#endif
+}
+
+void BlockRunner::arrived(void* fake_stack) {
+#ifdef WEFT_ASAN_FIBERS
+  const void* from_bottom = nullptr;
+  size_t from_size = 0;
+  __sanitizer_finish_switch_fiber(fake_stack, &from_bottom, &from_size);
+#else
+  (void)fake_stack;
+#endif
+}
 
 BlockRunner* BlockRunner::current() { return t_active; }
 
@@ -101,10 +158,12 @@ void BlockRunner::run_block(const HostKernel& kernel, const LaunchDims& dims, ui
     if (alive_count_ > 0) {
       unsigned next = next_alive(me);
       set_thread(next);
+      leaving(&main_fake_stack_, next);
       std::move(fibers_[next]).resume_with([this](Fiber&& from) {
         main_ = std::move(from);
         return Fiber();
       });
+      arrived(main_fake_stack_);
     }
     fiber_mode_ = false;
     break;
@@ -114,16 +173,25 @@ void BlockRunner::run_block(const HostKernel& kernel, const LaunchDims& dims, ui
 }
 
 BlockRunner::Fiber BlockRunner::make_fiber(unsigned thread) {
-  return Fiber(std::allocator_arg, PooledStack{&stacks_}, [this, thread](Fiber&& sink) {
-    (void)sink;
-    kernel_->entry()(&ctx_, kernel_->args());
-    alive_[thread] = 0;
-    --alive_count_;
-    if (alive_count_ == 0) return std::move(main_);
-    unsigned next = next_alive(thread);
-    set_thread(next);
-    return std::move(fibers_[next]);
-  });
+  Fiber fiber(std::allocator_arg, PooledStack{&stacks_, &last_stack_.bottom, &last_stack_.size},
+              [this, thread](Fiber&& sink) {
+                (void)sink;
+                arrived(nullptr);
+                kernel_->entry()(&ctx_, kernel_->args());
+                alive_[thread] = 0;
+                --alive_count_;
+                // A finished fiber passes a null fake stack: ASan frees it.
+                if (alive_count_ == 0) {
+                  leaving_to_main(nullptr);
+                  return std::move(main_);
+                }
+                unsigned next = next_alive(thread);
+                set_thread(next);
+                leaving(nullptr, next);
+                return std::move(fibers_[next]);
+              });
+  stack_of_[thread] = last_stack_;
+  return fiber;
 }
 
 void BlockRunner::enter_fiber_mode() {
@@ -132,6 +200,9 @@ void BlockRunner::enter_fiber_mode() {
   alive_.assign(threads_, 0);
   fibers_.clear();
   fibers_.resize(threads_);
+  stack_of_.assign(threads_, StackSpan{});
+  fake_stacks_.assign(threads_, nullptr);
+  stack_of_[current_] = os_stack_;  // this thread keeps the OS stack
   for (unsigned t = current_; t < threads_; ++t) alive_[t] = 1;
   alive_count_ = threads_ - current_;
   for (unsigned t = current_ + 1; t < threads_; ++t) fibers_[t] = make_fiber(t);
@@ -148,11 +219,13 @@ unsigned BlockRunner::next_alive(unsigned after) const {
 void BlockRunner::switch_to(unsigned next) {
   unsigned me = current_;
   set_thread(next);
+  leaving(&fake_stacks_[me], next);
   std::move(fibers_[next]).resume_with([this, me](Fiber&& from) {
     fibers_[me] = std::move(from);
     return Fiber();
   });
   // Resumed: whoever switched back to us already set current_ and threadIdx.
+  arrived(fake_stacks_[me]);
 }
 
 void BlockRunner::barrier() {

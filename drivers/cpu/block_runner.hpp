@@ -40,7 +40,7 @@ class StackPool {
 
 class BlockRunner {
  public:
-  explicit BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {}
+  explicit BlockRunner(size_t stack_bytes);
 
   // Runs every GPU thread of block `linear_block` of the dispatch.
   void run_block(const HostKernel& kernel, const LaunchDims& dims, uint64_t linear_block);
@@ -62,6 +62,14 @@ class BlockRunner {
   void set_thread(unsigned linear_thread);
   void switch_to(unsigned next);
   Fiber make_fiber(unsigned thread);
+  // AddressSanitizer must be told about every stack switch (no-ops otherwise).
+  struct StackSpan {
+    const void* bottom = nullptr;
+    size_t size = 0;
+  };
+  void leaving(void** fake_stack, unsigned to_thread);
+  void leaving_to_main(void** fake_stack);
+  static void arrived(void* fake_stack);
 
   weftKernelContext ctx_{};
   std::unique_ptr<std::byte[]> dynamic_shared_;
@@ -74,6 +82,11 @@ class BlockRunner {
   std::vector<uint8_t> alive_;
   std::vector<Fiber> fibers_;  // suspended GPU threads, by linear thread index
   Fiber main_;                 // the OS thread's context once its own GPU thread finished
+  std::vector<StackSpan> stack_of_;  // fiber stacks by thread (the OS stack for the first)
+  std::vector<void*> fake_stacks_;   // ASan fake-stack handles by thread
+  void* main_fake_stack_ = nullptr;
+  StackSpan os_stack_;
+  StackSpan last_stack_;             // set by the stack allocator for the fiber being built
   StackPool stacks_;
 };
 

@@ -76,6 +76,7 @@ HostFacts read_host_facts() {
 
 CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes)
     : facts_(std::move(facts)), fiber_stack_bytes_(fiber_stack_bytes) {
+  available_at_start_ = available_host_memory(facts_.total_memory);
   caps_.runs_host_kernels = true;
   caps_.host_can_access_device_memory = true;
   caps_.timing_events = true;
@@ -150,17 +151,29 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.arch.has3dGrid = 1;
 }
 
-MemoryInfo CpuDevice::memory_info() const {
-  MemoryInfo info;
-  info.total_bytes = facts_.total_memory;
+namespace {
+size_t available_host_memory(size_t total) {
   std::ifstream meminfo("/proc/meminfo");
   for (std::string line; std::getline(meminfo, line);) {
     if (line.rfind("MemAvailable:", 0) == 0) {
-      info.free_bytes = static_cast<size_t>(std::strtoull(line.c_str() + 13, nullptr, 10)) * 1024;
-      break;
+      size_t kib = static_cast<size_t>(std::strtoull(line.c_str() + 13, nullptr, 10));
+      return std::min(total, kib * 1024);
     }
   }
-  if (info.free_bytes == 0 || info.free_bytes > info.total_bytes) info.free_bytes = info.total_bytes;
+  return total;
+}
+}  // namespace
+
+MemoryInfo CpuDevice::memory_info() const {
+  MemoryInfo info;
+  info.total_bytes = facts_.total_memory;
+  // The kernel counts pages only once touched (and reclaims cache for them), so
+  // MemAvailable alone hardly moves when weft allocates. Free memory is what was
+  // available when the agent started, less what weft handed out since, and never
+  // more than the kernel says is available now.
+  size_t allocated = allocated_bytes_.load(std::memory_order_relaxed);
+  size_t budget = available_at_start_ > allocated ? available_at_start_ - allocated : 0;
+  info.free_bytes = std::min(available_host_memory(info.total_bytes), budget);
   return info;
 }
 
@@ -171,11 +184,13 @@ Result<void*> CpuDevice::allocate(MemoryKind, size_t bytes, unsigned) {
   void* ptr = nullptr;
   if (posix_memalign(&ptr, kAllocationAlignment, bytes) != 0 || !ptr)
     return Status(hipErrorOutOfMemory, "posix_memalign failed");
+  allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed);
   return ptr;
 }
 
-Status CpuDevice::deallocate(void* ptr, MemoryKind) {
+Status CpuDevice::deallocate(void* ptr, size_t bytes, MemoryKind) {
   std::free(ptr);
+  allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
   return Status();
 }
 

@@ -7,6 +7,7 @@
 
 #include <weft/driver/device.hpp>
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -38,7 +39,7 @@ class CpuDevice final : public Device {
   MemoryInfo memory_info() const override;
 
   Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
-  Status deallocate(void* ptr, MemoryKind kind) override;
+  Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;
   Result<void*> register_host(void* ptr, size_t bytes, unsigned flags) override;
   Status unregister_host(void* ptr) override;
 
@@ -49,6 +50,8 @@ class CpuDevice final : public Device {
   HostFacts facts_;
   DeviceCaps caps_;
   size_t fiber_stack_bytes_;
+  std::atomic<size_t> allocated_bytes_{0};
+  size_t available_at_start_ = 0;
   // Never destroyed: queue threads may run past static destruction.
   WorkerPool* pool_;
 };

@@ -399,7 +399,7 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
     MemoryKind kind = record.kind == AllocationKind::kHostPinned ? MemoryKind::kHostPinned
                       : record.kind == AllocationKind::kManaged  ? MemoryKind::kManaged
                                                                  : MemoryKind::kDevice;
-    (void)d->driver_device().deallocate(record.base, kind);
+    (void)d->driver_device().deallocate(record.base, record.size, kind);
   }
   d->flags = 0;
   d->clear_sticky_error();

@@ -57,7 +57,7 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
   DeviceState* device = rt.device(record->device);
   WEFT_RETURN_IF_ERROR(device->synchronize());
   if (!rt.pointers().erase(ptr)) return invalid_value("pointer was freed concurrently");
-  return device->driver_device().deallocate(ptr, driver_kind(record->kind));
+  return device->driver_device().deallocate(ptr, record->size, driver_kind(record->kind));
 }
 
 }  // namespace
@@ -290,7 +290,10 @@ WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
       return invalid_value("pointer was not returned by hipMallocAsync or hipMalloc");
     rt.pointers().erase(ptr);
     Device* device = &rt.device(record->device)->driver_device();
+    size_t bytes = record->size;
     // Released when the stream reaches this point, after the work that uses it.
-    return s->submit(HostFuncOp{[device, ptr] { (void)device->deallocate(ptr, MemoryKind::kDevice); }});
+    return s->submit(HostFuncOp{[device, ptr, bytes] {
+      (void)device->deallocate(ptr, bytes, MemoryKind::kDevice);
+    }});
   }, ptr, stream);
 }

@@ -133,7 +133,8 @@ class Device : public RefCounted {
   virtual MemoryInfo memory_info() const = 0;
 
   virtual Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) = 0;
-  virtual Status deallocate(void* ptr, MemoryKind kind) = 0;
+  // `bytes` is the size given to allocate().
+  virtual Status deallocate(void* ptr, size_t bytes, MemoryKind kind) = 0;
   // Makes user host memory reachable by the device; returns the device address.
   virtual Result<void*> register_host(void* ptr, size_t bytes, unsigned flags) = 0;
   virtual Status unregister_host(void* ptr) = 0;
