@@ -38,6 +38,19 @@ int parse_cache_size(const std::string& text) {  // "1024K", "32M"
 
 }  // namespace
 
+namespace {
+size_t available_host_memory(size_t total) {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemAvailable:", 0) == 0) {
+      size_t kib = static_cast<size_t>(std::strtoull(line.c_str() + 13, nullptr, 10));
+      return std::min(total, kib * 1024);
+    }
+  }
+  return total;
+}
+}  // namespace
+
 HostFacts read_host_facts() {
   HostFacts f;
   std::ifstream cpuinfo("/proc/cpuinfo");
@@ -151,18 +164,6 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.arch.has3dGrid = 1;
 }
 
-namespace {
-size_t available_host_memory(size_t total) {
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string line; std::getline(meminfo, line);) {
-    if (line.rfind("MemAvailable:", 0) == 0) {
-      size_t kib = static_cast<size_t>(std::strtoull(line.c_str() + 13, nullptr, 10));
-      return std::min(total, kib * 1024);
-    }
-  }
-  return total;
-}
-}  // namespace
 
 MemoryInfo CpuDevice::memory_info() const {
   MemoryInfo info;
