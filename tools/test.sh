@@ -32,7 +32,7 @@ run_suite() {  # dir, label, extra meson options...
 run_suite build "default" -Dwerror=true
 # ASan and UBSan in one build; leaks are checked too. Fibers are annotated for ASan
 # in drivers/cpu/block_runner.cpp.
-run_suite build-sanitize "sanitizer" -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false \
+run_suite build-sanitize "sanitizer" -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false -Dextended_tests=false \
   --buildtype=debug
 
 python3 tools/count_tests.py build/meson-logs/testlog.json build-sanitize/meson-logs/testlog.json

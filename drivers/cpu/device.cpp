@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "device.hpp"
 
+#include "command_buffer.hpp"
 #include "event.hpp"
 #include "queue.hpp"
 
@@ -205,6 +206,10 @@ Result<Ref<Queue>> CpuDevice::create_queue(const QueueOptions&) {
 
 Result<Ref<Event>> CpuDevice::create_event(const EventOptions& options) {
   return Ref<Event>(make_ref<CpuEvent>(options));
+}
+
+Result<Ref<CommandBuffer>> CpuDevice::create_command_buffer() {
+  return Ref<CommandBuffer>(make_ref<CpuCommandBuffer>());
 }
 
 }  // namespace weft::cpu

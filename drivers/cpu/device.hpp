@@ -45,6 +45,10 @@ class CpuDevice final : public Device {
 
   Result<Ref<Queue>> create_queue(const QueueOptions& options) override;
   Result<Ref<Event>> create_event(const EventOptions& options) override;
+  // Graph plans (drivers/cpu/command_buffer.cpp).
+  Result<Ref<CommandBuffer>> create_command_buffer() override;
+  // CPU code objects (drivers/cpu/module.cpp).
+  Result<Ref<Module>> load_module(std::span<const std::byte> image) override;
 
  private:
   HostFacts facts_;

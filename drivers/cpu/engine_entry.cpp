@@ -5,14 +5,76 @@
 
 #include "util/log.hpp"
 
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+weft::cpu::BlockRunner* runner_or_log(const char* what) {
+  auto* runner = weft::cpu::BlockRunner::current();
+  if (!runner) weft::log::error("{} called outside a kernel; ignored", what);
+  return runner;
+}
+// glibc's own __assert_fail, for asserts outside kernels.
+[[noreturn]] void forward_assert_to_glibc(const char* expression, const char* file, unsigned line,
+                                          const char* function) {
+  using AssertFail = void (*)(const char*, const char*, unsigned, const char*);
+  auto real = reinterpret_cast<AssertFail>(dlvsym(RTLD_NEXT, "__assert_fail", "GLIBC_2.2.5"));
+  if (!real) real = reinterpret_cast<AssertFail>(dlsym(RTLD_NEXT, "__assert_fail"));
+  if (real) real(expression, file, line, function);
+  std::fprintf(stderr, "%s:%u: %s: Assertion `%s' failed.\n", file, line, function, expression);
+  std::abort();
+}
+}  // namespace
+
 extern "C" {
 
 __attribute__((visibility("default"))) void weftSyncThreads(void) {
-  if (auto* runner = weft::cpu::BlockRunner::current()) {
-    runner->barrier();
-    return;
+  if (auto* runner = runner_or_log("__syncthreads")) runner->barrier(0, WEFT_REDUCE_NONE);
+}
+
+__attribute__((visibility("default"))) int weftSyncThreadsReduce(int predicate, int op) {
+  auto* runner = runner_or_log("__syncthreads_count/and/or");
+  return runner ? runner->barrier(predicate, op) : 0;
+}
+
+__attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64_t value,
+                                                                          uint64_t* active_mask) {
+  static thread_local uint64_t lone[WEFT_CPU_WARP_SIZE];
+  auto* runner = runner_or_log("a warp operation");
+  if (!runner) {
+    lone[0] = value;
+    if (active_mask) *active_mask = 1;
+    return lone;
   }
-  weft::log::error("__syncthreads called outside a kernel; ignored");
+  return runner->warp_collective(value, active_mask);
+}
+
+__attribute__((visibility("default"))) void weftKernelAssertFail(const char* expression,
+                                                                 const char* file, unsigned line,
+                                                                 const char* function) {
+  auto* runner = weft::cpu::BlockRunner::current();
+  if (!runner) forward_assert_to_glibc(expression, file, line, function);
+  const weftKernelContext* c = runner->context();
+  std::string message = fmt::format(
+      "{}:{}: {}: block [{},{},{}], thread [{},{},{}]: device-side assertion `{}' failed", file,
+      line, function, c->blockIdx.x, c->blockIdx.y, c->blockIdx.z, c->threadIdx.x,
+      c->threadIdx.y, c->threadIdx.z, expression);
+  std::fprintf(stderr, "%s\n", message.c_str());
+  runner->abort_block(std::move(message), hipErrorAssert);
+}
+
+// Interposes glibc's handler (exported as __assert_fail@GLIBC_2.2.5, see
+// src/api/exports.txt): a plain assert() failing inside a kernel ends the launch
+// with hipErrorAssert whatever the order of the program's #includes.
+__attribute__((visibility("default"), noreturn)) void __assert_fail(const char* expression,
+                                                                   const char* file,
+                                                                   unsigned int line,
+                                                                   const char* function) noexcept {
+  weftKernelAssertFail(expression, file, line, function);
+  std::abort();
 }
 
 __attribute__((visibility("default"))) weftKernelContext* weftGetKernelContext(void) {

@@ -3,6 +3,8 @@
 
 #include "block_runner.hpp"
 #include "event.hpp"
+#include "spin.hpp"
+#include "module.hpp"
 #include "worker_pool.hpp"
 
 #include <atomic>
@@ -10,6 +12,7 @@
 #include <cstring>
 #include <deque>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace weft::cpu {
@@ -49,16 +52,42 @@ void run_fill(const FillOp& f) {
   }
 }
 
+// One dispatch spread over the pool. The first failing block's status wins and
+// the remaining blocks are skipped, as a GPU stops a faulted kernel.
 struct DispatchJob {
-  const DispatchOp* op;
+  weftKernelEntry entry;
+  void* args;
+  LaunchDims dims;
   size_t stack_bytes;
+  std::atomic<bool> failed{false};
+  std::mutex error_mutex;
+  Status error;
 };
 
 void run_blocks(void* data, uint64_t first, uint64_t last) {
   auto* job = static_cast<DispatchJob*>(data);
   BlockRunner& runner = BlockRunner::for_this_thread(job->stack_bytes);
-  for (uint64_t b = first; b < last; ++b)
-    runner.run_block(*job->op->host_kernel, job->op->dims, b);
+  for (uint64_t b = first; b < last; ++b) {
+    if (job->failed.load(std::memory_order_relaxed)) return;
+    Status status = runner.run_block(job->entry, job->args, job->dims, b);
+    if (!status.ok()) {
+      std::lock_guard lock(job->error_mutex);
+      if (!job->failed.exchange(true)) job->error = std::move(status);
+    }
+  }
+}
+
+Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const LaunchDims& dims,
+                    size_t stack_bytes, const char* name) {
+  DispatchJob job;
+  job.entry = entry;
+  job.args = args;
+  job.dims = dims;
+  job.stack_bytes = stack_bytes;
+  uint64_t blocks = uint64_t(dims.grid.x) * dims.grid.y * dims.grid.z;
+  pool.run(run_blocks, &job, blocks);
+  if (job.failed.load()) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
+  return Status();
 }
 }  // namespace
 
@@ -70,6 +99,8 @@ struct CpuQueue::State {
   std::deque<Item> items;
   bool closing = false;
   uint64_t submitted = 0;             // guarded by mutex
+  std::atomic<uint64_t> submitted_hint{0};  // `submitted`, readable without the lock
+  bool sleeping = false;              // the executing thread waits on cv; guarded by mutex
   std::atomic<uint64_t> completed{0};
   Status error;                       // first asynchronous failure; guarded by mutex
 
@@ -79,12 +110,12 @@ struct CpuQueue::State {
     return std::visit([&](auto& op) { return run(op, item.generation); }, item.op);
   }
   Status run(DispatchOp& op, uint64_t) {
-    if (!op.host_kernel)
-      return Status(hipErrorNotSupported, "CPU agent: code-object kernels are not loaded yet");
-    DispatchJob job{&op, stack_bytes};
-    uint64_t blocks = uint64_t(op.dims.grid.x) * op.dims.grid.y * op.dims.grid.z;
-    pool.run(run_blocks, &job, blocks);
-    return Status();
+    if (!op.host_kernel) {  // a CPU code-object kernel (module.hpp): arguments in op.kernarg
+      WEFT_ASSIGN_OR_RETURN(weftKernelEntry entry, code_object_entry(op.kernel.get()));
+      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes, op.kernel->info().name.c_str());
+    }
+    return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes,
+                        op.host_kernel->name());
   }
   Status run(CopyOp& op, uint64_t) { run_copy(op); return Status(); }
   Status run(FillOp& op, uint64_t) { run_fill(op); return Status(); }
@@ -102,7 +133,15 @@ struct CpuQueue::State {
   void loop() {
     std::unique_lock lock(mutex);
     for (;;) {
-      cv.wait(lock, [&] { return closing || !items.empty(); });
+      if (items.empty() && !closing) {
+        lock.unlock();
+        uint64_t done = completed.load(std::memory_order_relaxed);
+        spin_until([&] { return submitted_hint.load(std::memory_order_acquire) != done; });
+        lock.lock();
+        sleeping = true;
+        cv.wait(lock, [&] { return closing || !items.empty(); });
+        sleeping = false;
+      }
       if (items.empty()) return;  // closing and drained
       Item item = std::move(items.front());
       items.pop_front();
@@ -140,12 +179,16 @@ Status CpuQueue::submit(Op op) {
     if (auto* event = dynamic_cast<CpuEvent*>(wait->event.get()))
       item.generation = event->armed_generation();
   }
+  bool wake;
   {
     std::lock_guard lock(state_->mutex);
     state_->items.push_back(std::move(item));
     ++state_->submitted;
+    state_->submitted_hint.store(state_->submitted, std::memory_order_release);
+    wake = state_->sleeping;
   }
-  state_->cv.notify_one();
+  // A spinning executor sees the new item by itself; only a sleeping one needs a futex wake.
+  if (wake) state_->cv.notify_one();
   return Status();
 }
 
@@ -155,11 +198,21 @@ Status CpuQueue::synchronize() {
     std::lock_guard lock(state_->mutex);
     target = state_->submitted;
   }
+  spin_until([&] { return state_->completed.load(std::memory_order_acquire) >= target; });
   for (uint64_t done = state_->completed.load(std::memory_order_acquire); done < target;
        done = state_->completed.load(std::memory_order_acquire))
     state_->completed.wait(done, std::memory_order_acquire);
   std::lock_guard lock(state_->mutex);
   return state_->error;
+}
+
+Status CpuQueue::run_inline(Op& op, uint64_t generation) {
+  Status status = std::visit([&](auto& o) { return state_->run(o, generation); }, op);
+  if (!status.ok()) {
+    std::lock_guard lock(state_->mutex);
+    if (state_->error.ok()) state_->error = status;
+  }
+  return status;
 }
 
 bool CpuQueue::is_idle() {

@@ -21,6 +21,11 @@ class CpuQueue final : public Queue {
   Status submit(Op op) override;
   Status synchronize() override;
   bool is_idle() override;
+  // Runs `op` on the calling thread now, as the queue thread would, and keeps a
+  // failure as the queue's error. For command buffers, whose replay runs as one
+  // op of this queue (so call it only from that op). `op` is only read;
+  // `generation` is what submit() would have given an event op.
+  Status run_inline(Op& op, uint64_t generation);
 
   struct State;  // shared with the executing thread, which may outlive the queue
 

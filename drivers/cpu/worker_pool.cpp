@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "worker_pool.hpp"
 
+#include "spin.hpp"
+
 #include <algorithm>
 
 namespace weft::cpu {
@@ -39,8 +41,17 @@ WorkerPool::Job* WorkerPool::claimable_job() {
 void WorkerPool::worker_loop() {
   std::unique_lock lock(mutex_);
   for (;;) {
-    Job* job = nullptr;
-    work_cv_.wait(lock, [&] { return stopping_ || (job = claimable_job()) != nullptr; });
+    Job* job = claimable_job();
+    if (!job && !stopping_) {
+      // Kernels come in bursts: look for the next job a little before sleeping.
+      lock.unlock();
+      uint64_t seen = posted_.load(std::memory_order_relaxed);
+      spin_until([&] { return posted_.load(std::memory_order_acquire) != seen; });
+      lock.lock();
+      ++sleepers_;
+      work_cv_.wait(lock, [&] { return stopping_ || (job = claimable_job()) != nullptr; });
+      --sleepers_;
+    }
     if (stopping_) return;
     ++job->helpers;
     lock.unlock();
@@ -61,11 +72,14 @@ void WorkerPool::run(RunBlocks fn, void* data, uint64_t count) {
   job.chunk = std::max<uint64_t>(1, count / parts);
   bool share = count > job.chunk && !threads_.empty();
   if (share) {
+    bool wake;
     {
       std::lock_guard lock(mutex_);
       jobs_.push_back(&job);
+      posted_.fetch_add(1, std::memory_order_release);
+      wake = sleepers_ > 0;
     }
-    work_cv_.notify_all();
+    if (wake) work_cv_.notify_all();
   }
   work_on(job);
   for (uint64_t done = job.done.load(std::memory_order_acquire); done != count;

@@ -49,6 +49,8 @@ class WorkerPool {
   std::condition_variable leave_cv_;  // job owners wait for helpers to leave
   std::vector<Job*> jobs_;
   bool stopping_ = false;
+  unsigned sleepers_ = 0;                // workers blocked on work_cv_; guarded by mutex_
+  std::atomic<uint64_t> posted_{0};      // jobs ever posted, watched while spinning
   std::vector<std::thread> threads_;
 };
 

@@ -3,6 +3,7 @@
 // layouts), attributes, limits, flags, synchronize and reset.
 #include "api/api.hpp"
 #include "api/device_attributes.hpp"
+#include "graph/capture.hpp"
 
 #include <hip/hip_version.h>
 
@@ -380,6 +381,7 @@ WEFT_EXPORT hipError_t hipGetDeviceFlags(unsigned int* flags) {
 WEFT_EXPORT hipError_t hipDeviceSynchronize(void) {
   return call("hipDeviceSynchronize", [&] {
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_RETURN_IF_ERROR(graph::check_device_sync(*device));
     return device->synchronize();
   });
 }
@@ -401,6 +403,9 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
                                                                  : MemoryKind::kDevice;
     (void)d->driver_device().deallocate(record.base, record.size, kind);
   }
+  d->drop_streams();
+  ThreadState& ts = thread_state();
+  if (size_t(d->ordinal()) < ts.per_thread_streams.size()) ts.per_thread_streams[d->ordinal()] = nullptr;
   d->flags = 0;
   d->clear_sticky_error();
   thread_state().last_error = hipSuccess;

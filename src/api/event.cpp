@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Event API: create, record, synchronize, query, elapsed time, destroy.
 #include "api/api.hpp"
+#include "graph/capture.hpp"
 
 using namespace weft;
 using namespace weft::api;
@@ -23,6 +24,7 @@ Status create(hipEvent_t* out, unsigned flags) {
   EventOptions options;
   options.timing = (flags & hipEventDisableTiming) == 0;
   options.blocking_sync = (flags & hipEventBlockingSync) != 0;
+  options.interprocess = (flags & hipEventInterprocess) != 0;
   WEFT_ASSIGN_OR_RETURN(Ref<Event> event, device->driver_device().create_event(options));
   auto core = make_ref<CoreEvent>(*device, std::move(event), flags);
   Runtime::get().events().add(core);
@@ -73,6 +75,7 @@ WEFT_EXPORT hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t str
 WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   return call("hipEventSynchronize", [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
+    WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
     return e->driver_event().synchronize();
   }, event);
 }
@@ -80,6 +83,7 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
 WEFT_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   return call("hipEventQuery", [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
+    WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
     return e->driver_event().is_complete() ? Status()
                                            : Status(hipErrorNotReady, "recorded work is pending");
   }, event);

@@ -3,6 +3,7 @@
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
 #include "api/api.hpp"
 
+#include "graph/host_kernels.hpp"
 #include "util/env.hpp"
 
 #include <hip/weft/kernel_abi.h>
@@ -39,8 +40,10 @@ WEFT_EXPORT hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 g
                                             size_t shared_bytes, hipStream_t stream) {
   // Own the argument blob first so every failure path below releases it.
   Ref<HostKernel> owned;
-  if (kernel && kernel->abiVersion == WEFT_KERNEL_ABI_VERSION && kernel->entry)
+  if (kernel && kernel->abiVersion == WEFT_KERNEL_ABI_VERSION && kernel->entry) {
     owned = make_ref<HostKernel>(*kernel);
+    graph::remember_host_kernel(*kernel);  // graph kernel nodes may name it later
+  }
   return call("hipLaunchKernelGGL", [&] {
     if (!owned) return Status(hipErrorInvalidDeviceFunction, "bad single-source kernel descriptor");
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));

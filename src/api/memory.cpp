@@ -2,6 +2,7 @@
 // Allocation API: hipMalloc family, host memory, registration, pointer queries.
 #include "api/api.hpp"
 #include "api/memory_checks.hpp"
+#include "graph/capture.hpp"
 
 #include <algorithm>
 
@@ -28,6 +29,7 @@ Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
   if (!out) return invalid_value("null output pointer");
   *out = nullptr;
   if (size == 0) return Status();
+  if (!stream_ordered) WEFT_RETURN_IF_ERROR(graph::check_unsafe("allocating memory"));
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
   WEFT_ASSIGN_OR_RETURN(void* ptr, device->driver_device().allocate(driver_kind(kind), size, flags));
   AllocationRecord record;
@@ -48,6 +50,7 @@ Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
 // waits for the device first so no queued work can touch released memory.
 Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const char* what) {
   if (!ptr) return Status();
+  WEFT_RETURN_IF_ERROR(graph::check_unsafe("freeing memory"));
   Runtime& rt = Runtime::get();
   auto record = rt.pointers().find(ptr);
   if (!record || record->base != ptr)
@@ -275,7 +278,8 @@ WEFT_EXPORT hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t strea
   return call("hipMallocAsync", [&] {
     // The memory exists at once, which satisfies every stream-ordered use of it.
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
-    (void)s;
+    if (ptr && size > 0)
+      if (auto captured = graph::malloc_async(*s, ptr, size)) return *captured;  // a graph node
     return allocate(ptr, size, AllocationKind::kDevice, 0, true);
   }, ptr, size, stream);
 }
@@ -284,6 +288,7 @@ WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
   return call("hipFreeAsync", [&] {
     if (!ptr) return Status();
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    if (auto captured = graph::free_async(*s, ptr)) return *captured;  // a graph node
     Runtime& rt = Runtime::get();
     auto record = rt.pointers().find(ptr);
     if (!record || record->base != ptr || record->kind != AllocationKind::kDevice)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "api/memory_checks.hpp"
 
+#include "graph/capture.hpp"
+
 namespace weft::api {
 
 Status check_span(const void* ptr, size_t bytes, const char* what) {
@@ -77,6 +79,7 @@ Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t elemen
 
 Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
   WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
   if (sync) return s->synchronize();
   return Status();

@@ -2,6 +2,7 @@
 // Stream API: creation, destruction, synchronization, cross-stream waits and
 // host callbacks (plain and _spt forms).
 #include "api/api.hpp"
+#include "graph/capture.hpp"
 
 #include <algorithm>
 
@@ -30,6 +31,7 @@ Status wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, bool per
   Ref<CoreEvent> e = Runtime::get().events().find(event);
   if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  if (auto captured = graph::wait_event(*s, e, flags)) return *captured;  // forks and joins
   if (!e->driver_event().ever_recorded()) return Status();  // nothing to wait for
   return s->submit(EventWaitOp{e->driver_event_ref()});
 }
@@ -39,6 +41,7 @@ Status add_callback(hipStream_t stream, hipStreamCallback_t callback, void* user
   if (!callback) return invalid_value("null callback");
   if (flags != 0) return invalid_value("flags must be 0");
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_RETURN_IF_ERROR(graph::check_callback(*s));
   return s->submit(HostFuncOp{[callback, stream, user_data] { callback(stream, hipSuccess, user_data); }});
 }
 
@@ -50,11 +53,13 @@ Status launch_host_func(hipStream_t stream, hipHostFn_t fn, void* user_data, boo
 
 Status query(hipStream_t stream, bool per_thread) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "hipStreamQuery"));
   return s->is_idle() ? Status() : Status(hipErrorNotReady, "work is still pending");
 }
 
 Status synchronize(hipStream_t stream, bool per_thread) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "hipStreamSynchronize"));
   return s->synchronize();
 }
 
@@ -103,6 +108,7 @@ WEFT_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
     Ref<Stream> s = Runtime::get().streams().remove(stream);
     if (!s) return Status(hipErrorInvalidHandle, "stream handle is unknown or was destroyed");
     // Queued work still runs; the queue lives until it drains.
+    graph::stream_destroyed(*s);
     s->device().remove_stream(s.get());
     return Status();
   }, stream);

@@ -69,6 +69,13 @@ std::vector<Ref<Stream>> DeviceState::streams() {
   return out;
 }
 
+void DeviceState::drop_streams() {
+  std::lock_guard lock(order_mutex_);
+  null_stream_ = nullptr;
+  streams_.clear();
+  retired_.clear();
+}
+
 Status DeviceState::synchronize() {
   std::vector<Ref<Queue>> retired;
   {

@@ -39,6 +39,9 @@ class DeviceState {
   std::vector<Ref<Stream>> streams();
   // Waits for every stream of the device; returns the first error.
   Status synchronize();
+  // hipDeviceReset: forgets the null stream and every stream's queue (and with
+  // them any asynchronous error they hold); new ones are made on next use.
+  void drop_streams();
 
   // Device errors (faults, failed kernels) stick to the device, as in HIP.
   hipError_t sticky_error() const { return sticky_.load(std::memory_order_relaxed); }

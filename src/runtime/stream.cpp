@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/stream.hpp"
 
+#include "graph/capture.hpp"
 #include "runtime/runtime.hpp"
 
 #include <mutex>
@@ -38,11 +39,24 @@ Status Stream::order_after_blocking() {
 }
 
 Status Stream::submit(Op op) {
+  // While any stream captures, the capture may take the op (src/graph/capture.cpp).
+  if (graph::capture_active()) [[unlikely]]
+    if (auto diverted = graph::intercept(*this, op)) return std::move(*diverted);
   if (kind_ != Kind::kNull && !blocking()) return queue_->submit(std::move(op));
   std::lock_guard lock(device_.order_mutex_);
   if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());
   else WEFT_RETURN_IF_ERROR(order_after_null());
   WEFT_RETURN_IF_ERROR(queue_->submit(std::move(op)));
+  ++submitted_;
+  return Status();
+}
+
+Status Stream::submit(CommandBuffer& buffer) {
+  if (kind_ != Kind::kNull && !blocking()) return buffer.submit(*queue_);
+  std::lock_guard lock(device_.order_mutex_);
+  if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());
+  else WEFT_RETURN_IF_ERROR(order_after_null());
+  WEFT_RETURN_IF_ERROR(buffer.submit(*queue_));
   ++submitted_;
   return Status();
 }

@@ -24,6 +24,9 @@ class Stream final : public RefCounted {
   Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority);
 
   Status submit(Op op);
+  // Submits a finalized command buffer (a graph plan) with the same ordering
+  // rules. Graph capture is the caller's business (src/graph).
+  Status submit(CommandBuffer& buffer);
   // Waits for the stream's work; a device error reported here sticks to the device.
   Status synchronize();
   bool is_idle() { return queue_->is_idle(); }

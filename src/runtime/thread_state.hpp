@@ -18,6 +18,8 @@ struct ThreadState {
   // Result of the most recent call, success included (hipExtGetLastError).
   hipError_t last_call = hipSuccess;
   std::vector<Ref<Stream>> per_thread_streams;  // by device ordinal
+  // hipThreadExchangeStreamCaptureMode (a hipStreamCaptureMode; src/graph/capture.cpp).
+  int capture_mode = hipStreamCaptureModeGlobal;
 
   ~ThreadState();
 };

@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: MIT
 // The HIP kernel language for ordinary C++ compilers: kernels are plain C++
-// functions that weft's CPU agent runs once per GPU thread.
+// functions that weft's CPU agent runs, one call per GPU thread.
 //
-// What a kernel sees: threadIdx/blockIdx/blockDim/gridDim (read from the
-// worker's weftKernelContext), __shared__ (thread_local: a block runs on one OS
-// thread, so its GPU threads share it), __syncthreads, HIP_DYNAMIC_SHARED,
-// atomics and fences. `extern __shared__` arrays need device-compiler support and
-// are not available here; use HIP_DYNAMIC_SHARED.
+// How it is fast: hipLaunchKernelGGL instantiates, in the user's own translation
+// unit, an entry that runs all threads of a block as a loop around the kernel
+// body (which the compiler can inline). threadIdx & co. live in a thread_local
+// of the user's binary. Only a barrier or a warp operation makes the engine give
+// GPU threads their own stacks (see kernel_abi.h).
+//
+// What a kernel sees: threadIdx/blockIdx/blockDim/gridDim, warpSize, __shared__
+// (thread_local: a block runs on one OS thread, so its GPU threads share it),
+// HIP_DYNAMIC_SHARED, __syncthreads (+ _count/_and/_or), warp shuffles, votes
+// and __syncwarp, atomics, fences, bit operations, clock64, device math, printf
+// and assert (a failed assert ends the launch with hipErrorAssert).
+// `extern __shared__` arrays need a device compiler; use HIP_DYNAMIC_SHARED.
 #ifndef WEFT_HIP_SINGLE_SOURCE_H
 #define WEFT_HIP_SINGLE_SOURCE_H
 
 #include <hip/weft/kernel_abi.h>
 
+#include <assert.h>
+
 #include <atomic>
+#include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -50,55 +62,207 @@
 #endif
 
 namespace weft::detail {
-// Set by the entry wrapper below (in the user's own binary, so reads are cheap).
+
+struct Uint3 {
+  uint32_t x, y, z;
+  operator dim3() const { return dim3(x, y, z); }
+};
+
+struct ThreadIds {
+  Uint3 thread, block, block_dim, grid_dim;
+};
+
+// Read by the threadIdx/blockIdx/blockDim/gridDim macros. Plain data, so
+// accesses need no initialization guard.
+inline thread_local ThreadIds t_ids;
 inline thread_local weftKernelContext* t_ctx = nullptr;
+
+inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
+
+// Wraps every call that may switch GPU threads: tells the engine which thread
+// is calling (in loop mode only the entry's loop knows), and afterwards restores
+// this thread's ids, which other GPU threads overwrote meanwhile.
+class YieldPoint {
+ public:
+  YieldPoint() : saved_(t_ids.thread) { t_ctx->threadIdx = dim3(saved_.x, saved_.y, saved_.z); }
+  ~YieldPoint() { t_ids.thread = saved_; }
+  YieldPoint(const YieldPoint&) = delete;
+  YieldPoint& operator=(const YieldPoint&) = delete;
+
+ private:
+  Uint3 saved_;
+};
+
 }  // namespace weft::detail
 
-#define threadIdx (::weft::detail::t_ctx->threadIdx)
-#define blockIdx (::weft::detail::t_ctx->blockIdx)
-#define blockDim (::weft::detail::t_ctx->blockDim)
-#define gridDim (::weft::detail::t_ctx->gridDim)
 
 // The CPU agent's wavefront width (hipDeviceProp_t::warpSize reports the same).
-inline constexpr int warpSize = 32;
+inline constexpr int warpSize = WEFT_CPU_WARP_SIZE;
 
+// Like AMD's macro, it is a complete declaration: no ';' needed after it.
 #define HIP_DYNAMIC_SHARED(type, var) \
-  type* var = static_cast<type*>(::weft::detail::t_ctx->dynamicShared)
+  type* var = static_cast<type*>(::weft::detail::t_ctx->dynamicShared);
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 
-inline void __syncthreads() { weftSyncThreads(); }
+// ---- barriers and fences ----
+
+inline void __syncthreads() {
+  ::weft::detail::YieldPoint yield;
+  weftSyncThreads();
+}
+inline int __syncthreads_count(int predicate) {
+  ::weft::detail::YieldPoint yield;
+  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_COUNT);
+}
+inline int __syncthreads_and(int predicate) {
+  ::weft::detail::YieldPoint yield;
+  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_AND);
+}
+inline int __syncthreads_or(int predicate) {
+  ::weft::detail::YieldPoint yield;
+  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_OR);
+}
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-// ---- atomics (global and shared memory are both plain host memory here) ----
+// ---- warp operations ----
+
 namespace weft::detail {
-template <typename T>
-inline std::atomic_ref<T> atomic(T* address) {
-  return std::atomic_ref<T>(*address);
+
+inline unsigned linear_thread() {
+  const ThreadIds& ids = t_ids;
+  return ids.thread.x + ids.block_dim.x * (ids.thread.y + ids.block_dim.y * ids.thread.z);
 }
+
+template <typename T>
+inline uint64_t to_bits(T value) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
+                "warp operations take values of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+
+template <typename T>
+inline T from_bits(uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+// Every live lane of the warp contributes `value`; returns all lanes' values.
+inline const uint64_t* warp_exchange(uint64_t value, uint64_t* mask) {
+  YieldPoint yield;
+  return weftWarpCollective(value, mask);
+}
+
+// Reads lane `src` of the exchange, or keeps `var` when src is outside the
+// caller's width-sized segment or did not take part.
+template <typename T>
+inline T shuffle(T var, int src, unsigned lane, int width) {
+  unsigned segment = lane & ~unsigned(width - 1);
+  uint64_t mask = 0;
+  const uint64_t* values = warp_exchange(to_bits(var), &mask);
+  if (src < int(segment) || src >= int(segment) + width || !(mask >> src & 1)) return var;
+  return from_bits<T>(values[src]);
+}
+
+}  // namespace weft::detail
+
+inline unsigned __lane_id() { return ::weft::detail::linear_thread() % WEFT_CPU_WARP_SIZE; }
+
+template <typename T>
+inline T __shfl(T var, int src_lane, int width = warpSize) {
+  unsigned lane = __lane_id();
+  int segment = int(lane & ~unsigned(width - 1));
+  return ::weft::detail::shuffle(var, segment + (src_lane & (width - 1)), lane, width);
+}
+template <typename T>
+inline T __shfl_up(T var, unsigned delta, int width = warpSize) {
+  unsigned lane = __lane_id();
+  return ::weft::detail::shuffle(var, int(lane) - int(delta), lane, width);
+}
+template <typename T>
+inline T __shfl_down(T var, unsigned delta, int width = warpSize) {
+  unsigned lane = __lane_id();
+  return ::weft::detail::shuffle(var, int(lane + delta), lane, width);
+}
+template <typename T>
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+  unsigned lane = __lane_id();
+  return ::weft::detail::shuffle(var, int(lane ^ unsigned(lane_mask)), lane, width);
+}
+inline unsigned long long __ballot(int predicate) {
+  uint64_t mask = 0;
+  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask);
+  unsigned long long result = 0;
+  for (int l = 0; l < WEFT_CPU_WARP_SIZE; ++l)
+    if ((mask >> l & 1) && values[l]) result |= 1ull << l;
+  return result;
+}
+inline int __any(int predicate) { return __ballot(predicate) != 0; }
+inline int __all(int predicate) {
+  uint64_t mask = 0;
+  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask);
+  for (int l = 0; l < WEFT_CPU_WARP_SIZE; ++l)
+    if ((mask >> l & 1) && !values[l]) return 0;
+  return 1;
+}
+inline unsigned long long __activemask() {
+  uint64_t mask = 0;
+  ::weft::detail::warp_exchange(0, &mask);
+  return mask;
+}
+inline void __syncwarp(unsigned long long = ~0ull) {
+  uint64_t mask = 0;
+  ::weft::detail::warp_exchange(0, &mask);
+}
+// CUDA-style _sync forms; the mask is implied by the lanes that arrive.
+template <typename T>
+inline T __shfl_sync(unsigned long long, T var, int src, int width = warpSize) { return __shfl(var, src, width); }
+template <typename T>
+inline T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize) { return __shfl_up(var, d, width); }
+template <typename T>
+inline T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize) { return __shfl_down(var, d, width); }
+template <typename T>
+inline T __shfl_xor_sync(unsigned long long, T var, int m, int width = warpSize) { return __shfl_xor(var, m, width); }
+inline unsigned long long __ballot_sync(unsigned long long, int p) { return __ballot(p); }
+inline int __any_sync(unsigned long long, int p) { return __any(p); }
+inline int __all_sync(unsigned long long, int p) { return __all(p); }
+
+// ---- atomics (global and shared memory are both plain host memory here) ----
+
+// GCC/Clang __atomic builtins rather than std::atomic_ref, so the header works in
+// C++17 (g++'s default); floating-point read-modify-writes use a CAS loop.
+namespace weft::detail {
 template <typename T, typename F>
 inline T atomic_update(T* address, F update) {
-  auto ref = atomic(address);
-  T old = ref.load(std::memory_order_relaxed);
-  while (!ref.compare_exchange_weak(old, update(old), std::memory_order_seq_cst)) {
-  }
+  T old;
+  __atomic_load(address, &old, __ATOMIC_RELAXED);
+  T desired = update(old);
+  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    desired = update(old);
   return old;
 }
 }  // namespace weft::detail
 
 template <typename T>
 inline T atomicAdd(T* address, T value) {
-  return ::weft::detail::atomic(address).fetch_add(value);
+  if constexpr (std::is_integral_v<T>) return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
+  else return ::weft::detail::atomic_update(address, [value](T old) { return old + value; });
 }
 template <typename T>
 inline T atomicSub(T* address, T value) {
-  return ::weft::detail::atomic(address).fetch_sub(value);
+  if constexpr (std::is_integral_v<T>) return __atomic_fetch_sub(address, value, __ATOMIC_SEQ_CST);
+  else return ::weft::detail::atomic_update(address, [value](T old) { return old - value; });
 }
 template <typename T>
 inline T atomicExch(T* address, T value) {
-  return ::weft::detail::atomic(address).exchange(value);
+  T old;
+  __atomic_exchange(address, &value, &old, __ATOMIC_SEQ_CST);
+  return old;
 }
 template <typename T>
 inline T atomicMin(T* address, T value) {
@@ -109,20 +273,14 @@ inline T atomicMax(T* address, T value) {
   return ::weft::detail::atomic_update(address, [value](T old) { return value > old ? value : old; });
 }
 template <typename T>
-inline T atomicAnd(T* address, T value) {
-  return ::weft::detail::atomic(address).fetch_and(value);
-}
+inline T atomicAnd(T* address, T value) { return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST); }
 template <typename T>
-inline T atomicOr(T* address, T value) {
-  return ::weft::detail::atomic(address).fetch_or(value);
-}
+inline T atomicOr(T* address, T value) { return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST); }
 template <typename T>
-inline T atomicXor(T* address, T value) {
-  return ::weft::detail::atomic(address).fetch_xor(value);
-}
+inline T atomicXor(T* address, T value) { return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST); }
 template <typename T>
 inline T atomicCAS(T* address, T compare, T value) {
-  ::weft::detail::atomic(address).compare_exchange_strong(compare, value);
+  __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return compare;
 }
 inline unsigned atomicInc(unsigned* address, unsigned limit) {
@@ -132,45 +290,225 @@ inline unsigned atomicDec(unsigned* address, unsigned limit) {
   return ::weft::detail::atomic_update(
       address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
 }
+template <typename T>
+inline T atomicAdd_system(T* a, T v) { return atomicAdd(a, v); }
+template <typename T>
+inline T atomicCAS_system(T* a, T c, T v) { return atomicCAS(a, c, v); }
+template <typename T>
+inline T atomicExch_system(T* a, T v) { return atomicExch(a, v); }
+
+// ---- integer and bit intrinsics ----
+
+inline int __popc(unsigned x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned __brev(unsigned x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  return __builtin_bswap32(x);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+inline int __mul24(int a, int b) { return (a << 8 >> 8) * (b << 8 >> 8); }
+inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline long long __mul64hi(long long a, long long b) {
+  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  uint64_t v = (static_cast<uint64_t>(y) << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
+  return r;
+}
+
+// ---- clocks ----
+
+inline long long clock64() {
+#if defined(__x86_64__) || defined(__i386__)
+  return static_cast<long long>(__builtin_ia32_rdtsc());
+#else
+  return static_cast<long long>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
+inline long long wall_clock64() { return clock64(); }
+
+// ---- device math beyond <cmath> ----
+
+inline float __expf(float x) { return std::exp(x); }
+inline float __exp10f(float x) { return std::pow(10.0f, x); }
+inline float __logf(float x) { return std::log(x); }
+inline float __log2f(float x) { return std::log2(x); }
+inline float __log10f(float x) { return std::log10(x); }
+inline float __powf(float x, float y) { return std::pow(x, y); }
+inline float __sinf(float x) { return std::sin(x); }
+inline float __cosf(float x) { return std::cos(x); }
+inline float __tanf(float x) { return std::tan(x); }
+inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
+inline float __fsqrt_rn(float x) { return std::sqrt(x); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fdiv_rn(float a, float b) { return a / b; }
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
+inline int __float_as_int(float x) { return ::weft::detail::from_bits<int>(::weft::detail::to_bits(x)); }
+inline unsigned __float_as_uint(float x) { return ::weft::detail::from_bits<unsigned>(::weft::detail::to_bits(x)); }
+inline float __int_as_float(int x) { return ::weft::detail::from_bits<float>(::weft::detail::to_bits(x)); }
+inline float __uint_as_float(unsigned x) { return ::weft::detail::from_bits<float>(::weft::detail::to_bits(x)); }
+inline long long __double_as_longlong(double x) { return ::weft::detail::from_bits<long long>(::weft::detail::to_bits(x)); }
+inline double __longlong_as_double(long long x) { return ::weft::detail::from_bits<double>(::weft::detail::to_bits(x)); }
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
+inline int __double2int_rn(double x) { return static_cast<int>(std::nearbyint(x)); }
+inline float __double2float_rn(double x) { return static_cast<float>(x); }
+
+// HIP device code has global min/max overloads; so does this header.
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline long long min(long long a, long long b) { return a < b ? a : b; }
+inline long long max(long long a, long long b) { return a > b ? a : b; }
+inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
+inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline float min(float a, float b) { return std::fmin(a, b); }
+inline float max(float a, float b) { return std::fmax(a, b); }
+inline double min(double a, double b) { return std::fmin(a, b); }
+inline double max(double a, double b) { return std::fmax(a, b); }
+
+// ---- assert: inside a kernel a failure ends the launch (hipErrorAssert) ----
+
+namespace weft::detail {
+[[noreturn]] inline void assert_fail(const char* expression, const char* file, unsigned line,
+                                     const char* function) {
+  if (t_ctx) {
+    YieldPoint here;  // records which GPU thread failed
+    weftKernelAssertFail(expression, file, line, function);
+  }
+  __assert_fail(expression, file, line, function);
+}
+}  // namespace weft::detail
+
+#ifndef NDEBUG
+#undef assert
+#define assert(expr) \
+  ((expr) ? static_cast<void>(0) : ::weft::detail::assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#endif
 
 // ---- launching ----
+
 namespace weft::detail {
 
-template <typename... Params>
-struct KernelBlob {
-  void (*kernel)(Params...);
-  std::tuple<std::decay_t<Params>...> args;
+template <typename F>
+struct KernelSignature;
+template <typename... P>
+struct KernelSignature<void (*)(P...)> {
+  using Tuple = std::tuple<std::decay_t<P>...>;
+};
+template <typename... P>
+struct KernelSignature<void (*)(P...) noexcept> {
+  using Tuple = std::tuple<std::decay_t<P>...>;
 };
 
-template <typename Blob>
+// Runs the GPU threads of one block: all of them as a loop (loop mode) or the
+// one in ctx->threadIdx (fiber mode). Instantiated per kernel in the user's
+// binary, so the kernel body inlines into the loop.
+template <auto Kernel, typename Tuple>
 void kernel_entry(weftKernelContext* ctx, void* blob) {
   t_ctx = ctx;
-  auto* b = static_cast<Blob*>(blob);
-  std::apply(b->kernel, b->args);
+  ThreadIds& ids = t_ids;
+  ids.block = to_uint3(ctx->blockIdx);
+  ids.block_dim = to_uint3(ctx->blockDim);
+  ids.grid_dim = to_uint3(ctx->gridDim);
+  Tuple& args = *static_cast<Tuple*>(blob);
+  if (ctx->mode != WEFT_KERNEL_LOOP) {
+    ids.thread = to_uint3(ctx->threadIdx);
+    std::apply(Kernel, args);
+    return;
+  }
+  const uint32_t bx = ctx->blockDim.x, by = ctx->blockDim.y, bz = ctx->blockDim.z;
+  for (uint32_t z = 0; z < bz; ++z)
+    for (uint32_t y = 0; y < by; ++y)
+      for (uint32_t x = 0; x < bx; ++x) {
+        ids.thread = Uint3{x, y, z};
+        std::apply(Kernel, args);
+        // A barrier turned the block into fibers: the others run on their own.
+        if (ctx->mode != WEFT_KERNEL_LOOP) return;
+      }
 }
 
-template <typename Blob>
+template <typename Tuple>
 void destroy_blob(void* blob) {
-  delete static_cast<Blob*>(blob);
+  delete static_cast<Tuple*>(blob);
 }
 
-template <typename... Params, typename... Args>
-hipError_t launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block,
-                  size_t shared_bytes, hipStream_t stream, Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args),
+// Builds an argument blob from HIP-style argument pointers (graph kernel nodes).
+template <typename Tuple, size_t... I>
+void* pack_blob(void* const* params, std::index_sequence<I...>) {
+  return new Tuple(*static_cast<const std::tuple_element_t<I, Tuple>*>(params[I])...);
+}
+template <typename Tuple>
+void* pack_args(void* const* params) {
+  return pack_blob<Tuple>(params, std::make_index_sequence<std::tuple_size_v<Tuple>>());
+}
+template <typename Tuple>
+void arg_addresses(void* blob, void** out) {
+  std::apply([out](auto&... arg) {
+    [[maybe_unused]] size_t i = 0;
+    ((out[i++] = static_cast<void*>(&arg)), ...);
+  }, *static_cast<Tuple*>(blob));
+}
+
+template <auto Kernel, typename... Args>
+hipError_t launch(const char* name, dim3 grid, dim3 block, size_t shared_bytes,
+                  hipStream_t stream, Args&&... args) {
+  using Tuple = typename KernelSignature<decltype(Kernel)>::Tuple;
+  static_assert(sizeof...(Args) == std::tuple_size_v<Tuple>,
                 "hipLaunchKernelGGL: wrong number of kernel arguments");
-  using Blob = KernelBlob<Params...>;
   // Arguments are copied now, as a GPU launch copies them into its kernarg segment.
-  auto* blob = new Blob{kernel, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
-  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Blob>, blob, &destroy_blob<Blob>, name};
+  auto* blob = new Tuple(std::forward<Args>(args)...);
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Kernel, Tuple>, blob, &destroy_blob<Tuple>,
+                   name, reinterpret_cast<const void*>(Kernel),
+                   static_cast<uint32_t>(std::tuple_size_v<Tuple>), &pack_args<Tuple>,
+                   &arg_addresses<Tuple>};
   return weftLaunchHostKernel(&k, grid, block, shared_bytes, stream);
 }
 
 }  // namespace weft::detail
 
-#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                    \
-  static_cast<void>(::weft::detail::launch(#kernel, kernel, dim3(grid), dim3(block),          \
-                                           static_cast<size_t>(shared_bytes), stream,         \
-                                           ##__VA_ARGS__))
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
+  static_cast<void>(::weft::detail::launch<kernel>(#kernel, dim3(grid), dim3(block),          \
+                                                   static_cast<size_t>(shared_bytes), stream, \
+                                                   ##__VA_ARGS__))
+
+// Defined last: the code above uses weftKernelContext's fields of the same names.
+#define threadIdx (::weft::detail::t_ids.thread)
+#define blockIdx (::weft::detail::t_ids.block)
+#define blockDim (::weft::detail::t_ids.block_dim)
+#define gridDim (::weft::detail::t_ids.grid_dim)
 
 #endif  // WEFT_HIP_SINGLE_SOURCE_H

@@ -73,8 +73,16 @@ class Queue : public RefCounted {
   virtual bool is_idle() = 0;
 };
 
+// One explicit kernel argument, where the code object describes it (offset and
+// size in the packed kernarg blob).
+struct KernelArgInfo {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+
 struct KernelInfo {
   std::string name;
+  std::vector<KernelArgInfo> args;  // explicit arguments in order; empty when unknown
   uint32_t kernarg_size = 0;
   uint32_t kernarg_align = 8;
   uint32_t static_shared_bytes = 0;
@@ -104,6 +112,28 @@ class CommandBuffer : public RefCounted {
   virtual Status record(const Op& op) = 0;
   virtual Status finalize() = 0;
   virtual Status submit(Queue& queue) = 0;
+
+  // Optional: records `op` to run after the earlier records `deps` (indices in
+  // record order). Records always come in an order that satisfies their deps,
+  // so an in-order buffer may ignore them; a driver that builds native graphs
+  // (CUgraph, barrier-AND packets) turns them into edges.
+  virtual Status record_after(const Op& op, std::span<const uint32_t> deps) {
+    (void)deps;
+    return record(op);
+  }
+  // Optional, after finalize(): replace the op of record `index`, or skip it
+  // in later submits. Submits made before the call are unaffected. Graph
+  // updates call these once per changed op, so they should cost O(1).
+  virtual Status update(size_t index, const Op& op) {
+    (void)index;
+    (void)op;
+    return Status(hipErrorNotSupported, "this command buffer cannot be patched");
+  }
+  virtual Status set_enabled(size_t index, bool enabled) {
+    (void)index;
+    (void)enabled;
+    return Status(hipErrorNotSupported, "this command buffer cannot be patched");
+  }
 };
 
 struct QueueOptions {
@@ -113,6 +143,13 @@ struct QueueOptions {
 struct EventOptions {
   bool timing = true;
   bool blocking_sync = false;  // host waits sleep rather than spin
+  bool interprocess = false;   // hipEventInterprocess: exportable with ipc_export_event()
+};
+
+// Memory of another process mapped into this one by Device::ipc_open_memory().
+struct IpcMapping {
+  void* ptr = nullptr;
+  size_t bytes = 0;
 };
 
 // One agent. Immutable identity; thread-safe methods.
@@ -148,6 +185,49 @@ class Device : public RefCounted {
   }
   virtual Result<Ref<CommandBuffer>> create_command_buffer() {
     return Status(hipErrorNotSupported, "no native command buffers");
+  }
+
+  // ---- Optional: peer access between agents of one driver. `peer` may be any
+  // agent; a driver answers false for agents that are not its own.
+  // Whether this agent can map `peer`'s device memory once access is enabled.
+  virtual Result<bool> can_access_peer(Device& peer) {
+    (void)peer;
+    return Status(hipErrorNotSupported, "this agent has no peer access");
+  }
+  // Lets this agent's kernels and copies reach `peer`'s device memory.
+  virtual Status enable_peer_access(Device& peer) {
+    (void)peer;
+    return Status(hipErrorNotSupported, "this agent has no peer access");
+  }
+  virtual Status disable_peer_access(Device& peer) {
+    (void)peer;
+    return Status(hipErrorNotSupported, "this agent has no peer access");
+  }
+
+  // ---- Optional: inter-process sharing of device memory and events.
+  // `base` is an address returned by allocate(MemoryKind::kDevice).
+  virtual Result<hipIpcMemHandle_t> ipc_export_memory(void* base) {
+    (void)base;
+    return Status(hipErrorNotSupported, "this agent has no IPC memory handles");
+  }
+  // Maps memory another process exported; `flags` are hipIpcMemLazyEnablePeerAccess bits.
+  virtual Result<IpcMapping> ipc_open_memory(const hipIpcMemHandle_t& handle, unsigned flags) {
+    (void)handle;
+    (void)flags;
+    return Status(hipErrorNotSupported, "this agent has no IPC memory handles");
+  }
+  virtual Status ipc_close_memory(void* ptr) {
+    (void)ptr;
+    return Status(hipErrorNotSupported, "this agent has no IPC memory handles");
+  }
+  // `event` was created by this agent with EventOptions::interprocess.
+  virtual Result<hipIpcEventHandle_t> ipc_export_event(Event& event) {
+    (void)event;
+    return Status(hipErrorNotSupported, "this agent has no IPC event handles");
+  }
+  virtual Result<Ref<Event>> ipc_open_event(const hipIpcEventHandle_t& handle) {
+    (void)handle;
+    return Status(hipErrorNotSupported, "this agent has no IPC event handles");
   }
 };
 

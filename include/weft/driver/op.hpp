@@ -31,6 +31,8 @@ class HostKernel final : public RefCounted {
   weftKernelEntry entry() const { return k_.entry; }
   void* args() const { return k_.args; }
   const char* name() const { return k_.name ? k_.name : "<kernel>"; }
+  // The whole descriptor (graph kernel nodes use its argument helpers).
+  const weftHostKernel& descriptor() const { return k_; }
 
  private:
   weftHostKernel k_;

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+// bench/cpu_engine: the CPU agent's kernel engine vs OpenMP loops of the same
+// computation, one binary, one run, one table (issue 8). Every kernel's result is
+// checked against a serial reference. Not a test: it asserts nothing about time.
+//
+//   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
+#include <hip/hip_runtime.h>
+
+#include "context.hpp"
+
+#include <boost/context/fiber.hpp>
+#include <omp.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+#define CHECK(call)                                                                       \
+  do {                                                                                    \
+    hipError_t e_ = (call);                                                               \
+    if (e_ != hipSuccess) {                                                               \
+      std::fprintf(stderr, "%s: %s\n", #call, hipGetErrorString(e_));                     \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+double median_ms(int runs, const std::function<void()>& body) {
+  std::vector<double> t;
+  body();  // warm up
+  for (int i = 0; i < runs; ++i) {
+    auto a = Clock::now();
+    body();
+    t.push_back(std::chrono::duration<double, std::milli>(Clock::now() - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// ---- kernels (weft) ----
+
+__global__ void vector_add(const float* a, const float* b, float* c, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+__global__ void saxpy(float alpha, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = alpha * x[i] + y[i];
+}
+
+__global__ void block_sum(const float* in, float* out) {
+  __shared__ float partial[256];
+  unsigned t = threadIdx.x;
+  partial[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
+    if (t < s) partial[t] += partial[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = partial[0];
+}
+
+__global__ void warp_sum(const float* in, float* out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int o = warpSize / 2; o > 0; o /= 2) v += __shfl_down(v, o);
+  if (__lane_id() == 0) out[(blockIdx.x * blockDim.x + threadIdx.x) / warpSize] = v;
+}
+
+constexpr int kTile = 16;
+__global__ void sgemm(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[kTile][kTile];
+  __shared__ float Bs[kTile][kTile];
+  int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+  float acc = 0;
+  for (int k0 = 0; k0 < n; k0 += kTile) {
+    As[threadIdx.y][threadIdx.x] = A[row * n + k0 + threadIdx.x];
+    Bs[threadIdx.y][threadIdx.x] = B[(k0 + threadIdx.y) * n + col];
+    __syncthreads();
+    for (int k = 0; k < kTile; ++k) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  C[row * n + col] = acc;
+}
+
+__global__ void empty_kernel() {}
+
+struct Row {
+  std::string name;
+  double weft_ms, omp_ms;
+  double work;          // bytes or flops per run
+  const char* unit;     // "GB/s" or "GFLOP/s"
+  bool ok;
+};
+
+void print_row(const Row& r) {
+  double scale = 1e-9 / 1e-3;
+  std::printf("| %-34s | %9.3f | %9.3f | %8.2f %-7s | %8.2f %-7s | %6.2fx | %s |\n", r.name.c_str(),
+              r.weft_ms, r.omp_ms, r.work / r.weft_ms * scale, r.unit, r.work / r.omp_ms * scale,
+              r.unit, r.omp_ms / r.weft_ms, r.ok ? "ok" : "WRONG");
+}
+
+bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
+
+// Two contexts ping-ponging: cost of one switch.
+double switch_ns_weft(long switches) {
+  using namespace weft::cpu;
+  static FiberContext main_ctx, other;
+  static long remaining;
+  remaining = switches;
+  std::vector<std::byte> stack(64 * 1024);
+  make_fiber_context(other, stack.data() + stack.size(), stack.size(),
+                     [](void*) {
+                       for (;;) {
+                         --remaining;
+                         switch_fiber_context(other, main_ctx);
+                       }
+                     },
+                     nullptr);
+  auto a = Clock::now();
+  while (remaining > 0) switch_fiber_context(main_ctx, other);
+  double ns = std::chrono::duration<double, std::nano>(Clock::now() - a).count();
+  return ns / (2.0 * switches);
+}
+
+double switch_ns_boost(long switches) {
+  namespace bc = boost::context;
+  long remaining = switches;
+  bc::fiber f([&](bc::fiber&& back) {
+    for (;;) {
+      --remaining;
+      back = std::move(back).resume();
+    }
+    return std::move(back);
+  });
+  auto a = Clock::now();
+  while (remaining > 0) f = std::move(f).resume();
+  double ns = std::chrono::duration<double, std::nano>(Clock::now() - a).count();
+  return ns / (2.0 * switches);
+}
+
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_utime.tv_sec + u.ru_stime.tv_sec + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int runs = argc > 1 ? std::atoi(argv[1]) : 21;
+  hipDeviceProp_t props;
+  CHECK(hipGetDeviceProperties(&props, 0));
+  std::printf("device 0: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", props.name,
+              props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(), runs);
+  std::printf("| %-34s | %9s | %9s | %16s | %16s | %7s | %s |\n", "kernel", "weft ms", "OpenMP ms",
+              "weft", "OpenMP", "w/omp", "check");
+  std::printf("|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(11, '-').c_str(),
+              std::string(11, '-').c_str(), std::string(18, '-').c_str(), std::string(18, '-').c_str(),
+              std::string(9, '-').c_str(), "----");
+
+  const int n = 1 << 24, threads = 256, blocks = n / threads;
+  std::vector<float> ha(n), hb(n), hc(n);
+  for (int i = 0; i < n; ++i) {
+    ha[i] = static_cast<float>(i % 1000) * 0.5f;
+    hb[i] = static_cast<float>(i % 777) * 0.25f;
+  }
+  float *a, *b, *c, *partial;
+  CHECK(hipMalloc(&a, n * sizeof(float)));
+  CHECK(hipMalloc(&b, n * sizeof(float)));
+  CHECK(hipMalloc(&c, n * sizeof(float)));
+  CHECK(hipMalloc(&partial, n * sizeof(float)));
+  CHECK(hipMemcpy(a, ha.data(), n * sizeof(float), hipMemcpyHostToDevice));
+  CHECK(hipMemcpy(b, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
+
+  {  // vectorAdd
+    double w = median_ms(runs, [&] {
+      hipLaunchKernelGGL(vector_add, dim3(blocks), dim3(threads), 0, 0, a, b, c, n);
+      CHECK(hipDeviceSynchronize());
+    });
+    bool ok = true;
+    for (int i = 0; i < n; i += 4099) ok &= c[i] == ha[i] + hb[i];
+    double o = median_ms(runs, [&] {
+#pragma omp parallel for
+      for (int i = 0; i < n; ++i) hc[i] = ha[i] + hb[i];
+    });
+    print_row({"vectorAdd 2^24 (256/block)", w, o, 12.0 * n, "GB/s", ok});
+  }
+  {  // saxpy (y updated in place: reset before each run is part of neither timing)
+    CHECK(hipMemcpy(c, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
+    double w = median_ms(runs, [&] {
+      hipLaunchKernelGGL(saxpy, dim3(blocks), dim3(threads), 0, 0, 1.0001f, a, c, n);
+      CHECK(hipDeviceSynchronize());
+    });
+    CHECK(hipMemcpy(c, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(saxpy, dim3(blocks), dim3(threads), 0, 0, 2.0f, a, c, n);
+    CHECK(hipDeviceSynchronize());
+    bool ok = true;
+    for (int i = 0; i < n; i += 4099) ok &= close(c[i], 2.0f * ha[i] + hb[i], 1e-6f);
+    std::vector<float> y = hb;
+    double o = median_ms(runs, [&] {
+#pragma omp parallel for
+      for (int i = 0; i < n; ++i) y[i] = 1.0001f * ha[i] + y[i];
+    });
+    print_row({"saxpy 2^24", w, o, 12.0 * n, "GB/s", ok});
+  }
+  {  // block sum
+    double w = median_ms(runs, [&] {
+      hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
+      CHECK(hipDeviceSynchronize());
+    });
+    bool ok = true;
+    for (int blk = 0; blk < blocks; blk += 997) {
+      double s = 0;
+      for (int t = 0; t < threads; ++t) s += ha[blk * threads + t];
+      ok &= close(partial[blk], static_cast<float>(s), 1e-5f);
+    }
+    std::vector<float> out(blocks);
+    double o = median_ms(runs, [&] {
+#pragma omp parallel for
+      for (int blk = 0; blk < blocks; ++blk) {
+        float s = 0;
+        for (int t = 0; t < threads; ++t) s += ha[blk * threads + t];
+        out[blk] = s;
+      }
+    });
+    print_row({"block sum __shared__+__syncthreads", w, o, 4.0 * n, "GB/s", ok});
+  }
+  {  // warp sum
+    double w = median_ms(runs, [&] {
+      hipLaunchKernelGGL(warp_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
+      CHECK(hipDeviceSynchronize());
+    });
+    bool ok = true;
+    for (int wp = 0; wp < n / warpSize; wp += 1013) {
+      double s = 0;
+      for (int l = 0; l < warpSize; ++l) s += ha[wp * warpSize + l];
+      ok &= close(partial[wp], static_cast<float>(s), 1e-5f);
+    }
+    std::vector<float> out(n / warpSize);
+    double o = median_ms(runs, [&] {
+#pragma omp parallel for
+      for (int wp = 0; wp < n / warpSize; ++wp) {
+        float s = 0;
+        for (int l = 0; l < warpSize; ++l) s += ha[wp * warpSize + l];
+        out[wp] = s;
+      }
+    });
+    print_row({"warp sum __shfl_down", w, o, 4.0 * n, "GB/s", ok});
+  }
+  {  // SGEMM 512^3
+    const int m = 512;
+    std::vector<float> A(m * m), B(m * m), C(m * m), R(m * m, 0.0f);
+    for (int i = 0; i < m * m; ++i) {
+      A[i] = static_cast<float>((i * 7) % 13) * 0.1f;
+      B[i] = static_cast<float>((i * 5) % 11) * 0.1f;
+    }
+    float *dA, *dB, *dC;
+    CHECK(hipMalloc(&dA, m * m * sizeof(float)));
+    CHECK(hipMalloc(&dB, m * m * sizeof(float)));
+    CHECK(hipMalloc(&dC, m * m * sizeof(float)));
+    CHECK(hipMemcpy(dA, A.data(), m * m * sizeof(float), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(dB, B.data(), m * m * sizeof(float), hipMemcpyHostToDevice));
+    int sruns = std::max(3, runs / 3);
+    double w = median_ms(sruns, [&] {
+      hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, dA, dB, dC, m);
+      CHECK(hipDeviceSynchronize());
+    });
+    for (int i = 0; i < m; ++i)
+      for (int k = 0; k < m; ++k)
+        for (int j = 0; j < m; ++j) R[i * m + j] += A[i * m + k] * B[k * m + j];
+    bool ok = true;
+    for (int i = 0; i < m * m; i += 501) ok &= close(dC[i], R[i], 1e-3f);
+    double o = median_ms(sruns, [&] {
+#pragma omp parallel for
+      for (int i = 0; i < m; ++i) {
+        float* row = &C[i * m];
+        for (int j = 0; j < m; ++j) row[j] = 0;
+        for (int k = 0; k < m; ++k) {
+          float aik = A[i * m + k];
+          for (int j = 0; j < m; ++j) row[j] += aik * B[k * m + j];
+        }
+      }
+    });
+    print_row({"SGEMM 512^3, 16x16 shared tiles", w, o, 2.0 * m * m * m, "GFLOP/s", ok});
+    CHECK(hipFree(dA));
+    CHECK(hipFree(dB));
+    CHECK(hipFree(dC));
+  }
+
+  std::printf("\n| %-44s | %12s | %12s | %7s |\n", "latency", "weft", "OpenMP", "w/omp");
+  std::printf("|%s|%s|%s|%s|\n", std::string(46, '-').c_str(), std::string(14, '-').c_str(),
+              std::string(14, '-').c_str(), std::string(9, '-').c_str());
+  {
+    const int reps = 2000;
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+      auto s = Clock::now();
+      hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, 0);
+      CHECK(hipDeviceSynchronize());
+      t.push_back(std::chrono::duration<double, std::micro>(Clock::now() - s).count());
+    }
+    std::sort(t.begin(), t.end());
+    std::vector<double> o;
+    for (int i = 0; i < reps; ++i) {
+      auto s = Clock::now();
+#pragma omp parallel
+      { asm volatile("" ::: "memory"); }
+      o.push_back(std::chrono::duration<double, std::micro>(Clock::now() - s).count());
+    }
+    std::sort(o.begin(), o.end());
+    std::printf("| %-44s | %9.2f us | %9.2f us | %6.2fx |\n",
+                "empty kernel launch + sync (median of 2000)", t[reps / 2], o[reps / 2],
+                t[reps / 2] / o[reps / 2]);
+  }
+  {
+    const int reps = 20000;
+    CHECK(hipDeviceSynchronize());
+    auto s = Clock::now();
+    for (int i = 0; i < reps; ++i) hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, 0);
+    double submit_us = std::chrono::duration<double, std::micro>(Clock::now() - s).count() / reps;
+    CHECK(hipDeviceSynchronize());
+    double total_us = std::chrono::duration<double, std::micro>(Clock::now() - s).count() / reps;
+    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, submit cost each (20000)", submit_us, "-", "-");
+    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, throughput each (20000)", total_us, "-", "-");
+  }
+  {
+    double before = cpu_seconds();
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    double used = cpu_seconds() - before;
+    std::printf("| %-44s | %10.1f %% | %12s | %7s |\n", "CPU used while idle (1 s after work)", used * 100.0, "-", "-");
+  }
+  {
+    const long switches = 20'000'000;
+    double ours = switch_ns_weft(switches), boost = switch_ns_boost(switches);
+    std::printf("| %-44s | %9.2f ns | %9.2f ns | %6.2fx |\n",
+                "context switch: weft asm | Boost.Context", ours, boost, ours / boost);
+  }
+  CHECK(hipFree(a));
+  CHECK(hipFree(b));
+  CHECK(hipFree(c));
+  CHECK(hipFree(partial));
+  return 0;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// One CUDA device as a weft agent. Its primary context is retained on first use
+// (not at discovery, so unused GPUs cost nothing) and made current on whichever
+// thread calls in. Identity and properties are immutable; methods are thread-safe.
+#pragma once
+
+#include "api.hpp"
+#include "host_lane.hpp"
+
+#include <weft/driver/device.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+
+namespace weft::cuda {
+
+// Facts read once at discovery (no context needed).
+struct DeviceFacts {
+  hipDeviceProp_tR0600 props{};
+  std::string target;  // "sm_90"
+  bool stream_wait_value = false;  // cuStreamWaitValue32 usable (see host_lane.hpp)
+};
+
+// Reads every property CUDA reports for `device` into HIP's layout.
+Result<DeviceFacts> read_device_facts(const Api& api, CUdevice device);
+
+class CudaDevice final : public Device {
+ public:
+  CudaDevice(const Api& api, CUdevice device, DeviceFacts facts);
+  ~CudaDevice() override;
+
+  AgentKind kind() const override { return AgentKind::kGpu; }
+  const DeviceCaps& caps() const override { return caps_; }
+  std::string target_id() const override { return facts_.target; }
+  void properties(hipDeviceProp_tR0600& props) const override { props = facts_.props; }
+  Result<int> attribute(hipDeviceAttribute_t attr) const override;
+  MemoryInfo memory_info() const override;
+
+  Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
+  Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;
+  Result<void*> register_host(void* ptr, size_t bytes, unsigned flags) override;
+  Status unregister_host(void* ptr) override;
+
+  Result<Ref<Queue>> create_queue(const QueueOptions& options) override;
+  Result<Ref<Event>> create_event(const EventOptions& options) override;
+  Result<Ref<Module>> load_module(std::span<const std::byte> image) override;
+
+  Result<bool> can_access_peer(Device& peer) override;
+  Status enable_peer_access(Device& peer) override;
+  Status disable_peer_access(Device& peer) override;
+  Result<hipIpcMemHandle_t> ipc_export_memory(void* base) override;
+  Result<IpcMapping> ipc_open_memory(const hipIpcMemHandle_t& handle, unsigned flags) override;
+  Status ipc_close_memory(void* ptr) override;
+  Result<hipIpcEventHandle_t> ipc_export_event(Event& event) override;
+  Result<Ref<Event>> ipc_open_event(const hipIpcEventHandle_t& handle) override;
+
+  const Api& api() const { return api_; }
+  CUdevice handle() const { return device_; }
+  const DeviceFacts& facts() const { return facts_; }
+  // Retains the primary context on first call and makes it current on this thread.
+  Status make_current();
+  // The primary context; valid after a successful make_current().
+  CUcontext context() const { return context_.load(std::memory_order_acquire); }
+  WordPool& words() { return words_; }
+
+ private:
+  Status retain_context();
+
+  const Api& api_;
+  const CUdevice device_;
+  const DeviceFacts facts_;
+  DeviceCaps caps_;
+  std::mutex context_mutex_;
+  std::atomic<CUcontext> context_{nullptr};
+  int least_priority_ = 0;     // CUDA's stream priority range, read with the context
+  int greatest_priority_ = 0;
+  WordPool words_;
+};
+
+}  // namespace weft::cuda

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// Module API: hipModuleLoad*, hipModuleGetFunction/GetGlobal, hipModuleLaunchKernel,
+// function attributes, hipGetFuncBySymbol and kernel names.
+#include "api/api.hpp"
+#include "api/kernel_launch.hpp"
+#include "codeobj/registry.hpp"
+
+#include <weft/codeobj/image.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+using namespace weft;
+using namespace weft::api;
+
+namespace {
+
+Status load_image(hipModule_t* out, std::vector<std::byte> bytes) {
+  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  Ref<CodeImage> image = CodeImage::owned(std::move(bytes));
+  WEFT_ASSIGN_OR_RETURN(CodeImage::Loaded loaded, image->module_for(*device, "module"));
+  auto handle = make_ref<ModuleHandle>(*device, std::move(loaded.module), image);
+  Registry::get().modules().add(handle);
+  *out = reinterpret_cast<hipModule_t>(handle.get());
+  return Status();
+}
+
+Status load_from_memory(hipModule_t* out, const void* image) {
+  if (!out) return invalid_value("null module output");
+  if (!image) return invalid_value("null image");
+  WEFT_ASSIGN_OR_RETURN(size_t size, codeobj::image_extent(static_cast<const std::byte*>(image)));
+  const auto* begin = static_cast<const std::byte*>(image);
+  return load_image(out, std::vector<std::byte>(begin, begin + size));
+}
+
+Result<Ref<ModuleHandle>> module_of(hipModule_t module) {
+  Ref<ModuleHandle> m = Registry::get().modules().find(module);
+  if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
+  return m;
+}
+
+void fill_attributes(hipFuncAttributes& a, const KernelFacts& facts) {
+  const KernelInfo& info = facts.info;
+  const auto& p = facts.device->props();
+  std::memset(&a, 0, sizeof(a));
+  a.binaryVersion = p.major * 10 + p.minor;
+  a.ptxVersion = a.binaryVersion;
+  a.localSizeBytes = info.private_bytes;
+  a.sharedSizeBytes = info.static_shared_bytes;
+  a.maxThreadsPerBlock = static_cast<int>(std::min<uint32_t>(info.max_threads_per_block, p.maxThreadsPerBlock));
+  a.numRegs = static_cast<int>(info.num_registers);
+  a.maxDynamicSharedSizeBytes = facts.max_dynamic_shared >= 0
+                                    ? facts.max_dynamic_shared
+                                    : static_cast<int>(p.sharedMemPerBlock - std::min<size_t>(p.sharedMemPerBlock,
+                                                                                              info.static_shared_bytes));
+  a.preferredShmemCarveout = -1;
+}
+
+Status set_attribute(std::atomic<int>& max_dynamic, std::atomic<int>& carveout, const KernelFacts& facts,
+                     hipFuncAttribute attr, int value) {
+  const auto& p = facts.device->props();
+  if (attr == hipFuncAttributeMaxDynamicSharedMemorySize) {
+    size_t room = p.sharedMemPerBlock - std::min<size_t>(p.sharedMemPerBlock, facts.info.static_shared_bytes);
+    if (value < 0 || size_t(value) > room)
+      return invalid_value(fmt::format("{} bytes of dynamic shared memory: the device allows at most {}", value, room));
+    max_dynamic.store(value);
+    return Status();
+  }
+  if (attr == hipFuncAttributePreferredSharedMemoryCarveout) {
+    if (value < -1 || value > 100) return invalid_value("shared memory carveout must be -1 or a percentage");
+    carveout.store(value);
+    return Status();
+  }
+  return invalid_value(fmt::format("unknown function attribute {}", static_cast<int>(attr)));
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
+  return call("hipModuleLoad", [&] {
+    if (!module || !fname) return invalid_value("null module output or file name");
+    std::ifstream in(fname, std::ios::binary);
+    if (!in) return Status(hipErrorFileNotFound, fmt::format("cannot open {}: {}", fname, std::strerror(errno)));
+    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (chars.empty()) return Status(hipErrorInvalidImage, fmt::format("{} is empty", fname));
+    const auto* begin = reinterpret_cast<const std::byte*>(chars.data());
+    return load_image(module, std::vector<std::byte>(begin, begin + chars.size()));
+  }, module, fname);
+}
+
+WEFT_EXPORT hipError_t hipModuleLoadData(hipModule_t* module, const void* image) {
+  return call("hipModuleLoadData", [&] { return load_from_memory(module, image); }, module, image);
+}
+
+WEFT_EXPORT hipError_t hipModuleLoadDataEx(hipModule_t* module, const void* image, unsigned int numOptions,
+                                           hipJitOption* options, void** optionValues) {
+  return call("hipModuleLoadDataEx", [&] {
+    // JIT options tune PTX compilation; finished code objects ignore them (as AMD does).
+    if (numOptions && (!options || !optionValues)) return invalid_value("JIT options given without their arrays");
+    return load_from_memory(module, image);
+  }, module, image, numOptions);
+}
+
+WEFT_EXPORT hipError_t hipModuleLoadFatBinary(hipModule_t* module, const void* fatbin) {
+  return call("hipModuleLoadFatBinary", [&] { return load_from_memory(module, fatbin); }, module, fatbin);
+}
+
+WEFT_EXPORT hipError_t hipModuleUnload(hipModule_t module) {
+  return call("hipModuleUnload", [&] {
+    Ref<ModuleHandle> m = Registry::get().modules().remove(module);
+    if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
+    // Kernels still queued keep their code object alive through their Kernel reference.
+    for (auto& f : m->functions()) Registry::get().functions().remove(f.get());
+    return Status();
+  }, module);
+}
+
+WEFT_EXPORT hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname) {
+  return call("hipModuleGetFunction", [&] {
+    if (!function || !kname) return invalid_value("null function output or kernel name");
+    WEFT_ASSIGN_OR_RETURN(Ref<ModuleHandle> m, module_of(module));
+    WEFT_ASSIGN_OR_RETURN(Ref<Function> f, m->function(kname));
+    *function = reinterpret_cast<hipFunction_t>(f.get());
+    return Status();
+  }, function, module, kname);
+}
+
+WEFT_EXPORT hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t hmod, const char* name) {
+  return call("hipModuleGetGlobal", [&] {
+    if (!name) return invalid_value("null global name");
+    if (!dptr && !bytes) return invalid_value("both outputs are null");
+    WEFT_ASSIGN_OR_RETURN(Ref<ModuleHandle> m, module_of(hmod));
+    WEFT_ASSIGN_OR_RETURN(std::span<std::byte> g, m->module().global(name));
+    if (dptr) *dptr = g.data();
+    if (bytes) *bytes = g.size();
+    return Status();
+  }, dptr, bytes, hmod, name);
+}
+
+WEFT_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                             unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                             unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,
+                                             void** kernelParams, void** extra) {
+  return call("hipModuleLaunchKernel", [&] {
+    WEFT_ASSIGN_OR_RETURN(Ref<Function> function, function_of(f));
+    if (kernelParams && extra) return invalid_value("pass kernelParams or extra, not both");
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    return launch_function(*function, s, dim3(gridDimX, gridDimY, gridDimZ), dim3(blockDimX, blockDimY, blockDimZ),
+                           sharedMemBytes, KernelArgs{kernelParams, extra, nullptr},
+                           function->max_dynamic_shared.load());
+  }, f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, stream);
+}
+
+WEFT_EXPORT hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, const void* func) {
+  return call("hipFuncGetAttributes", [&] {
+    if (!attr) return invalid_value("null attributes output");
+    WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_host_function(func));
+    fill_attributes(*attr, facts);
+    return Status();
+  }, attr, func);
+}
+
+WEFT_EXPORT hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunction_t hfunc) {
+  return call("hipFuncGetAttribute", [&] {
+    if (!value) return invalid_value("null value output");
+    WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_function(hfunc));
+    hipFuncAttributes a;
+    fill_attributes(a, facts);
+    switch (attrib) {
+      case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = a.maxThreadsPerBlock; break;
+      case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(a.sharedSizeBytes); break;
+      case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = static_cast<int>(a.constSizeBytes); break;
+      case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = static_cast<int>(a.localSizeBytes); break;
+      case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = a.numRegs; break;
+      case HIP_FUNC_ATTRIBUTE_PTX_VERSION: *value = a.ptxVersion; break;
+      case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: *value = a.binaryVersion; break;
+      case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = a.cacheModeCA; break;
+      case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = a.maxDynamicSharedSizeBytes; break;
+      case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = a.preferredShmemCarveout; break;
+      default: return invalid_value(fmt::format("unknown function attribute {}", static_cast<int>(attrib)));
+    }
+    return Status();
+  }, value, attrib, hfunc);
+}
+
+WEFT_EXPORT hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int value) {
+  return call("hipFuncSetAttribute", [&] {
+    WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_host_function(func));
+    if (Ref<RegisteredFunction> r = Registry::get().function(func))
+      return set_attribute(r->max_dynamic_shared, r->shared_carveout, facts, attr, value);
+    std::atomic<int> ignored_dynamic{-1}, ignored_carveout{-1};  // single-source kernels keep no attributes
+    return set_attribute(ignored_dynamic, ignored_carveout, facts, attr, value);
+  }, func, attr, value);
+}
+
+WEFT_EXPORT hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config) {
+  return call("hipFuncSetCacheConfig", [&] {
+    WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_host_function(func));
+    if (static_cast<int>(config) < 0 || static_cast<int>(config) > 3) return invalid_value("unknown cache config");
+    return Status();  // a hint; no agent weft drives has a configurable L1/shared split
+  }, func, config);
+}
+
+WEFT_EXPORT hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config) {
+  return call("hipFuncSetSharedMemConfig", [&] {
+    WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_host_function(func));
+    if (static_cast<int>(config) < 0 || static_cast<int>(config) > 2) return invalid_value("unknown bank config");
+    return Status();
+  }, func, config);
+}
+
+WEFT_EXPORT hipError_t hipGetFuncBySymbol(hipFunction_t* functionPtr, const void* symbolPtr) {
+  return call("hipGetFuncBySymbol", [&] {
+    if (!functionPtr) return invalid_value("null function output");
+    Ref<RegisteredFunction> r = Registry::get().function(symbolPtr);
+    if (!r) return Status(hipErrorInvalidDeviceFunction, "not a registered kernel");
+    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(Ref<Function> f, r->function_for(*device));
+    *functionPtr = reinterpret_cast<hipFunction_t>(f.get());
+    return Status();
+  }, functionPtr, symbolPtr);
+}
+
+WEFT_EXPORT const char* hipKernelNameRef(const hipFunction_t f) {
+  Ref<Function> function = Registry::get().functions().find(f);
+  return function ? function->info().name.c_str() : nullptr;
+}
+
+WEFT_EXPORT const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t) {
+  Ref<RegisteredFunction> r = Registry::get().function(hostFunction);
+  return r ? r->name().c_str() : nullptr;
+}

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// What the compiler's module constructors register (__hipRegisterFatBinary and
+// friends) and the kernel and module handles of the module API.
+//
+// Registration stores pointers and names only: no parsing, no device work, no
+// runtime initialization, so it is safe in static constructors and takes
+// microseconds. Code objects load per device on first use (code_image.hpp).
+// Every class here is thread-safe. The Registry is never destroyed (module
+// destructors may run during exit).
+#pragma once
+
+#include "codeobj/code_image.hpp"
+#include "runtime/handle_registry.hpp"
+
+#include <weft/driver/device.hpp>
+
+#include <atomic>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace weft {
+
+class DeviceState;
+
+// hipFunction_t: one kernel loaded on one device.
+class Function final : public RefCounted {
+ public:
+  Function(DeviceState& device, Ref<Kernel> kernel) : device_(device), kernel_(std::move(kernel)) {}
+  DeviceState& device() const { return device_; }
+  const Ref<Kernel>& kernel() const { return kernel_; }
+  const KernelInfo& info() const { return kernel_->info(); }
+
+  // hipFuncSetAttribute values; -1 = not set.
+  std::atomic<int> max_dynamic_shared{-1};
+  std::atomic<int> shared_carveout{-1};
+
+ private:
+  DeviceState& device_;
+  Ref<Kernel> kernel_;
+};
+
+// hipModule_t: a module loaded on one device by hipModuleLoad*.
+class ModuleHandle final : public RefCounted {
+ public:
+  ModuleHandle(DeviceState& device, Ref<Module> module, Ref<CodeImage> image)
+      : device_(device), module_(std::move(module)), image_(std::move(image)) {}
+  DeviceState& device() const { return device_; }
+  Module& module() const { return *module_; }
+  // The kernel's handle; the same one for every call with the same name.
+  Result<Ref<Function>> function(std::string_view name);
+  std::vector<Ref<Function>> functions();
+
+ private:
+  DeviceState& device_;
+  Ref<Module> module_;
+  Ref<CodeImage> image_;
+  std::mutex mutex_;
+  std::unordered_map<std::string, Ref<Function>> functions_;
+};
+
+// One registered fat binary.
+class FatBinary final : public RefCounted {
+ public:
+  explicit FatBinary(Ref<CodeImage> image) : image_(std::move(image)) {}
+  CodeImage& image() const { return *image_; }
+  // The module for the device (loaded on first use; managed variables are then
+  // bound to it).
+  Result<Ref<Module>> module_for(DeviceState& device, std::string_view what);
+
+  struct Managed {
+    std::string name;
+    void** slot;
+    size_t size;
+  };
+  void add_managed(Managed m);
+
+ private:
+  Ref<CodeImage> image_;
+  std::mutex mutex_;
+  std::vector<Managed> managed_;
+};
+
+class RegisteredFunction final : public RefCounted {
+ public:
+  RegisteredFunction(Ref<FatBinary> fatbin, std::string name) : fatbin_(std::move(fatbin)), name_(std::move(name)) {}
+  const std::string& name() const { return name_; }
+  FatBinary& fatbin() const { return *fatbin_; }
+  // The kernel on `device`; hipErrorNoBinaryForGpu when the binary has none for it.
+  Result<Ref<Function>> function_for(DeviceState& device);
+  std::vector<Ref<Function>> loaded_functions();
+
+  std::atomic<int> max_dynamic_shared{-1};
+  std::atomic<int> shared_carveout{-1};
+
+ private:
+  Result<Ref<Function>> load_locked(DeviceState& device);
+
+  Ref<FatBinary> fatbin_;
+  std::string name_;
+  std::mutex mutex_;
+  std::vector<Ref<Function>> by_device_;
+  std::vector<bool> reported_;  // by device: the no-binary failure was logged
+};
+
+class RegisteredVariable final : public RefCounted {
+ public:
+  RegisteredVariable(Ref<FatBinary> fatbin, std::string name, size_t size, bool managed, void** slot)
+      : fatbin_(std::move(fatbin)), name_(std::move(name)), size_(size), managed_(managed), slot_(slot) {}
+  const std::string& name() const { return name_; }
+  size_t size() const { return size_; }
+  bool managed() const { return managed_; }
+  // Managed variables: where the storage is now (host code reaches it through the slot).
+  const void* managed_storage() const { return managed_ ? *slot_ : nullptr; }
+  // The variable's storage as `device` sees it.
+  Result<std::span<std::byte>> address_on(DeviceState& device);
+
+ private:
+  Ref<FatBinary> fatbin_;
+  std::string name_;
+  size_t size_;
+  bool managed_;
+  void** slot_;  // managed variables: the host's pointer slot
+};
+
+class Registry {
+ public:
+  static Registry& get();
+
+  // The registration ABI; malformed wrappers return null and are logged.
+  void** add_fat_binary(const void* wrapper);
+  void add_function(void** handle, const void* host_function, const char* name);
+  void add_variable(void** handle, const void* host_shadow, const char* name, size_t size);
+  void add_managed(void** handle, void** slot, const void* init, const char* name, size_t size, unsigned align);
+  void remove_fat_binary(void** handle);
+
+  Ref<RegisteredFunction> function(const void* host_function) const;
+  // By host shadow address; managed variables also by their storage address
+  // (what `&m` evaluates to in hipcc-compiled host code).
+  Ref<RegisteredVariable> variable(const void* host_shadow) const;
+  // The registered kernel whose Function handle this is, if any.
+  std::string name_of(const void* host_function) const;
+
+  HandleRegistry<Function>& functions() { return functions_; }
+  HandleRegistry<ModuleHandle>& modules() { return modules_; }
+
+ private:
+  Registry() = default;
+  struct Handle;
+
+  mutable std::shared_mutex mutex_;
+  std::unordered_map<const void*, Ref<RegisteredFunction>> by_host_function_;
+  std::unordered_map<const void*, Ref<RegisteredVariable>> by_host_variable_;
+  HandleRegistry<Function> functions_;
+  HandleRegistry<ModuleHandle> modules_;
+};
+
+}  // namespace weft

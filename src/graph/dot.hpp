@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// hipGraphDebugDotPrint: a graph as Graphviz DOT. Every node is a box labelled
+// with its number and kind (plus parameters per hipGraphDebugDotFlags); child
+// graphs are clusters, entered through a dashed edge from their node.
+#pragma once
+
+#include "graph/graph.hpp"
+
+#include <string>
+
+namespace weft::graph {
+
+std::string to_dot(const Graph& graph, unsigned flags);
+
+}  // namespace weft::graph

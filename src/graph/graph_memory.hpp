@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+// Graph-owned memory (memory-allocation nodes). weft allocates a node's block
+// when the node is created, so hipMemAllocNodeParams::dptr is known at once and
+// stays the same for every instantiation and replay: a replay allocates
+// nothing. The block is registered in the pointer table (copies into it are
+// bounds-checked; hipFree on it takes ownership) and returned to the agent
+// when the last node or plan referring to it goes away. Thread-safe.
+#pragma once
+
+#include <weft/driver/device.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace weft {
+class DeviceState;
+}
+
+namespace weft::graph {
+
+class AllocBlock final : public RefCounted {
+ public:
+  static Result<Ref<AllocBlock>> create(DeviceState& device, size_t bytes);
+  ~AllocBlock() override;
+
+  void* ptr() const { return ptr_; }
+  size_t size() const { return size_; }
+  DeviceState& device() const { return device_; }
+
+  // Executable graphs using the block (HIP lets only one exist at a time).
+  std::atomic<int> execs{0};
+
+ private:
+  AllocBlock(DeviceState& device, void* ptr, size_t size) : device_(device), ptr_(ptr), size_(size) {}
+  DeviceState& device_;
+  void* ptr_;
+  size_t size_;
+};
+
+// hipDeviceGetGraphMemAttribute / hipDeviceSetGraphMemAttribute.
+struct GraphMemoryUsage {
+  uint64_t used_current = 0;
+  uint64_t used_high = 0;
+};
+GraphMemoryUsage graph_memory_usage(int device);
+// Whether `ptr` is the address of a live graph allocation.
+bool is_graph_memory(const void* ptr);
+void reset_graph_memory_high(int device);
+
+}  // namespace weft::graph

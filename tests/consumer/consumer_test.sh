@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs the build into a scratch prefix, then builds and runs the seed
+# vector-add program the two ways a user would: g++ with `pkg-config --cflags
+# --libs hip`, and CMake with find_package(hip) + hip::host.
+#   consumer_test.sh <build dir> <seed source> <cmake project dir>
+set -euo pipefail
+build="$1" seed="$2" project="$3"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+DESTDIR="$scratch/root" meson install -C "$build" --no-rebuild --quiet >/dev/null
+prefix="$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="prefix"))')"
+libdir="$(meson introspect "$build" --buildoptions | python3 -c 'import json,sys; print(next(o["value"] for o in json.load(sys.stdin) if o["name"]=="libdir"))')"
+root="$scratch/root$prefix"
+export PKG_CONFIG_PATH="$root/$libdir/pkgconfig"
+export LD_LIBRARY_PATH="$root/$libdir"
+
+echo "== pkg-config: $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)"
+g++ -std=c++17 -o "$scratch/seed_pc" "$seed" $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)
+"$scratch/seed_pc"
+
+if command -v cmake >/dev/null; then
+  echo "== CMake find_package(hip)"
+  cmake -S "$project" -B "$scratch/cmake" -DCMAKE_PREFIX_PATH="$root" -DSEED_SOURCE="$seed" \
+    -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$scratch/cmake" >/dev/null
+  "$scratch/cmake/seed_vector_add"
+else
+  echo "SKIPPED: cmake not installed"
+  exit 77
+fi
+echo "consumer builds ran"

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+// A fake libcuda for the NVIDIA driver's logic tests: one sm_90 device whose
+// calls are recorded instead of run. Install with FakeCuda::install(); the
+// previous table comes back when the FakeCuda is destroyed. Not thread-safe
+// except where noted (host functions may be called from test threads).
+#ifndef WEFT_TESTS_DRIVERS_CUDA_FAKE_CUDA_HPP
+#define WEFT_TESTS_DRIVERS_CUDA_FAKE_CUDA_HPP
+
+#include "api.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace fake_cuda {
+
+struct Launch {
+  CUfunction function = nullptr;
+  unsigned grid[3] = {};
+  unsigned block[3] = {};
+  unsigned shared = 0;
+  CUstream stream = nullptr;
+  std::vector<std::byte> args;  // the CU_LAUNCH_PARAM_BUFFER_POINTER contents
+  bool had_extra = false;
+};
+
+struct Memset {
+  int element_size = 0;
+  CUdeviceptr dst = 0;
+  size_t pitch = 0;
+  unsigned value = 0;
+  size_t width = 0;
+  size_t height = 0;
+};
+
+struct WaitValue {
+  CUstream stream = nullptr;
+  CUdeviceptr address = 0;
+  uint32_t value = 0;
+};
+
+struct HostFunc {
+  CUhostFn fn = nullptr;
+  void* data = nullptr;
+};
+
+// Everything the fake records; tests read and tweak it directly.
+struct State {
+  CUresult init_result = CUDA_SUCCESS;
+  int device_count = 1;
+  std::map<int, int> attributes;           // CUdevice_attribute → value
+  std::vector<size_t> param_sizes{8, 4, 4};  // the kernel's parameters (offsets aligned)
+  int stream_least = 0, stream_greatest = -5;
+  std::vector<int> stream_priorities;      // of each cuStreamCreateWithPriority
+  std::vector<unsigned> stream_flags;
+  std::vector<Launch> launches;
+  std::vector<Memset> memsets;
+  std::vector<CUDA_MEMCPY2D> copies_2d;
+  std::vector<size_t> copies_1d;           // byte counts
+  std::vector<WaitValue> waits;
+  std::vector<CUstream> event_waits;       // streams that got cuStreamWaitEvent
+  std::vector<std::pair<CUfunction_attribute, int>> function_sets;
+  std::mutex host_mutex;                   // guards host_funcs (test threads)
+  std::vector<HostFunc> host_funcs;        // queued, not run: tests run them
+  std::vector<void*> host_pages;           // from cuMemHostAlloc
+};
+
+State& state();
+
+// Installs a fresh State and the fake table; restores the real table on destruction.
+class FakeCuda {
+ public:
+  FakeCuda();
+  ~FakeCuda();
+  FakeCuda(const FakeCuda&) = delete;
+  FakeCuda& operator=(const FakeCuda&) = delete;
+  const weft::cuda::Api& api() const { return *api_; }
+  // Runs the host functions queued so far, in order (what CUDA's thread would do).
+  void run_host_funcs();
+
+ private:
+  // Leaked: a host-lane thread can drop the last reference to a device (which
+  // calls the table) after the test that made it has ended.
+  weft::cuda::Api* api_;
+};
+
+}  // namespace fake_cuda
+
+#endif  // WEFT_TESTS_DRIVERS_CUDA_FAKE_CUDA_HPP
