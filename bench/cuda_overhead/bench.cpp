@@ -10,10 +10,6 @@
 //
 // Usage: cuda_overhead [--quick]     (kernels.cubin next to the binary)
 #include <hip/hip_runtime_api.h>
-
-#include "api.hpp"
-#include "device.hpp"
-
 #include <spawn.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -31,6 +27,9 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "api.hpp"
+#include "device.hpp"
 
 extern "C" {
 int rt_init();
@@ -82,7 +81,9 @@ uint64_t monotonic_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-std::filesystem::path binary_dir() { return std::filesystem::read_symlink("/proc/self/exe").parent_path(); }
+std::filesystem::path binary_dir() {
+  return std::filesystem::read_symlink("/proc/self/exe").parent_path();
+}
 
 std::vector<std::byte> read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -108,9 +109,34 @@ double per_call_us(int reps, int batch, const std::function<void()>& f,
     for (int i = 0; i < batch; ++i) f();
     auto t1 = Clock::now();
     after();
-    if (r >= 2) samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / batch);
+    if (r >= 2)
+      samples.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / batch);
   }
   return median(samples);
+}
+
+// The same, for several paths at once, interleaved batch by batch (A B C A B C …)
+// so drifts in clocks or background load hit every path alike. Paths that are
+// null get no sample. Returns one median per path.
+std::vector<std::optional<double>> per_call_us_interleaved(
+    int reps, int batch, const std::vector<std::function<void()>>& calls,
+    const std::vector<std::function<void()>>& afters) {
+  std::vector<std::vector<double>> samples(calls.size());
+  for (int r = 0; r < reps + 2; ++r) {
+    for (size_t p = 0; p < calls.size(); ++p) {
+      if (!calls[p]) continue;
+      auto t0 = Clock::now();
+      for (int i = 0; i < batch; ++i) calls[p]();
+      auto t1 = Clock::now();
+      if (afters[p]) afters[p]();
+      if (r >= 2)
+        samples[p].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / batch);
+    }
+  }
+  std::vector<std::optional<double>> out;
+  for (auto& v : samples)
+    out.push_back(v.empty() ? std::nullopt : std::optional<double>(median(v)));
+  return out;
 }
 
 // Median bandwidth (GB/s) of `bytes` moved by f (which includes its sync).
@@ -150,8 +176,9 @@ std::string ratio(const std::optional<double>& a, const std::optional<double>& b
 }
 
 void print_table(const std::vector<Row>& rows) {
-  std::printf("\n| operation | unit | driver API | cudart | weft HIP | weft driver layer | "
-              "weft/driver | weft/cudart | target |\n");
+  std::printf(
+      "\n| operation | unit | driver API | cudart | weft HIP | weft driver layer | "
+      "weft/driver | weft/cudart | target |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
   for (const auto& r : rows) {
     const auto& w = r.weft ? r.weft : r.layer;
@@ -160,8 +187,9 @@ void print_table(const std::vector<Row>& rows) {
                 cell(r.layer).c_str(), ratio(w, r.driver).c_str(), ratio(w, r.cudart).c_str(),
                 r.target.c_str());
   }
-  std::printf("\nRatios use the weft HIP column, or the driver-layer column where the HIP "
-              "path is n/a.\n");
+  std::printf(
+      "\nRatios use the weft HIP column, or the driver-layer column where the HIP "
+      "path is n/a.\n");
 }
 
 // ---- Cold start: a fresh process per sample -------------------------------------------
@@ -291,7 +319,8 @@ Setup setup() {
   check_cu(s.cu->cuDeviceGet(&dev, 0), "cuDeviceGet");
   check_cu(s.cu->cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
   check_cu(s.cu->cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
-  check_cu(s.cu->cuStreamCreateWithPriority(&s.cu_stream, CU_STREAM_NON_BLOCKING, 0), "cuStreamCreate");
+  check_cu(s.cu->cuStreamCreateWithPriority(&s.cu_stream, CU_STREAM_NON_BLOCKING, 0),
+           "cuStreamCreate");
   check_cu(s.cu->cuModuleLoadData(&mod, s.image.data()), "cuModuleLoadData");
   check_cu(s.cu->cuModuleGetFunction(&s.cu_kernel, mod, "bench_kernel"), "cuModuleGetFunction");
   // cudart.
@@ -323,16 +352,26 @@ int main(int argc, char** argv) {
   float* none = nullptr;
   int n = 0;
   void* params[] = {&none, &n};
-  auto cu_launch = [&] { check_cu(cu.cuLaunchKernel(s.cu_kernel, 1, 1, 1, 32, 1, 1, 0, s.cu_stream, params, nullptr), "cuLaunchKernel"); };
+  auto cu_launch = [&] {
+    check_cu(cu.cuLaunchKernel(s.cu_kernel, 1, 1, 1, 32, 1, 1, 0, s.cu_stream, params, nullptr),
+             "cuLaunchKernel");
+  };
   auto rt_launch_ = [&] { check_rt(rt_launch(s.rt_stream, none, n), "cudaLaunchKernel"); };
-  auto hip_launch = [&] { check_hip(hipModuleLaunchKernel(s.hip_kernel, 1, 1, 1, 32, 1, 1, 0, s.hip_stream, params, nullptr), "hipModuleLaunchKernel"); };
-  auto hip_launch_null = [&] { check_hip(hipModuleLaunchKernel(s.hip_kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr), "hipModuleLaunchKernel"); };
+  auto hip_launch = [&] {
+    check_hip(
+        hipModuleLaunchKernel(s.hip_kernel, 1, 1, 1, 32, 1, 1, 0, s.hip_stream, params, nullptr),
+        "hipModuleLaunchKernel");
+  };
+  auto hip_launch_null = [&] {
+    check_hip(hipModuleLaunchKernel(s.hip_kernel, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr),
+              "hipModuleLaunchKernel");
+  };
   auto layer_launch = [&] {
     weft::DispatchOp op;
     op.kernel = s.layer_kernel;
     op.dims.grid = dim3(1);
     op.dims.block = dim3(32);
-    op.kernarg.resize(16);
+    op.kernarg.resize(12);
     std::memcpy(op.kernarg.data(), &none, 8);
     std::memcpy(op.kernarg.data() + 8, &n, 4);
     check_ok(s.layer_queue->submit(std::move(op)), "Queue::submit");
@@ -344,33 +383,62 @@ int main(int argc, char** argv) {
   auto layer_sync = [&] { check_ok(s.layer_queue->synchronize(), "Queue::synchronize"); };
   const bool hip = s.hip_kernel != nullptr;
 
-  {  // Asynchronous launches: host time per call, batches of 1000.
+  unsigned char blob[12];
+  std::memcpy(blob, &none, 8);
+  std::memcpy(blob + 8, &n, 4);
+  size_t blob_size = sizeof(blob);
+  void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, blob, CU_LAUNCH_PARAM_BUFFER_SIZE, &blob_size,
+                   CU_LAUNCH_PARAM_END};
+  auto cu_launch_extra = [&] {
+    check_cu(cu.cuLaunchKernel(s.cu_kernel, 1, 1, 1, 32, 1, 1, 0, s.cu_stream, nullptr, extra),
+             "cuLaunchKernel");
+  };
+  using Fn = std::function<void()>;
+  {  // Asynchronous launches: host time per call, batches of 1000, paths interleaved.
     const int batch = 1000;
-    Row r{"kernel launch (async, per call)", "us", {}, {}, {}, {}, "weft <= 1.05x driver"};
-    r.driver = per_call_us(reps, batch, cu_launch, cu_sync);
-    r.cudart = per_call_us(reps, batch, rt_launch_, rt_sync);
-    if (hip) r.weft = per_call_us(reps, batch, hip_launch, hip_sync);
-    r.layer = per_call_us(reps, batch, layer_launch, layer_sync);
-    rows.push_back(r);
-    if (hip) {
-      Row null_row{"kernel launch on the null stream", "us", r.driver, r.cudart, {}, {}, "(legacy ordering in the core)"};
-      null_row.weft = per_call_us(reps, batch, hip_launch_null, hip_null_sync);
-      rows.push_back(null_row);
-    }
+    auto m =
+        per_call_us_interleaved(reps, batch,
+                                {cu_launch, rt_launch_, hip ? Fn(hip_launch) : Fn(), layer_launch,
+                                 cu_launch_extra, hip ? Fn(hip_launch_null) : Fn()},
+                                {cu_sync, rt_sync, hip_sync, layer_sync, cu_sync, hip_null_sync});
+    rows.push_back(Row{"kernel launch (async, per call)", "us", m[0], m[1], m[2], m[3],
+                       "weft <= 1.05x driver"});
+    rows.push_back(
+        Row{"(driver API launch, `extra` buffer form)", "us", m[4], {}, {}, {}, "reference"});
+    rows.push_back(Row{"kernel launch on the null stream",
+                       "us",
+                       m[0],
+                       m[1],
+                       m[5],
+                       {},
+                       "(core's legacy ordering)"});
   }
   {  // Launch + stream synchronize.
     const int batch = 200;
-    auto nothing = [] {};
-    Row r{"launch + stream sync", "us", {}, {}, {}, {}, "weft <= 1.05x driver"};
-    r.driver = per_call_us(reps, batch, [&] { cu_launch(); cu_sync(); }, nothing);
-    r.cudart = per_call_us(reps, batch, [&] { rt_launch_(); rt_sync(); }, nothing);
-    if (hip) r.weft = per_call_us(reps, batch, [&] { hip_launch(); hip_sync(); }, nothing);
-    r.layer = per_call_us(reps, batch, [&] { layer_launch(); layer_sync(); }, nothing);
-    rows.push_back(r);
+    auto m = per_call_us_interleaved(reps, batch,
+                                     {[&] {
+                                        cu_launch();
+                                        cu_sync();
+                                      },
+                                      [&] {
+                                        rt_launch_();
+                                        rt_sync();
+                                      },
+                                      hip ? Fn([&] {
+                                        hip_launch();
+                                        hip_sync();
+                                      })
+                                          : Fn(),
+                                      [&] {
+                                        layer_launch();
+                                        layer_sync();
+                                      }},
+                                     {Fn(), Fn(), Fn(), Fn()});
+    rows.push_back(
+        Row{"launch + stream sync", "us", m[0], m[1], m[2], m[3], "weft <= 1.05x driver"});
   }
   {  // Event record + synchronize on an idle stream.
     const int batch = 500;
-    auto nothing = [] {};
     CUevent ce;
     check_cu(cu.cuEventCreate(&ce, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
     void* re = nullptr;
@@ -380,21 +448,24 @@ int main(int argc, char** argv) {
     weft::EventOptions untimed;
     untimed.timing = false;
     auto le = s.layer_device->create_event(untimed).value();
-    Row r{"event record + sync", "us", {}, {}, {}, {}, "weft <= 1.05x driver"};
-    r.driver = per_call_us(reps, batch, [&] {
-      check_cu(cu.cuEventRecord(ce, s.cu_stream), "cuEventRecord");
-      check_cu(cu.cuEventSynchronize(ce), "cuEventSynchronize");
-    }, nothing);
-    r.cudart = per_call_us(reps, batch, [&] { check_rt(rt_event_record_sync(re, s.rt_stream), "cudaEventRecord"); }, nothing);
-    r.weft = per_call_us(reps, batch, [&] {
-      check_hip(hipEventRecord(he, s.hip_stream), "hipEventRecord");
-      check_hip(hipEventSynchronize(he), "hipEventSynchronize");
-    }, nothing);
-    r.layer = per_call_us(reps, batch, [&] {
-      check_ok(s.layer_queue->submit(weft::EventRecordOp{le}), "record");
-      check_ok(le->synchronize(), "sync");
-    }, nothing);
-    rows.push_back(r);
+    auto m = per_call_us_interleaved(
+        reps, batch,
+        {[&] {
+           check_cu(cu.cuEventRecord(ce, s.cu_stream), "cuEventRecord");
+           check_cu(cu.cuEventSynchronize(ce), "cuEventSynchronize");
+         },
+         [&] { check_rt(rt_event_record_sync(re, s.rt_stream), "cudaEventRecord"); },
+         [&] {
+           check_hip(hipEventRecord(he, s.hip_stream), "hipEventRecord");
+           check_hip(hipEventSynchronize(he), "hipEventSynchronize");
+         },
+         [&] {
+           check_ok(s.layer_queue->submit(weft::EventRecordOp{le}), "record");
+           check_ok(le->synchronize(), "sync");
+         }},
+        {Fn(), Fn(), Fn(), Fn()});
+    rows.push_back(
+        Row{"event record + sync", "us", m[0], m[1], m[2], m[3], "weft <= 1.05x driver"});
   }
   {  // Copies: bandwidth of one large copy + sync.
     const size_t big = size_t(256) << 20, d2d = size_t(1) << 30;
@@ -422,7 +493,8 @@ int main(int argc, char** argv) {
     for (const Kind& k : kinds) {
       Row r{k.name, "GB/s", {}, {}, {}, {}, k.target};
       r.driver = bandwidth_gbs(creps, k.counted, [&] {
-        check_cu(cu.cuMemcpyAsync(CUdeviceptr(k.dst), CUdeviceptr(k.src), k.bytes, s.cu_stream), "cuMemcpyAsync");
+        check_cu(cu.cuMemcpyAsync(CUdeviceptr(k.dst), CUdeviceptr(k.src), k.bytes, s.cu_stream),
+                 "cuMemcpyAsync");
         cu_sync();
       });
       r.cudart = bandwidth_gbs(creps, k.counted, [&] {
@@ -430,7 +502,8 @@ int main(int argc, char** argv) {
         rt_sync();
       });
       r.weft = bandwidth_gbs(creps, k.counted, [&] {
-        check_hip(hipMemcpyAsync(k.dst, k.src, k.bytes, hipMemcpyDefault, s.hip_stream), "hipMemcpyAsync");
+        check_hip(hipMemcpyAsync(k.dst, k.src, k.bytes, hipMemcpyDefault, s.hip_stream),
+                  "hipMemcpyAsync");
         hip_sync();
       });
       rows.push_back(r);
@@ -443,21 +516,33 @@ int main(int argc, char** argv) {
     const int batch = 20;
     auto nothing = [] {};
     Row r{"module load + unload (small cubin)", "us", {}, {}, {}, {}, "-"};
-    r.driver = per_call_us(reps, batch, [&] {
-      CUmodule m;
-      check_cu(cu.cuModuleLoadData(&m, s.image.data()), "cuModuleLoadData");
-      check_cu(cu.cuModuleUnload(m), "cuModuleUnload");
-    }, nothing);
-    r.cudart = per_call_us(reps, batch, [&] { check_rt(rt_library_load_unload(s.image.data()), "cudaLibraryLoadData"); }, nothing);
-    if (hip) r.weft = per_call_us(reps, batch, [&] {
-      hipModule_t m;
-      check_hip(hipModuleLoadData(&m, s.image.data()), "hipModuleLoadData");
-      check_hip(hipModuleUnload(m), "hipModuleUnload");
-    }, nothing);
-    r.layer = per_call_us(reps, batch, [&] {
-      auto m = s.layer_device->load_module(s.image);
-      if (!m.ok()) die(m.status().message());
-    }, nothing);
+    r.driver = per_call_us(
+        reps, batch,
+        [&] {
+          CUmodule m;
+          check_cu(cu.cuModuleLoadData(&m, s.image.data()), "cuModuleLoadData");
+          check_cu(cu.cuModuleUnload(m), "cuModuleUnload");
+        },
+        nothing);
+    r.cudart = per_call_us(
+        reps, batch,
+        [&] { check_rt(rt_library_load_unload(s.image.data()), "cudaLibraryLoadData"); }, nothing);
+    if (hip)
+      r.weft = per_call_us(
+          reps, batch,
+          [&] {
+            hipModule_t m;
+            check_hip(hipModuleLoadData(&m, s.image.data()), "hipModuleLoadData");
+            check_hip(hipModuleUnload(m), "hipModuleUnload");
+          },
+          nothing);
+    r.layer = per_call_us(
+        reps, batch,
+        [&] {
+          auto m = s.layer_device->load_module(s.image);
+          if (!m.ok()) die(m.status().message());
+        },
+        nothing);
     rows.push_back(r);
   }
   {  // Cold start: process start to first kernel done.

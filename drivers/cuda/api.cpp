@@ -39,13 +39,13 @@ Loaded load() {
     return out;
   }
   std::string missing;
-#define WEFT_CUDA_LOAD(name)                                                               \
-  out.table.name = reinterpret_cast<decltype(out.table.name)>(                             \
-      resolve(library, WEFT_CUDA_STR(name), #name));                                       \
+#define WEFT_CUDA_LOAD(name)                                                                    \
+  out.table.name =                                                                              \
+      reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name)); \
   if (!out.table.name) missing += (missing.empty() ? "" : ", ") + std::string(WEFT_CUDA_STR(name));
-#define WEFT_CUDA_LOAD_OPTIONAL(name)                                                      \
-  out.table.name = reinterpret_cast<decltype(out.table.name)>(                             \
-      resolve(library, WEFT_CUDA_STR(name), #name));
+#define WEFT_CUDA_LOAD_OPTIONAL(name) \
+  out.table.name =                    \
+      reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name));
   WEFT_CUDA_SYMBOLS(WEFT_CUDA_LOAD, WEFT_CUDA_LOAD_OPTIONAL)
 #undef WEFT_CUDA_LOAD
 #undef WEFT_CUDA_LOAD_OPTIONAL

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "device.hpp"
 
+#include <cstring>
+#include <string>
+#include <thread>
+
 #include "event.hpp"
 #include "module.hpp"
 #include "queue.hpp"
 #include "status.hpp"
-
-#include <cstring>
-#include <string>
-#include <thread>
 
 namespace weft::cuda {
 
@@ -162,7 +162,8 @@ Result<Ref<Queue>> CudaDevice::create_queue(const QueueOptions& options) {
   // HIP's priorities are 0 (normal) and -1 (high); high maps to CUDA's greatest.
   int priority = options.priority < 0 ? greatest_priority_ : least_priority_;
   CUstream stream = nullptr;
-  WEFT_CU_RETURN_IF_ERROR(api_.cuStreamCreateWithPriority(&stream, CU_STREAM_NON_BLOCKING, priority));
+  WEFT_CU_RETURN_IF_ERROR(
+      api_.cuStreamCreateWithPriority(&stream, CU_STREAM_NON_BLOCKING, priority));
   return Ref<Queue>(make_ref<CudaQueue>(Ref<CudaDevice>(this), stream));
 }
 

@@ -4,21 +4,20 @@
 // thread calls in. Identity and properties are immutable; methods are thread-safe.
 #pragma once
 
-#include "api.hpp"
-#include "host_lane.hpp"
-
-#include <weft/driver/device.hpp>
-
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <weft/driver/device.hpp>
+
+#include "api.hpp"
+#include "host_lane.hpp"
 
 namespace weft::cuda {
 
 // Facts read once at discovery (no context needed).
 struct DeviceFacts {
   hipDeviceProp_tR0600 props{};
-  std::string target;  // "sm_90"
+  std::string target;              // "sm_90"
   bool stream_wait_value = false;  // cuStreamWaitValue32 usable (see host_lane.hpp)
 };
 
@@ -73,7 +72,7 @@ class CudaDevice final : public Device {
   DeviceCaps caps_;
   std::mutex context_mutex_;
   std::atomic<CUcontext> context_{nullptr};
-  int least_priority_ = 0;     // CUDA's stream priority range, read with the context
+  int least_priority_ = 0;  // CUDA's stream priority range, read with the context
   int greatest_priority_ = 0;
   WordPool words_;
 };

@@ -2,14 +2,13 @@
 // The NVIDIA driver: one agent per CUDA device, in CUDA's ordinal order
 // (CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER are libcuda's to apply). With no
 // libcuda or no device it reports zero agents and says why in status_note().
+#include <memory>
+#include <string>
+#include <weft/driver/device.hpp>
+
 #include "api.hpp"
 #include "device.hpp"
 #include "status.hpp"
-
-#include <weft/driver/device.hpp>
-
-#include <memory>
-#include <string>
 
 namespace weft::cuda {
 namespace {

@@ -34,7 +34,8 @@ Result<float> CudaEvent::elapsed_ms_since(Event& start_event) {
     return Status(hipErrorInvalidHandle, "events belong to different agents");
   if (!options_.timing || !start->options_.timing)
     return Status(hipErrorInvalidHandle, "event created with hipEventDisableTiming");
-  if (!start->ever_recorded()) return Status(hipErrorInvalidHandle, "start event was never recorded");
+  if (!start->ever_recorded())
+    return Status(hipErrorInvalidHandle, "start event was never recorded");
   if (!ever_recorded()) return Status(hipErrorInvalidHandle, "end event was never recorded");
   float ms = 0;
   WEFT_CU_RETURN_IF_ERROR(device_->api().cuEventElapsedTime(&ms, start->event_, event_));

@@ -3,11 +3,10 @@
 // which is also HIP's rule; ever_recorded() is tracked here. Thread-safe.
 #pragma once
 
-#include "device.hpp"
-
+#include <atomic>
 #include <weft/driver/device.hpp>
 
-#include <atomic>
+#include "device.hpp"
 
 namespace weft::cuda {
 

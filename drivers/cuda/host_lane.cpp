@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "host_lane.hpp"
 
+#include <thread>
+
 #include "device.hpp"
 #include "status.hpp"
-
-#include <thread>
 
 namespace weft::cuda {
 namespace {
@@ -22,8 +22,9 @@ Result<WaitWord> WordPool::acquire(const Api& api) {
   std::lock_guard lock(mutex_);
   if (free_.empty()) {
     void* page = nullptr;
-    WEFT_CU_RETURN_IF_ERROR(api.cuMemHostAlloc(
-        &page, kWordsPerPage * sizeof(uint32_t), CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP));
+    WEFT_CU_RETURN_IF_ERROR(
+        api.cuMemHostAlloc(&page, kWordsPerPage * sizeof(uint32_t),
+                           CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP));
     CUdeviceptr device = 0;
     WEFT_CU_RETURN_IF_ERROR(api.cuMemHostGetDevicePointer(&device, page, 0));
     auto* words = static_cast<volatile uint32_t*>(page);
@@ -83,13 +84,17 @@ void HostLane::loop() {
   t_on_lane = true;
   std::unique_lock lock(mutex_);
   for (;;) {
-    cv_.wait(lock, [&] { return (closing_ && items_.empty()) || (!items_.empty() && due(items_.front())); });
+    cv_.wait(lock, [&] {
+      return (closing_ && items_.empty()) || (!items_.empty() && due(items_.front()));
+    });
     if (items_.empty()) return;
     Item item = std::move(items_.front());
     items_.pop_front();
     lock.unlock();
-    if (item.fn) item.fn();
-    else if (item.foreign) (void)item.foreign->synchronize();
+    if (item.fn)
+      item.fn();
+    else if (item.foreign)
+      (void)item.foreign->synchronize();
     uint32_t ticket = item.ticket;
     item = Item();  // drop the callable and the event before the stream moves on
     __atomic_store_n(word_.host, ticket, __ATOMIC_RELEASE);

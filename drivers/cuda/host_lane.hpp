@@ -19,12 +19,6 @@
 // in cuLaunchHostFunc (documented in docs/nvidia.md).
 #pragma once
 
-#include "api.hpp"
-
-#include <weft/driver/ref.hpp>
-
-#include <weft/driver/device.hpp>
-
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -32,6 +26,10 @@
 #include <memory>
 #include <mutex>
 #include <vector>
+#include <weft/driver/device.hpp>
+#include <weft/driver/ref.hpp>
+
+#include "api.hpp"
 
 namespace weft::cuda {
 
@@ -90,8 +88,8 @@ class HostLane : public std::enable_shared_from_this<HostLane> {
   const Api& api_;
   const CUstream stream_;
   const WaitWord word_;
-  std::mutex submit_mutex_;   // keeps ticket order equal to stream order
-  std::mutex mutex_;          // guards the fields below; the trampoline takes it
+  std::mutex submit_mutex_;  // keeps ticket order equal to stream order
+  std::mutex mutex_;         // guards the fields below; the trampoline takes it
   std::condition_variable cv_;
   std::deque<Item> items_;
   uint32_t next_ticket_ = 0;  // guarded by submit_mutex_

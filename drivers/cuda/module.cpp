@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "module.hpp"
 
-#include "status.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <string>
+
+#include "status.hpp"
 
 namespace weft::cuda {
 namespace {
@@ -84,7 +84,8 @@ Result<Ref<Kernel>> CudaModule::kernel(std::string_view name) {
       static_cast<uint32_t>(function_attribute(api, f, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
   info.max_threads_per_block =
       static_cast<uint32_t>(function_attribute(api, f, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
-  info.num_registers = static_cast<uint32_t>(function_attribute(api, f, CU_FUNC_ATTRIBUTE_NUM_REGS));
+  info.num_registers =
+      static_cast<uint32_t>(function_attribute(api, f, CU_FUNC_ATTRIBUTE_NUM_REGS));
   return Ref<Kernel>(make_ref<CudaKernel>(Ref<CudaModule>(this), f, std::move(info)));
 }
 

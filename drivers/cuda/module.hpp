@@ -6,12 +6,11 @@
 // Module: thread-safe; Kernel: immutable.
 #pragma once
 
-#include "device.hpp"
-
-#include <weft/driver/device.hpp>
-
 #include <atomic>
 #include <string>
+#include <weft/driver/device.hpp>
+
+#include "device.hpp"
 
 namespace weft::cuda {
 

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Peer access between CUDA devices and inter-process handles (CudaDevice's
 // optional methods). Other agents' devices are never CUDA peers.
+#include <cstring>
+
 #include "device.hpp"
 #include "event.hpp"
 #include "status.hpp"
-
-#include <cstring>
 
 namespace weft::cuda {
 
@@ -52,7 +52,8 @@ Result<IpcMapping> CudaDevice::ipc_open_memory(const hipIpcMemHandle_t& handle, 
   WEFT_RETURN_IF_ERROR(make_current());
   CUipcMemHandle cu;
   std::memcpy(&cu, &handle, sizeof(cu));
-  unsigned cu_flags = (flags & hipIpcMemLazyEnablePeerAccess) ? CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS : 0;
+  unsigned cu_flags =
+      (flags & hipIpcMemLazyEnablePeerAccess) ? CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS : 0;
   CUdeviceptr ptr = 0;
   WEFT_CU_RETURN_IF_ERROR(api_.cuIpcOpenMemHandle(&ptr, cu, cu_flags));
   CUdeviceptr base = 0;

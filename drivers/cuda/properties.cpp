@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // hipDeviceProp_t from cuDeviceGetAttribute: every field CUDA can answer, the
 // AMD-only fields from what the hardware really has. Needs no context.
-#include "device.hpp"
-#include "status.hpp"
-
 #include <cstdio>
 #include <cstring>
 #include <string>
+
+#include "device.hpp"
+#include "status.hpp"
 
 namespace weft::cuda {
 namespace {
@@ -129,7 +129,8 @@ void fill_features(const AttributeReader& a, hipDeviceProp_tR0600& p) {
   p.pageableMemoryAccess = a(CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS);
   p.concurrentManagedAccess = a(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS);
   p.computePreemptionSupported = a(CU_DEVICE_ATTRIBUTE_COMPUTE_PREEMPTION_SUPPORTED);
-  p.canUseHostPointerForRegisteredMem = a(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM);
+  p.canUseHostPointerForRegisteredMem =
+      a(CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM);
   p.cooperativeLaunch = a(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH);
   p.cooperativeMultiDeviceLaunch = a(CU_DEVICE_ATTRIBUTE_COOPERATIVE_MULTI_DEVICE_LAUNCH);
   p.pageableMemoryAccessUsesHostPageTables =

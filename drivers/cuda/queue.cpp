@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "queue.hpp"
 
+#include <cstring>
+#include <typeinfo>
+
 #include "event.hpp"
 #include "module.hpp"
 #include "status.hpp"
-
-#include <cstring>
 
 namespace weft::cuda {
 namespace {
@@ -19,8 +20,10 @@ struct DirectHostWork {
   Ref<Event> foreign;
   static void CUDA_CB run(void* data) {
     auto* self = static_cast<DirectHostWork*>(data);
-    if (self->fn) self->fn();
-    else (void)self->foreign->synchronize();
+    if (self->fn)
+      self->fn();
+    else
+      (void)self->foreign->synchronize();
     delete self;
   }
 };
@@ -55,15 +58,20 @@ bool CudaQueue::is_idle() {
 Result<HostLane*> CudaQueue::lane() {
   std::call_once(lane_once_, [&] {
     auto created = HostLane::create(*device_, stream_);
-    if (created.ok()) lane_ = std::move(created).value();
-    else lane_status_ = created.status();
+    if (created.ok())
+      lane_ = std::move(created).value();
+    else
+      lane_status_ = created.status();
   });
   if (!lane_) return lane_status_;
   return lane_.get();
 }
 
 Status CudaQueue::run(DispatchOp& op) {
-  auto* kernel = dynamic_cast<CudaKernel*>(op.kernel.get());
+  // CudaKernel is final: an exact type check is cheaper than dynamic_cast here.
+  Kernel* any = op.kernel.get();
+  auto* kernel =
+      any && typeid(*any) == typeid(CudaKernel) ? static_cast<CudaKernel*>(any) : nullptr;
   if (!kernel) {
     if (op.host_kernel)
       return Status(hipErrorNoBinaryForGpu, std::string("kernel ") + op.host_kernel->name() +
@@ -80,16 +88,27 @@ Status CudaQueue::run(DispatchOp& op) {
   const LaunchDims& d = op.dims;
   if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024)
     WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
+  // CUDA copies the arguments before cuLaunchKernel returns. With the layout
+  // known, point kernelParams into the packed blob (CUDA's fast path);
+  // otherwise hand over the blob itself through `extra`.
+  constexpr size_t kMaxParams = 64;
+  const size_t count = info.args.size();
+  if (count > 0 && count <= kMaxParams) {
+    void* params[kMaxParams];
+    for (size_t i = 0; i < count; ++i) params[i] = op.kernarg.data() + info.args[i].offset;
+    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z,
+                                                d.block.x, d.block.y, d.block.z,
+                                                d.dynamic_shared_bytes, stream_, params, nullptr));
+    return Status();
+  }
   // Exactly the parameters' size: CUDA refuses a larger buffer (as
   // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), and callers may pad.
   size_t size = info.kernarg_size ? info.kernarg_size : op.kernarg.size();
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, op.kernarg.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &size, CU_LAUNCH_PARAM_END};
-  // CUDA copies the argument buffer before cuLaunchKernel returns.
-  WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z,
-                                              d.block.x, d.block.y, d.block.z,
-                                              d.dynamic_shared_bytes, stream_, nullptr,
-                                              size ? extra : nullptr));
+  WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(
+      kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
+      d.dynamic_shared_bytes, stream_, nullptr, size ? extra : nullptr));
   return Status();
 }
 
@@ -124,17 +143,33 @@ Status CudaQueue::run(FillOp& op) {
   size_t n = op.width_elements;
   if (op.height == 1) {
     switch (op.element_size) {
-      case 1: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD8Async(dst, static_cast<unsigned char>(op.value), n, stream_)); break;
-      case 2: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD16Async(dst, static_cast<unsigned short>(op.value), n, stream_)); break;
-      default: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD32Async(dst, op.value, n, stream_)); break;
+      case 1:
+        WEFT_CU_RETURN_IF_ERROR(
+            api_.cuMemsetD8Async(dst, static_cast<unsigned char>(op.value), n, stream_));
+        break;
+      case 2:
+        WEFT_CU_RETURN_IF_ERROR(
+            api_.cuMemsetD16Async(dst, static_cast<unsigned short>(op.value), n, stream_));
+        break;
+      default:
+        WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD32Async(dst, op.value, n, stream_));
+        break;
     }
     return Status();
   }
   size_t pitch = op.pitch, h = op.height;
   switch (op.element_size) {
-    case 1: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD2D8Async(dst, pitch, static_cast<unsigned char>(op.value), n, h, stream_)); break;
-    case 2: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD2D16Async(dst, pitch, static_cast<unsigned short>(op.value), n, h, stream_)); break;
-    default: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD2D32Async(dst, pitch, op.value, n, h, stream_)); break;
+    case 1:
+      WEFT_CU_RETURN_IF_ERROR(
+          api_.cuMemsetD2D8Async(dst, pitch, static_cast<unsigned char>(op.value), n, h, stream_));
+      break;
+    case 2:
+      WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD2D16Async(
+          dst, pitch, static_cast<unsigned short>(op.value), n, h, stream_));
+      break;
+    default:
+      WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD2D32Async(dst, pitch, op.value, n, h, stream_));
+      break;
   }
   return Status();
 }
@@ -164,7 +199,8 @@ Status CudaQueue::run(EventWaitOp& op) {
       event && &event->device().api() == &api_) {
     // Any CUDA event, this device's or another's: the GPU waits, no host involved.
     if (!event->ever_recorded()) return Status();
-    WEFT_CU_RETURN_IF_ERROR(api_.cuStreamWaitEvent(stream_, event->handle(), CU_EVENT_WAIT_DEFAULT));
+    WEFT_CU_RETURN_IF_ERROR(
+        api_.cuStreamWaitEvent(stream_, event->handle(), CU_EVENT_WAIT_DEFAULT));
     return Status();
   }
   // Another agent's event (the CPU's, say): a host thread waits for it and then

@@ -6,13 +6,12 @@
 // Thread-safe.
 #pragma once
 
-#include "device.hpp"
-#include "host_lane.hpp"
-
-#include <weft/driver/device.hpp>
-
 #include <memory>
 #include <mutex>
+#include <weft/driver/device.hpp>
+
+#include "device.hpp"
+#include "host_lane.hpp"
 
 namespace weft::cuda {
 

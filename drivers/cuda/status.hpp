@@ -4,9 +4,9 @@
 // e.g. "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (out of memory)".
 #pragma once
 
-#include "api.hpp"
-
 #include <weft/driver/status.hpp>
+
+#include "api.hpp"
 
 namespace weft::cuda {
 

@@ -3,11 +3,11 @@
 // hipDevice{Enable,Disable}PeerAccess, hipMemcpyPeer(Async), hipIpc*. The
 // agents answer through Device's optional methods; agents without them (the
 // CPU) are never peers and have no IPC handles.
-#include "api/api.hpp"
-#include "api/memory_checks.hpp"
-
 #include <mutex>
 #include <set>
+
+#include "api/api.hpp"
+#include "api/memory_checks.hpp"
 
 using namespace weft;
 using namespace weft::api;
@@ -27,22 +27,23 @@ IpcOpenings& ipc_openings() {
 
 Status can_access_peer(int* can, int ordinal, int peer_ordinal) {
   if (!can) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
-  WEFT_ASSIGN_OR_RETURN(DeviceState* peer, device_at(peer_ordinal));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * peer, device_at(peer_ordinal));
   *can = 0;
   if (device == peer) return Status();
   auto answer = device->driver_device().can_access_peer(peer->driver_device());
-  if (answer.ok()) *can = answer.value() ? 1 : 0;
-  else if (answer.status().code() != hipErrorNotSupported) return answer.status();
+  if (answer.ok())
+    *can = answer.value() ? 1 : 0;
+  else if (answer.status().code() != hipErrorNotSupported)
+    return answer.status();
   return Status();
 }
 
 Result<DeviceState*> peer_of_current(int peer_ordinal, unsigned flags) {
   if (flags != 0) return invalid_value("flags must be 0");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-  WEFT_ASSIGN_OR_RETURN(DeviceState* peer, device_at(peer_ordinal));
-  if (peer == device)
-    return Status(hipErrorInvalidDevice, "a device cannot be its own peer");
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+  WEFT_ASSIGN_OR_RETURN(DeviceState * peer, device_at(peer_ordinal));
+  if (peer == device) return Status(hipErrorInvalidDevice, "a device cannot be its own peer");
   return peer;
 }
 
@@ -55,9 +56,10 @@ DeviceState* copy_engine(DeviceState* dst, DeviceState* src) {
 
 Status memcpy_peer(void* dst, int dst_ordinal, const void* src, int src_ordinal, size_t bytes,
                    hipStream_t stream, bool sync) {
-  WEFT_ASSIGN_OR_RETURN(DeviceState* dst_device, device_at(dst_ordinal));
-  WEFT_ASSIGN_OR_RETURN(DeviceState* src_device, device_at(src_ordinal));
-  WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst, bytes, src, bytes, bytes, 1, hipMemcpyDeviceToDevice));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * dst_device, device_at(dst_ordinal));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * src_device, device_at(src_ordinal));
+  WEFT_ASSIGN_OR_RETURN(CopyOp op,
+                        make_copy(dst, bytes, src, bytes, bytes, 1, hipMemcpyDeviceToDevice));
   if (bytes == 0) return Status();
   if (!sync) {
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
@@ -79,119 +81,147 @@ Status memcpy_peer(void* dst, int dst_ordinal, const void* src, int src_ordinal,
 }  // namespace
 
 WEFT_EXPORT hipError_t hipDeviceCanAccessPeer(int* can, int ordinal, int peer_ordinal) {
-  return call("hipDeviceCanAccessPeer", [&] { return can_access_peer(can, ordinal, peer_ordinal); },
-              can, ordinal, peer_ordinal);
+  return call(
+      "hipDeviceCanAccessPeer", [&] { return can_access_peer(can, ordinal, peer_ordinal); }, can,
+      ordinal, peer_ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceEnablePeerAccess(int peer_ordinal, unsigned int flags) {
-  return call("hipDeviceEnablePeerAccess", [&] {
-    WEFT_ASSIGN_OR_RETURN(DeviceState* peer, peer_of_current(peer_ordinal, flags));
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    Status s = device->driver_device().enable_peer_access(peer->driver_device());
-    if (s.code() == hipErrorNotSupported) return Status(hipErrorPeerAccessUnsupported, s.message());
-    return s;
-  }, peer_ordinal, flags);
+  return call(
+      "hipDeviceEnablePeerAccess",
+      [&] {
+        WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, flags));
+        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+        Status s = device->driver_device().enable_peer_access(peer->driver_device());
+        if (s.code() == hipErrorNotSupported)
+          return Status(hipErrorPeerAccessUnsupported, s.message());
+        return s;
+      },
+      peer_ordinal, flags);
 }
 
 WEFT_EXPORT hipError_t hipDeviceDisablePeerAccess(int peer_ordinal) {
-  return call("hipDeviceDisablePeerAccess", [&] {
-    WEFT_ASSIGN_OR_RETURN(DeviceState* peer, peer_of_current(peer_ordinal, 0));
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    Status s = device->driver_device().disable_peer_access(peer->driver_device());
-    if (s.code() == hipErrorNotSupported) return Status(hipErrorPeerAccessNotEnabled, s.message());
-    return s;
-  }, peer_ordinal);
+  return call(
+      "hipDeviceDisablePeerAccess",
+      [&] {
+        WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, 0));
+        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+        Status s = device->driver_device().disable_peer_access(peer->driver_device());
+        if (s.code() == hipErrorNotSupported)
+          return Status(hipErrorPeerAccessNotEnabled, s.message());
+        return s;
+      },
+      peer_ordinal);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src, int src_device,
                                      size_t bytes) {
-  return call("hipMemcpyPeer", [&] {
-    return memcpy_peer(dst, dst_device, src, src_device, bytes, nullptr, true);
-  }, dst, dst_device, src, src_device, bytes);
+  return call(
+      "hipMemcpyPeer",
+      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, nullptr, true); }, dst,
+      dst_device, src, src_device, bytes);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void* src,
                                           int src_device, size_t bytes, hipStream_t stream) {
-  return call("hipMemcpyPeerAsync", [&] {
-    return memcpy_peer(dst, dst_device, src, src_device, bytes, stream, false);
-  }, dst, dst_device, src, src_device, bytes, stream);
+  return call(
+      "hipMemcpyPeerAsync",
+      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, stream, false); }, dst,
+      dst_device, src, src_device, bytes, stream);
 }
 
 WEFT_EXPORT hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* ptr) {
-  return call("hipIpcGetMemHandle", [&] {
-    if (!handle || !ptr) return invalid_value("null handle or pointer");
-    Runtime& rt = Runtime::get();
-    auto record = rt.pointers().find(ptr);
-    if (!record || record->kind != AllocationKind::kDevice)
-      return invalid_value("pointer is not device memory from hipMalloc");
-    if (record->base != ptr)
-      return invalid_value("pointer is inside an allocation; pass its base address");
-    DeviceState* device = rt.device(record->device);
-    WEFT_ASSIGN_OR_RETURN(*handle, device->driver_device().ipc_export_memory(record->base));
-    return Status();
-  }, handle, ptr);
+  return call(
+      "hipIpcGetMemHandle",
+      [&] {
+        if (!handle || !ptr) return invalid_value("null handle or pointer");
+        Runtime& rt = Runtime::get();
+        auto record = rt.pointers().find(ptr);
+        if (!record || record->kind != AllocationKind::kDevice)
+          return invalid_value("pointer is not device memory from hipMalloc");
+        if (record->base != ptr)
+          return invalid_value("pointer is inside an allocation; pass its base address");
+        DeviceState* device = rt.device(record->device);
+        WEFT_ASSIGN_OR_RETURN(*handle, device->driver_device().ipc_export_memory(record->base));
+        return Status();
+      },
+      handle, ptr);
 }
 
 WEFT_EXPORT hipError_t hipIpcOpenMemHandle(void** ptr, hipIpcMemHandle_t handle,
                                            unsigned int flags) {
-  return call("hipIpcOpenMemHandle", [&] {
-    if (!ptr) return invalid_value("null output pointer");
-    if (flags & ~unsigned(hipIpcMemLazyEnablePeerAccess))
-      return invalid_value("flags must be 0 or hipIpcMemLazyEnablePeerAccess");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    WEFT_ASSIGN_OR_RETURN(IpcMapping mapping, device->driver_device().ipc_open_memory(handle, flags));
-    AllocationRecord record;
-    record.base = static_cast<std::byte*>(mapping.ptr);
-    record.size = mapping.bytes;
-    record.device = device->ordinal();
-    record.kind = AllocationKind::kDevice;
-    record.device_ptr = mapping.ptr;
-    Runtime::get().pointers().insert(record);
-    {
-      std::lock_guard lock(ipc_openings().mutex);
-      ipc_openings().open.insert(mapping.ptr);
-    }
-    *ptr = mapping.ptr;
-    return Status();
-  }, ptr, flags);
+  return call(
+      "hipIpcOpenMemHandle",
+      [&] {
+        if (!ptr) return invalid_value("null output pointer");
+        if (flags & ~unsigned(hipIpcMemLazyEnablePeerAccess))
+          return invalid_value("flags must be 0 or hipIpcMemLazyEnablePeerAccess");
+        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+        WEFT_ASSIGN_OR_RETURN(IpcMapping mapping,
+                              device->driver_device().ipc_open_memory(handle, flags));
+        AllocationRecord record;
+        record.base = static_cast<std::byte*>(mapping.ptr);
+        record.size = mapping.bytes;
+        record.device = device->ordinal();
+        record.kind = AllocationKind::kDevice;
+        record.device_ptr = mapping.ptr;
+        Runtime::get().pointers().insert(record);
+        {
+          std::lock_guard lock(ipc_openings().mutex);
+          ipc_openings().open.insert(mapping.ptr);
+        }
+        *ptr = mapping.ptr;
+        return Status();
+      },
+      ptr, flags);
 }
 
 WEFT_EXPORT hipError_t hipIpcCloseMemHandle(void* ptr) {
-  return call("hipIpcCloseMemHandle", [&] {
-    {
-      std::lock_guard lock(ipc_openings().mutex);
-      if (!ipc_openings().open.erase(ptr))
-        return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
-    }
-    Runtime& rt = Runtime::get();
-    auto record = rt.pointers().erase(ptr);
-    DeviceState* device = rt.device(record ? record->device : thread_state().device);
-    if (!device) return Status(hipErrorInvalidDevice, "the mapping's device is gone");
-    return device->driver_device().ipc_close_memory(ptr);
-  }, ptr);
+  return call(
+      "hipIpcCloseMemHandle",
+      [&] {
+        {
+          std::lock_guard lock(ipc_openings().mutex);
+          if (!ipc_openings().open.erase(ptr))
+            return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
+        }
+        Runtime& rt = Runtime::get();
+        auto record = rt.pointers().erase(ptr);
+        DeviceState* device = rt.device(record ? record->device : thread_state().device);
+        if (!device) return Status(hipErrorInvalidDevice, "the mapping's device is gone");
+        return device->driver_device().ipc_close_memory(ptr);
+      },
+      ptr);
 }
 
 WEFT_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t* handle, hipEvent_t event) {
-  return call("hipIpcGetEventHandle", [&] {
-    if (!handle) return invalid_value("null handle");
-    Ref<CoreEvent> e = Runtime::get().events().find(event);
-    if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
-    if (!(e->flags() & hipEventInterprocess))
-      return Status(hipErrorInvalidHandle, "event was not created with hipEventInterprocess");
-    WEFT_ASSIGN_OR_RETURN(*handle, e->device().driver_device().ipc_export_event(e->driver_event()));
-    return Status();
-  }, handle, event);
+  return call(
+      "hipIpcGetEventHandle",
+      [&] {
+        if (!handle) return invalid_value("null handle");
+        Ref<CoreEvent> e = Runtime::get().events().find(event);
+        if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+        if (!(e->flags() & hipEventInterprocess))
+          return Status(hipErrorInvalidHandle, "event was not created with hipEventInterprocess");
+        WEFT_ASSIGN_OR_RETURN(*handle,
+                              e->device().driver_device().ipc_export_event(e->driver_event()));
+        return Status();
+      },
+      handle, event);
 }
 
 WEFT_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t* event, hipIpcEventHandle_t handle) {
-  return call("hipIpcOpenEventHandle", [&] {
-    if (!event) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    WEFT_ASSIGN_OR_RETURN(Ref<Event> opened, device->driver_device().ipc_open_event(handle));
-    auto core = make_ref<CoreEvent>(*device, std::move(opened),
-                                    unsigned(hipEventDisableTiming | hipEventInterprocess));
-    Runtime::get().events().add(core);
-    *event = reinterpret_cast<hipEvent_t>(core.get());
-    return Status();
-  }, event);
+  return call(
+      "hipIpcOpenEventHandle",
+      [&] {
+        if (!event) return invalid_value("null output pointer");
+        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+        WEFT_ASSIGN_OR_RETURN(Ref<Event> opened, device->driver_device().ipc_open_event(handle));
+        auto core = make_ref<CoreEvent>(*device, std::move(opened),
+                                        unsigned(hipEventDisableTiming | hipEventInterprocess));
+        Runtime::get().events().add(core);
+        *event = reinterpret_cast<hipEvent_t>(core.get());
+        return Status();
+      },
+      event);
 }

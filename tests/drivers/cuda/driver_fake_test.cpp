@@ -2,19 +2,17 @@
 // The NVIDIA driver's logic against a fake libcuda (fake_cuda.hpp): discovery and
 // its failure notes, property mapping, the CUresult table, what each op turns into,
 // and the host lane. Runs everywhere; needs no GPU.
-#include "fake_cuda.hpp"
-#include "hip_test.hpp"
-
-#include "device.hpp"
-#include "status.hpp"
-
-#include <weft/driver/device.hpp>
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <memory>
 #include <thread>
+#include <weft/driver/device.hpp>
+
+#include "device.hpp"
+#include "fake_cuda.hpp"
+#include "hip_test.hpp"
+#include "status.hpp"
 
 namespace weft::cuda {
 std::unique_ptr<Driver> make_driver();
@@ -123,14 +121,16 @@ TEST_CASE("Cuda_Fake_ErrorTable") {
   CHECK(hip_error_from_cuda(CUDA_ERROR_INVALID_PTX) == hipErrorInvalidKernelFile);
   CHECK(hip_error_from_cuda(CUDA_ERROR_NO_BINARY_FOR_GPU) == hipErrorNoBinaryForGpu);
   CHECK(hip_error_from_cuda(CUDA_ERROR_NOT_READY) == hipErrorNotReady);
-  CHECK(hip_error_from_cuda(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) == hipErrorPeerAccessAlreadyEnabled);
+  CHECK(hip_error_from_cuda(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) ==
+        hipErrorPeerAccessAlreadyEnabled);
   // 911/912 mean other things in HIP: never passed through by number.
   CHECK(hip_error_from_cuda(CUDA_ERROR_INVALID_CLUSTER_SIZE) == hipErrorInvalidConfiguration);
   CHECK(hip_error_from_cuda(CUDA_ERROR_EXTERNAL_DEVICE) == hipErrorUnknown);
   CHECK(hip_error_from_cuda(static_cast<CUresult>(12345)) == hipErrorUnknown);
 
   FakeCuda fake;
-  weft::Status s = weft::cuda::status_from_cuda(CUDA_ERROR_OUT_OF_MEMORY, "api.cuMemAlloc_v2(&p, n)");
+  weft::Status s =
+      weft::cuda::status_from_cuda(CUDA_ERROR_OUT_OF_MEMORY, "api.cuMemAlloc_v2(&p, n)");
   CHECK(s.code() == hipErrorOutOfMemory);
   CHECK(s.message() == "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (fake description)");
 }
@@ -174,7 +174,7 @@ TEST_CASE("Cuda_Fake_Dispatch_PacksArgumentsIntoOneBuffer") {
   REQUIRE(queue->submit(op).ok());
   REQUIRE(state().launches.size() == 1);
   const auto& launch = state().launches[0];
-  CHECK(launch.had_extra);
+  CHECK(launch.had_params);  // layout known: kernelParams into the packed blob
   CHECK(launch.args == op.kernarg);
   CHECK(launch.grid[0] == 4);
   CHECK(launch.grid[1] == 2);
@@ -186,6 +186,18 @@ TEST_CASE("Cuda_Fake_Dispatch_PacksArgumentsIntoOneBuffer") {
 
   op.kernarg.resize(8);
   CHECK(queue->submit(op).code() == hipErrorInvalidValue);
+
+  // Without a layout (an old driver lacks cuFuncGetParamInfo): the blob through `extra`.
+  state().param_sizes.clear();
+  auto opaque = value_of(module->kernel("k"));
+  CHECK(opaque->info().args.empty());
+  op.kernel = opaque;
+  op.kernarg.assign(24, std::byte{7});
+  op.dims.dynamic_shared_bytes = 0;
+  REQUIRE(queue->submit(op).ok());
+  REQUIRE(state().launches.size() == 2);
+  CHECK(state().launches[1].had_extra);
+  CHECK(state().launches[1].args == op.kernarg);
 }
 
 TEST_CASE("Cuda_Fake_HostKernel_NoBinaryForGpu") {
@@ -253,10 +265,12 @@ TEST_CASE("Cuda_Fake_HostFunc_RunsOnLaneAndReleasesStream") {
   auto queue = value_of(device->create_queue(weft::QueueOptions{}));
   std::atomic<int> ran{0};
   std::thread::id ran_on;
-  REQUIRE(queue->submit(weft::HostFuncOp{[&] {
-    ran_on = std::this_thread::get_id();
-    ran.fetch_add(1);
-  }}).ok());
+  REQUIRE(queue
+              ->submit(weft::HostFuncOp{[&] {
+                ran_on = std::this_thread::get_id();
+                ran.fetch_add(1);
+              }})
+              .ok());
   REQUIRE(queue->submit(weft::HostFuncOp{[&] { ran.fetch_add(10); }}).ok());
   // Each host function: a trampoline plus a stream wait for the next ticket.
   REQUIRE(state().waits.size() == 2);

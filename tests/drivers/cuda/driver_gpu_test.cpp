@@ -4,15 +4,14 @@
 // fatbin, PTX), launches with packed arguments, events, cross-queue and
 // cross-agent waits, host functions. Kernels come from kernels.cu (nvcc).
 // Without a GPU every case prints SKIPPED and the binary exits 77.
-#include "gpu_support.hpp"
-
-#include "event.hpp"
-
 #include <atomic>
 #include <chrono>
 #include <cstring>
 #include <numeric>
 #include <thread>
+
+#include "event.hpp"
+#include "gpu_support.hpp"
 
 using gpu_test::ArgPacker;
 using gpu_test::dispatch;
@@ -275,7 +274,8 @@ TEST_CASE("Cuda_Gpu_Launch_ArgumentPacking") {
   } b;
   for (int i = 0; i < 17; ++i) b.values[i] = i;
   Pinned<int> sum(*d, 1);
-  WEFT_REQUIRE_OK(queue->submit(dispatch(big, dim3(1), dim3(1), ArgPacker(*big).add(b).add(sum.get()).bytes())));
+  WEFT_REQUIRE_OK(queue->submit(
+      dispatch(big, dim3(1), dim3(1), ArgPacker(*big).add(b).add(sum.get()).bytes())));
   WEFT_REQUIRE_OK(queue->synchronize());
   int want = 0;
   for (int i = 0; i < 17; ++i) want += i * (i + 1);
@@ -324,7 +324,8 @@ TEST_CASE("Cuda_Gpu_Events_TimingAndState") {
   auto sleep = kernel("sleep_ns");
   if (!sleep) return;
   WEFT_REQUIRE_OK(queue->submit(weft::EventRecordOp{start}));
-  WEFT_REQUIRE_OK(queue->submit(dispatch(sleep, dim3(1), dim3(1), ArgPacker(*sleep).add(2000000ULL).bytes())));
+  WEFT_REQUIRE_OK(
+      queue->submit(dispatch(sleep, dim3(1), dim3(1), ArgPacker(*sleep).add(2000000ULL).bytes())));
   WEFT_REQUIRE_OK(queue->submit(weft::EventRecordOp{stop}));
   CHECK(stop->ever_recorded());
   WEFT_REQUIRE_OK(stop->synchronize());
@@ -354,7 +355,9 @@ TEST_CASE("Cuda_Gpu_CrossQueueWait_GpuSide") {
   flag[2] = 0;
   gpu_test::Finally release([&] { __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE); });
   auto event = value_of(d->create_event(weft::EventOptions{}));
-  WEFT_REQUIRE_OK(a->submit(dispatch(wait, dim3(1), dim3(1), ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
+  WEFT_REQUIRE_OK(
+      a->submit(dispatch(wait, dim3(1), dim3(1),
+                         ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
   WEFT_REQUIRE_OK(a->submit(weft::EventRecordOp{event}));
   WEFT_REQUIRE_OK(b->submit(weft::EventWaitOp{event}));
   weft::FillOp fill;
@@ -404,7 +407,8 @@ TEST_CASE("Cuda_Gpu_HostFunc_OrderedAndMayCallCuda") {
   Pinned<unsigned> out(*d, 64);
   std::atomic<unsigned> seen{0};
   std::atomic<bool> cuda_ok{false};
-  WEFT_REQUIRE_OK(queue->submit(dispatch(k, dim3(1), dim3(64), ArgPacker(*k).add(out.get()).add(1000u).add(64u).bytes())));
+  WEFT_REQUIRE_OK(queue->submit(
+      dispatch(k, dim3(1), dim3(64), ArgPacker(*k).add(out.get()).add(1000u).add(64u).bytes())));
   WEFT_REQUIRE_OK(queue->submit(weft::HostFuncOp{[&] {
     seen = __atomic_load_n(&out[63], __ATOMIC_ACQUIRE);
     // HIP callbacks may call HIP (hipFreeAsync's release does): CUDA calls work here.
@@ -434,18 +438,22 @@ TEST_CASE("Cuda_Gpu_QueueDestroy_DoesNotBlockAndWorkFinishes") {
   std::atomic<bool> ran{false};
   gpu_test::Finally release([&] {
     __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-    for (int i = 0; i < 5000 && !ran.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int i = 0; i < 5000 && !ran.load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
   });
   {
     weft::QueueOptions high;
     high.priority = -1;
     auto queue = value_of(d->create_queue(high));
-    WEFT_REQUIRE_OK(queue->submit(dispatch(wait, dim3(1), dim3(1), ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
+    WEFT_REQUIRE_OK(queue->submit(
+        dispatch(wait, dim3(1), dim3(1),
+                 ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
     WEFT_REQUIRE_OK(queue->submit(weft::HostFuncOp{[&] { ran = true; }}));
   }  // destroyed while blocked
   CHECK_FALSE(ran.load());
   __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-  for (int i = 0; i < 5000 && !ran.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (int i = 0; i < 5000 && !ran.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
   CHECK(ran.load());
 }
 

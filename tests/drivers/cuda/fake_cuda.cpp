@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "fake_cuda.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -18,11 +19,21 @@ T handle(uintptr_t n) {
 
 CUresult get_error_name(CUresult r, const char** out) {
   switch (r) {
-    case CUDA_SUCCESS: *out = "CUDA_SUCCESS"; return CUDA_SUCCESS;
-    case CUDA_ERROR_NO_DEVICE: *out = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
-    case CUDA_ERROR_OUT_OF_MEMORY: *out = "CUDA_ERROR_OUT_OF_MEMORY"; return CUDA_SUCCESS;
-    case CUDA_ERROR_ILLEGAL_ADDRESS: *out = "CUDA_ERROR_ILLEGAL_ADDRESS"; return CUDA_SUCCESS;
-    default: *out = nullptr; return CUDA_ERROR_INVALID_VALUE;
+    case CUDA_SUCCESS:
+      *out = "CUDA_SUCCESS";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_NO_DEVICE:
+      *out = "CUDA_ERROR_NO_DEVICE";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      *out = "CUDA_ERROR_OUT_OF_MEMORY";
+      return CUDA_SUCCESS;
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+      *out = "CUDA_ERROR_ILLEGAL_ADDRESS";
+      return CUDA_SUCCESS;
+    default:
+      *out = nullptr;
+      return CUDA_ERROR_INVALID_VALUE;
   }
 }
 CUresult get_error_string(CUresult, const char** out) {
@@ -30,9 +41,18 @@ CUresult get_error_string(CUresult, const char** out) {
   return CUDA_SUCCESS;
 }
 CUresult init(unsigned) { return g_state->init_result; }
-CUresult driver_version(int* v) { *v = 13000; return CUDA_SUCCESS; }
-CUresult device_count(int* n) { *n = g_state->device_count; return CUDA_SUCCESS; }
-CUresult device_get(CUdevice* d, int ordinal) { *d = ordinal; return CUDA_SUCCESS; }
+CUresult driver_version(int* v) {
+  *v = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult device_count(int* n) {
+  *n = g_state->device_count;
+  return CUDA_SUCCESS;
+}
+CUresult device_get(CUdevice* d, int ordinal) {
+  *d = ordinal;
+  return CUDA_SUCCESS;
+}
 CUresult device_name(char* name, int len, CUdevice) {
   std::snprintf(name, static_cast<size_t>(len), "Fake H200");
   return CUDA_SUCCESS;
@@ -41,16 +61,28 @@ CUresult device_uuid(CUuuid* uuid, CUdevice) {
   std::memset(uuid->bytes, 0xab, sizeof(uuid->bytes));
   return CUDA_SUCCESS;
 }
-CUresult total_mem(size_t* bytes, CUdevice) { *bytes = size_t(141) << 30; return CUDA_SUCCESS; }
+CUresult total_mem(size_t* bytes, CUdevice) {
+  *bytes = size_t(141) << 30;
+  return CUDA_SUCCESS;
+}
 CUresult attribute(int* value, CUdevice_attribute attr, CUdevice) {
   auto it = g_state->attributes.find(attr);
   *value = it == g_state->attributes.end() ? 0 : it->second;
   return CUDA_SUCCESS;
 }
-CUresult primary_retain(CUcontext* ctx, CUdevice dev) { *ctx = handle<CUcontext>(100 + dev); return CUDA_SUCCESS; }
+CUresult primary_retain(CUcontext* ctx, CUdevice dev) {
+  *ctx = handle<CUcontext>(100 + dev);
+  return CUDA_SUCCESS;
+}
 CUresult primary_release(CUdevice) { return CUDA_SUCCESS; }
-CUresult ctx_get(CUcontext* ctx) { *ctx = g_current; return CUDA_SUCCESS; }
-CUresult ctx_set(CUcontext ctx) { g_current = ctx; return CUDA_SUCCESS; }
+CUresult ctx_get(CUcontext* ctx) {
+  *ctx = g_current;
+  return CUDA_SUCCESS;
+}
+CUresult ctx_set(CUcontext ctx) {
+  g_current = ctx;
+  return CUDA_SUCCESS;
+}
 CUresult priority_range(int* least, int* greatest) {
   *least = g_state->stream_least;
   *greatest = g_state->stream_greatest;
@@ -65,13 +97,19 @@ CUresult mem_alloc(CUdeviceptr* p, size_t n) {
   *p = reinterpret_cast<CUdeviceptr>(std::malloc(n));
   return CUDA_SUCCESS;
 }
-CUresult mem_free(CUdeviceptr p) { std::free(reinterpret_cast<void*>(p)); return CUDA_SUCCESS; }
+CUresult mem_free(CUdeviceptr p) {
+  std::free(reinterpret_cast<void*>(p));
+  return CUDA_SUCCESS;
+}
 CUresult host_alloc(void** p, size_t n, unsigned) {
   *p = std::calloc(1, n);
   g_state->host_pages.push_back(*p);
   return CUDA_SUCCESS;
 }
-CUresult host_free(void* p) { std::free(p); return CUDA_SUCCESS; }
+CUresult host_free(void* p) {
+  std::free(p);
+  return CUDA_SUCCESS;
+}
 CUresult host_device_pointer(CUdeviceptr* d, void* p, unsigned) {
   *d = reinterpret_cast<CUdeviceptr>(p);  // unified addressing
   return CUDA_SUCCESS;
@@ -98,12 +136,18 @@ CUresult wait_value(CUstream s, CUdeviceptr address, cuuint32_t value, unsigned)
   g_state->waits.push_back(WaitValue{s, address, value});
   return CUDA_SUCCESS;
 }
-CUresult event_create(CUevent* e, unsigned) { *e = handle<CUevent>(300); return CUDA_SUCCESS; }
+CUresult event_create(CUevent* e, unsigned) {
+  *e = handle<CUevent>(300);
+  return CUDA_SUCCESS;
+}
 CUresult event_destroy(CUevent) { return CUDA_SUCCESS; }
 CUresult event_record(CUevent, CUstream) { return CUDA_SUCCESS; }
 CUresult event_query(CUevent) { return CUDA_SUCCESS; }
 CUresult event_sync(CUevent) { return CUDA_SUCCESS; }
-CUresult module_load(CUmodule* m, const void*) { *m = handle<CUmodule>(400); return CUDA_SUCCESS; }
+CUresult module_load(CUmodule* m, const void*) {
+  *m = handle<CUmodule>(400);
+  return CUDA_SUCCESS;
+}
 CUresult module_unload(CUmodule) { return CUDA_SUCCESS; }
 CUresult module_function(CUfunction* f, CUmodule, const char* name) {
   if (std::strcmp(name, "missing") == 0) return CUDA_ERROR_NOT_FOUND;
@@ -111,7 +155,9 @@ CUresult module_function(CUfunction* f, CUmodule, const char* name) {
   return CUDA_SUCCESS;
 }
 CUresult func_attribute(int* v, CUfunction_attribute attr, CUfunction) {
-  *v = attr == CU_FUNC_ATTRIBUTE_NUM_REGS ? 24 : attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : 0;
+  *v = attr == CU_FUNC_ATTRIBUTE_NUM_REGS                ? 24
+       : attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
+                                                         : 0;
   return CUDA_SUCCESS;
 }
 CUresult func_set_attribute(CUfunction, CUfunction_attribute attr, int value) {
@@ -134,11 +180,29 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
                 unsigned bz, unsigned shared, CUstream s, void** params, void** extra) {
   Launch l;
   l.function = f;
-  l.grid[0] = gx; l.grid[1] = gy; l.grid[2] = gz;
-  l.block[0] = bx; l.block[1] = by; l.block[2] = bz;
+  l.grid[0] = gx;
+  l.grid[1] = gy;
+  l.grid[2] = gz;
+  l.block[0] = bx;
+  l.block[1] = by;
+  l.block[2] = bz;
   l.shared = shared;
   l.stream = s;
-  if (params) return CUDA_ERROR_INVALID_VALUE;  // the driver always packs
+  if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+  if (params) {  // rebuild the blob from the parameter layout
+    l.had_params = true;
+    size_t end = 0;
+    std::vector<std::pair<size_t, size_t>> layout;
+    for (size_t i = 0; i < g_state->param_sizes.size(); ++i) {
+      size_t offset = 0, size = 0;
+      param_info(f, i, &offset, &size);
+      layout.emplace_back(offset, size);
+      end = std::max(end, offset + size);
+    }
+    l.args.assign(end, std::byte{0});
+    for (size_t i = 0; i < layout.size(); ++i)
+      std::memcpy(l.args.data() + layout[i].first, params[i], layout[i].second);
+  }
   if (extra) {
     l.had_extra = true;
     void* buffer = nullptr;

@@ -6,8 +6,6 @@
 #ifndef WEFT_TESTS_DRIVERS_CUDA_FAKE_CUDA_HPP
 #define WEFT_TESTS_DRIVERS_CUDA_FAKE_CUDA_HPP
 
-#include "api.hpp"
-
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -15,6 +13,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "api.hpp"
 
 namespace fake_cuda {
 
@@ -26,6 +26,7 @@ struct Launch {
   CUstream stream = nullptr;
   std::vector<std::byte> args;  // the CU_LAUNCH_PARAM_BUFFER_POINTER contents
   bool had_extra = false;
+  bool had_params = false;  // kernelParams (pointers into the blob)
 };
 
 struct Memset {
@@ -52,21 +53,21 @@ struct HostFunc {
 struct State {
   CUresult init_result = CUDA_SUCCESS;
   int device_count = 1;
-  std::map<int, int> attributes;           // CUdevice_attribute → value
+  std::map<int, int> attributes;             // CUdevice_attribute → value
   std::vector<size_t> param_sizes{8, 4, 4};  // the kernel's parameters (offsets aligned)
   int stream_least = 0, stream_greatest = -5;
-  std::vector<int> stream_priorities;      // of each cuStreamCreateWithPriority
+  std::vector<int> stream_priorities;  // of each cuStreamCreateWithPriority
   std::vector<unsigned> stream_flags;
   std::vector<Launch> launches;
   std::vector<Memset> memsets;
   std::vector<CUDA_MEMCPY2D> copies_2d;
-  std::vector<size_t> copies_1d;           // byte counts
+  std::vector<size_t> copies_1d;  // byte counts
   std::vector<WaitValue> waits;
-  std::vector<CUstream> event_waits;       // streams that got cuStreamWaitEvent
+  std::vector<CUstream> event_waits;  // streams that got cuStreamWaitEvent
   std::vector<std::pair<CUfunction_attribute, int>> function_sets;
-  std::mutex host_mutex;                   // guards host_funcs (test threads)
-  std::vector<HostFunc> host_funcs;        // queued, not run: tests run them
-  std::vector<void*> host_pages;           // from cuMemHostAlloc
+  std::mutex host_mutex;             // guards host_funcs (test threads)
+  std::vector<HostFunc> host_funcs;  // queued, not run: tests run them
+  std::vector<void*> host_pages;     // from cuMemHostAlloc
 };
 
 State& state();

@@ -5,14 +5,12 @@
 #ifndef WEFT_TESTS_DRIVERS_CUDA_GPU_SUPPORT_HPP
 #define WEFT_TESTS_DRIVERS_CUDA_GPU_SUPPORT_HPP
 
-#include "hip_test.hpp"
-
-#include "device.hpp"
-
-#include <weft/driver/device.hpp>
-
 #include <string>
 #include <vector>
+#include <weft/driver/device.hpp>
+
+#include "device.hpp"
+#include "hip_test.hpp"
 
 namespace gpu_test {
 
@@ -72,11 +70,11 @@ T value_of(weft::Result<T> r) {
   return std::move(r).value();
 }
 
-#define WEFT_REQUIRE_OK(expr)              \
-  do {                                     \
-    ::weft::Status weft_s_ = (expr);       \
-    INFO(weft_s_.message());               \
-    REQUIRE(weft_s_.ok());                 \
+#define WEFT_REQUIRE_OK(expr)        \
+  do {                               \
+    ::weft::Status weft_s_ = (expr); \
+    INFO(weft_s_.message());         \
+    REQUIRE(weft_s_.ok());           \
   } while (0)
 
 }  // namespace gpu_test

@@ -4,10 +4,8 @@
 // kind, events between a GPU and the CPU agent, peer calls, and IPC handles
 // shared with a child process (cuda_ipc_child). Without an NVIDIA agent every
 // case prints SKIPPED and the binary exits 77.
-#include "hip_test.hpp"
-
-#include <spawn.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +14,8 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+
+#include "hip_test.hpp"
 
 extern char** environ;
 
@@ -45,8 +45,10 @@ const Agents& agents() {
 
 int gpu_or_skip() {
   int gpu = agents().gpu;
-  if (gpu < 0) hip_test::skip("no NVIDIA agent (hip-smi / AMD_LOG_LEVEL=3 says why)");
-  else HIP_CHECK(hipSetDevice(gpu));
+  if (gpu < 0)
+    hip_test::skip("no NVIDIA agent (hip-smi / AMD_LOG_LEVEL=3 says why)");
+  else
+    HIP_CHECK(hipSetDevice(gpu));
   return gpu;
 }
 
@@ -153,10 +155,13 @@ TEST_CASE("Cuda_Hip_CrossAgentEvents") {
       (void)hipDeviceSynchronize();
     }
   } guard{release};
-  HIP_CHECK(hipLaunchHostFunc(cpu_stream, [](void* p) {
-    auto* r = static_cast<std::atomic<bool>*>(p);
-    while (!r->load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-  }, &release));
+  HIP_CHECK(hipLaunchHostFunc(
+      cpu_stream,
+      [](void* p) {
+        auto* r = static_cast<std::atomic<bool>*>(p);
+        while (!r->load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+      },
+      &release));
   HIP_CHECK(hipEventRecord(cpu_event, cpu_stream));
 
   HIP_CHECK(hipSetDevice(gpu));
@@ -182,10 +187,13 @@ TEST_CASE("Cuda_Hip_CrossAgentEvents") {
   HIP_CHECK(hipStreamWaitEvent(cpu_stream, gpu_event, 0));
   int seen = 0;
   std::array<int*, 2> pair{word, &seen};
-  HIP_CHECK(hipLaunchHostFunc(cpu_stream, [](void* p) {
-    auto** words = static_cast<int**>(p);
-    *words[1] = __atomic_load_n(words[0], __ATOMIC_ACQUIRE);
-  }, pair.data()));
+  HIP_CHECK(hipLaunchHostFunc(
+      cpu_stream,
+      [](void* p) {
+        auto** words = static_cast<int**>(p);
+        *words[1] = __atomic_load_n(words[0], __ATOMIC_ACQUIRE);
+      },
+      pair.data()));
   HIP_CHECK(hipStreamSynchronize(cpu_stream));
   CHECK(seen == 11);
   HIP_CHECK(hipEventDestroy(gpu_event));
@@ -207,9 +215,12 @@ TEST_CASE("Cuda_Hip_EventTimingAndCallbacks") {
   HIP_CHECK(hipMemcpyAsync(b, a, bytes, hipMemcpyDeviceToDevice, stream.get()));
   HIP_CHECK(hipEventRecord(stop.get(), stream.get()));
   std::atomic<int> called{0};
-  HIP_CHECK(hipStreamAddCallback(stream.get(), [](hipStream_t, hipError_t status, void* p) {
-    if (status == hipSuccess) static_cast<std::atomic<int>*>(p)->fetch_add(1);
-  }, &called, 0));
+  HIP_CHECK(hipStreamAddCallback(
+      stream.get(),
+      [](hipStream_t, hipError_t status, void* p) {
+        if (status == hipSuccess) static_cast<std::atomic<int>*>(p)->fetch_add(1);
+      },
+      &called, 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));
   float ms = 0;
   HIP_CHECK(hipEventElapsedTime(&ms, start.get(), stop.get()));

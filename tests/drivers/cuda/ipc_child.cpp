@@ -39,11 +39,13 @@ int main(int argc, char** argv) {
   hipIpcMemHandle_t mem;
   hipIpcEventHandle_t ev;
   if (!unhex(argv[2], &mem, sizeof(mem)) || !unhex(argv[3], &ev, sizeof(ev))) return 2;
-  if (hipError_t e = hipSetDevice(std::atoi(argv[1])); e != hipSuccess) return fail("hipSetDevice", e);
+  if (hipError_t e = hipSetDevice(std::atoi(argv[1])); e != hipSuccess)
+    return fail("hipSetDevice", e);
   hipEvent_t event = nullptr;
   if (hipError_t e = hipIpcOpenEventHandle(&event, ev); e != hipSuccess)
     return fail("hipIpcOpenEventHandle", e);
-  if (hipError_t e = hipEventSynchronize(event); e != hipSuccess) return fail("hipEventSynchronize", e);
+  if (hipError_t e = hipEventSynchronize(event); e != hipSuccess)
+    return fail("hipEventSynchronize", e);
   void* ptr = nullptr;
   if (hipError_t e = hipIpcOpenMemHandle(&ptr, mem, hipIpcMemLazyEnablePeerAccess); e != hipSuccess)
     return fail("hipIpcOpenMemHandle", e);
@@ -57,7 +59,8 @@ int main(int argc, char** argv) {
   }
   if (hipError_t e = hipMemsetD32(ptr, 0x5eed, values.size()); e != hipSuccess)
     return fail("hipMemsetD32", e);
-  if (hipError_t e = hipIpcCloseMemHandle(ptr); e != hipSuccess) return fail("hipIpcCloseMemHandle", e);
+  if (hipError_t e = hipIpcCloseMemHandle(ptr); e != hipSuccess)
+    return fail("hipIpcCloseMemHandle", e);
   if (hipError_t e = hipEventDestroy(event); e != hipSuccess) return fail("hipEventDestroy", e);
   std::printf("cuda_ipc_child: opened, checked and rewrote %zu ints\n", values.size());
   return 0;
