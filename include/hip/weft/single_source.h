@@ -402,6 +402,7 @@ inline double max(double a, double b) { return std::fmax(a, b); }
 
 // ---- assert: inside a kernel a failure ends the launch (hipErrorAssert) ----
 
+#ifndef NDEBUG
 namespace weft::detail {
 [[noreturn]] inline void assert_fail(const char* expression, const char* file, unsigned line,
                                      const char* function) {
@@ -413,7 +414,6 @@ namespace weft::detail {
 }
 }  // namespace weft::detail
 
-#ifndef NDEBUG
 #undef assert
 #define assert(expr) \
   ((expr) ? static_cast<void>(0) : ::weft::detail::assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
