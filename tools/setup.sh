@@ -22,10 +22,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# Same options as tools/test.sh uses for this directory, so that the test command
+# reuses this build instead of recompiling everything.
 if [ -f build/build.ninja ]; then
-  meson setup --reconfigure build >/dev/null
+  meson setup --reconfigure build -Dwerror=true >/dev/null
 else
-  meson setup build
+  meson setup build -Dwerror=true
 fi
 ninja -C build
 build/examples/vector_add

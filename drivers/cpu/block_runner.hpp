@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -106,7 +107,12 @@ class BlockRunner {
   weftKernelContext ctx_{};
   weftKernelEntry entry_ = nullptr;
   void* args_ = nullptr;
-  std::unique_ptr<std::byte[]> dynamic_shared_;
+  // Dynamic shared memory is cache-line aligned, so it must be freed with the
+  // matching aligned operator delete[].
+  struct AlignedDelete {
+    void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
+  };
+  std::unique_ptr<std::byte[], AlignedDelete> dynamic_shared_;
   size_t dynamic_shared_capacity_ = 0;
 
   unsigned threads_ = 0;

@@ -78,7 +78,24 @@ namespace weft::cuda {
   X(cuIpcOpenMemHandle)          \
   X(cuIpcCloseMemHandle)         \
   X(cuIpcGetEventHandle)         \
-  X(cuIpcOpenEventHandle)
+  X(cuIpcOpenEventHandle)        \
+  O(cuPointerGetAttribute)       \
+  O(cuGraphCreate)               \
+  O(cuGraphDestroy)              \
+  O(cuGraphAddKernelNode)        \
+  O(cuGraphAddMemcpyNode)        \
+  O(cuGraphAddMemsetNode)        \
+  O(cuGraphAddEventRecordNode)   \
+  O(cuGraphAddEventWaitNode)     \
+  O(cuGraphInstantiateWithFlags) \
+  O(cuGraphExecDestroy)          \
+  O(cuGraphLaunch)               \
+  O(cuGraphExecKernelNodeSetParams)     \
+  O(cuGraphExecMemcpyNodeSetParams)     \
+  O(cuGraphExecMemsetNodeSetParams)     \
+  O(cuGraphExecEventRecordNodeSetEvent) \
+  O(cuGraphExecEventWaitNodeSetEvent)   \
+  O(cuGraphNodeSetEnabled)
 
 struct Api {
 #define WEFT_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

@@ -5,6 +5,7 @@
 #include <string>
 #include <thread>
 
+#include "command_buffer.hpp"
 #include "event.hpp"
 #include "module.hpp"
 #include "queue.hpp"
@@ -192,6 +193,12 @@ Result<Ref<Module>> CudaDevice::load_module(std::span<const std::byte> image) {
   }
   WEFT_RETURN_IF_ERROR(status_from_cuda(r, "cuModuleLoadData"));
   return Ref<Module>(make_ref<CudaModule>(Ref<CudaDevice>(this), module));
+}
+
+Result<Ref<CommandBuffer>> CudaDevice::create_command_buffer() {
+  if (!CudaCommandBuffer::supported(api_))
+    return Status(hipErrorNotSupported, "libcuda lacks the CUDA graph entry points");
+  return Ref<CommandBuffer>(make_ref<CudaCommandBuffer>(Ref<CudaDevice>(this)));
 }
 
 }  // namespace weft::cuda

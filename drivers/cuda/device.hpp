@@ -44,6 +44,9 @@ class CudaDevice final : public Device {
   Result<Ref<Queue>> create_queue(const QueueOptions& options) override;
   Result<Ref<Event>> create_event(const EventOptions& options) override;
   Result<Ref<Module>> load_module(std::span<const std::byte> image) override;
+  // Graph plans as native CUgraphs (command_buffer.hpp); hipErrorNotSupported
+  // when libcuda lacks the graph entry points.
+  Result<Ref<CommandBuffer>> create_command_buffer() override;
 
   Result<bool> can_access_peer(Device& peer) override;
   Status enable_peer_access(Device& peer) override;

@@ -25,6 +25,7 @@ class CudaQueue final : public Queue {
   bool is_idle() override;
 
   CUstream stream() const { return stream_; }
+  const CudaDevice& device() const { return *device_; }
 
  private:
   Status run(DispatchOp& op);

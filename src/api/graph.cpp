@@ -376,7 +376,9 @@ WEFT_EXPORT hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int
   return call("hipUserObjectRelease", [&] {
     if (count == 0) return invalid_value("count must be positive");
     WEFT_ASSIGN_OR_RETURN(UserObject * o, user_object_of(object));
-    o->release(count);
+    if (!o->release(count))
+      return invalid_value(fmt::format("cannot release {} references: the user object holds fewer",
+                                       count));
     return Status();
   }, object, count);
 }

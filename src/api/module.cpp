@@ -5,6 +5,7 @@
 #include "api/kernel_launch.hpp"
 #include "codeobj/registry.hpp"
 
+#include <hip/hip_ext.h>
 #include <weft/codeobj/image.hpp>
 
 #include <cerrno>
@@ -231,4 +232,73 @@ WEFT_EXPORT const char* hipKernelNameRef(const hipFunction_t f) {
 WEFT_EXPORT const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t) {
   Ref<RegisteredFunction> r = Registry::get().function(hostFunction);
   return r ? r->name().c_str() : nullptr;
+}
+
+namespace {
+
+// hipExtModuleLaunchKernel: the grid in work-items, events recorded around the kernel.
+Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                            uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
+                            hipEvent_t start, hipEvent_t stop) {
+  if (lx == 0 || ly == 0 || lz == 0) return invalid_value("work-group size has a zero dimension");
+  if (gx % lx || gy % ly || gz % lz)
+    return invalid_value(fmt::format("global size {{{},{},{}}} is not a multiple of the work-group size "
+                                     "{{{},{},{}}}: weft launches whole blocks only",
+                                     gx, gy, gz, lx, ly, lz));
+  WEFT_ASSIGN_OR_RETURN(Ref<Function> function, function_of(f));
+  if (params && extra) return invalid_value("pass kernelParams or extra, not both");
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+  // The public entry points validate the events and enqueue the records in order.
+  if (start && hipEventRecord(start, stream) != hipSuccess)
+    return Status(hipErrorInvalidHandle, "recording the start event failed");
+  WEFT_RETURN_IF_ERROR(launch_function(*function, s, dim3(gx / lx, gy / ly, gz / lz), dim3(lx, ly, lz), shared,
+                                       KernelArgs{params, extra, nullptr}, function->max_dynamic_shared.load()));
+  if (stop && hipEventRecord(stop, stream) != hipSuccess)
+    return Status(hipErrorInvalidHandle, "recording the stop event failed");
+  return Status();
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                                uint32_t globalWorkSizeZ, uint32_t localWorkSizeX,
+                                                uint32_t localWorkSizeY, uint32_t localWorkSizeZ,
+                                                size_t sharedMemBytes, hipStream_t hStream, void** kernelParams,
+                                                void** extra, hipEvent_t startEvent, hipEvent_t stopEvent,
+                                                uint32_t flags) {
+  return call("hipExtModuleLaunchKernel", [&] {
+    (void)flags;  // hipExtAnyOrderLaunch only relaxes ordering; in-order is always valid
+    return launch_in_work_items(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX,
+                                localWorkSizeY, localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra,
+                                startEvent, stopEvent);
+  }, f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY, localWorkSizeZ,
+     sharedMemBytes, hStream);
+}
+
+WEFT_EXPORT hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
+                                                uint32_t globalWorkSizeZ, uint32_t localWorkSizeX,
+                                                uint32_t localWorkSizeY, uint32_t localWorkSizeZ,
+                                                size_t sharedMemBytes, hipStream_t hStream, void** kernelParams,
+                                                void** extra, hipEvent_t startEvent, hipEvent_t stopEvent) {
+  return call("hipHccModuleLaunchKernel", [&] {
+    return launch_in_work_items(f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX,
+                                localWorkSizeY, localWorkSizeZ, sharedMemBytes, hStream, kernelParams, extra,
+                                startEvent, stopEvent);
+  }, f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY, localWorkSizeZ,
+     sharedMemBytes, hStream);
+}
+
+WEFT_EXPORT hipError_t hipDrvLaunchKernelEx(const HIP_LAUNCH_CONFIG* config, hipFunction_t f, void** params,
+                                            void** extra) {
+  return call("hipDrvLaunchKernelEx", [&] {
+    if (!config) return invalid_value("null launch configuration");
+    if (config->numAttrs != 0)
+      return Status(hipErrorNotSupported, "launch attributes are not supported yet");
+    WEFT_ASSIGN_OR_RETURN(Ref<Function> function, function_of(f));
+    if (params && extra) return invalid_value("pass params or extra, not both");
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(config->hStream));
+    return launch_function(*function, s, dim3(config->gridDimX, config->gridDimY, config->gridDimZ),
+                           dim3(config->blockDimX, config->blockDimY, config->blockDimZ), config->sharedMemBytes,
+                           KernelArgs{params, extra, nullptr}, function->max_dynamic_shared.load());
+  }, config, f);
 }

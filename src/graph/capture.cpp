@@ -161,9 +161,10 @@ Status record_node(StreamCapture& sc, Op& op) {
   return Status();
 }
 
-Status add_node(StreamCapture& sc, hipGraphNodeType type, NodeData data) {
+Status add_node(StreamCapture& sc, hipGraphNodeType type, NodeData data,
+                std::vector<Op> ops = {}) {
   WEFT_ASSIGN_OR_RETURN(GraphNode * node,
-                        sc.session->graph->add(type, std::move(data), {}, sc.frontier));
+                        sc.session->graph->add(type, std::move(data), std::move(ops), sc.frontier));
   sc.frontier.assign(1, node);
   sc.captured_work = true;
   return Status();
@@ -325,7 +326,9 @@ std::optional<Status> wait_event(Stream& stream, const Ref<CoreEvent>& event, un
   if (sc && flags == hipEventWaitExternal && !st.events.count(&event->driver_event())) {
     if (sc->session->invalidated)
       return Status(hipErrorStreamCaptureInvalidated, "the stream's capture was invalidated");
-    return add_node(*sc, hipGraphNodeTypeWaitEvent, EventData{event});
+    std::vector<Op> ops;
+    ops.emplace_back(std::in_place_type<EventWaitOp>, EventWaitOp{event->driver_event_ref()});
+    return add_node(*sc, hipGraphNodeTypeWaitEvent, EventData{event}, std::move(ops));
   }
   lock.unlock();
   // Everything else goes through Stream::submit: the op must reach intercept()

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <span>
 
 namespace weft::graph {
 
@@ -28,48 +29,71 @@ namespace {
 
 using StepList = std::vector<uint32_t>;
 
-void merge(StepList& into, const StepList& more) {
-  into.insert(into.end(), more.begin(), more.end());
-  std::sort(into.begin(), into.end());
-  into.erase(std::unique(into.begin(), into.end()), into.end());
-}
-
+// The plan being built: steps, and per step the steps it must follow (flat:
+// step i's are deps[dep_begin[i] .. dep_begin[i + 1])).
 struct Lowering {
+  explicit Lowering(std::vector<Op>& s) : steps(s) {}
   std::vector<Op>& steps;
-  std::vector<StepList>& deps;  // per step: the steps it must follow
+  std::vector<uint32_t> dep_begin{0};
+  std::vector<uint32_t> deps;
+
+  void add(const Op& op, const StepList& after) {
+    steps.push_back(op);
+    deps.insert(deps.end(), after.begin(), after.end());
+    dep_begin.push_back(static_cast<uint32_t>(deps.size()));
+  }
+  std::span<const uint32_t> deps_of(size_t step) const {
+    return {deps.data() + dep_begin[step], deps.data() + dep_begin[step + 1]};
+  }
 };
 
 // Learns each node's step range (the top level of a plan only).
 using OnNode = std::function<void(const GraphNode&, uint32_t first, uint32_t count)>;
 
 // Appends the ops of `graph` in a topological order; every root follows
-// `entry`. Returns the steps the graph's leaves end with.
+// `entry`. Returns the steps the graph's leaves end with. Allocates nothing per
+// node: each node's exit steps go to one flat array.
 Result<StepList> lower_graph(const Graph& graph, const StepList& entry, Lowering& out,
                              const OnNode* on_node) {
   WEFT_ASSIGN_OR_RETURN(auto order, graph.topological_order());
-  std::vector<StepList> exits(graph.nodes().size());
-  StepList graph_exits;
+  const size_t count = graph.nodes().size();
+  std::vector<uint32_t> exit_begin(count), exit_count(count);
+  std::vector<uint32_t> exits;  // node i's exit steps: exits[exit_begin[i] ..][.. exit_count[i]]
+  exits.reserve(count);
+  StepList in, graph_exits;
   for (const GraphNode* node : order) {
-    StepList in;
-    if (node->deps().empty()) in = entry;
-    for (const GraphNode* d : node->deps()) merge(in, exits[d->index()]);
+    const auto& deps = node->deps();
+    in.clear();
+    if (deps.empty()) {
+      in = entry;
+    } else {
+      for (const GraphNode* d : deps) {
+        auto first = exits.begin() + exit_begin[d->index()];
+        in.insert(in.end(), first, first + exit_count[d->index()]);
+      }
+      if (deps.size() > 1) {
+        std::sort(in.begin(), in.end());
+        in.erase(std::unique(in.begin(), in.end()), in.end());
+      }
+    }
     uint32_t first = static_cast<uint32_t>(out.steps.size());
     if (node->type() == hipGraphNodeTypeGraph) {
-      WEFT_ASSIGN_OR_RETURN(exits[node->index()],
-                            lower_graph(*node->as<ChildData>().graph, in, out, nullptr));
-    } else if (node->ops().empty()) {
-      exits[node->index()] = in;  // empty and memory nodes pass their dependencies on
+      WEFT_ASSIGN_OR_RETURN(in, lower_graph(*node->as<ChildData>().graph, in, out, nullptr));
     } else {
+      // Empty and memory nodes (no ops) pass their dependencies on.
       for (const Op& op : node->ops()) {
-        out.steps.push_back(op);
-        out.deps.push_back(in);
+        out.add(op, in);
         in.assign(1, static_cast<uint32_t>(out.steps.size() - 1));
       }
-      exits[node->index()] = in;
     }
+    exit_begin[node->index()] = static_cast<uint32_t>(exits.size());
+    exit_count[node->index()] = static_cast<uint32_t>(in.size());
+    exits.insert(exits.end(), in.begin(), in.end());
     if (on_node) (*on_node)(*node, first, static_cast<uint32_t>(out.steps.size()) - first);
-    if (node->dependents().empty()) merge(graph_exits, exits[node->index()]);
+    if (node->dependents().empty()) graph_exits.insert(graph_exits.end(), in.begin(), in.end());
   }
+  std::sort(graph_exits.begin(), graph_exits.end());
+  graph_exits.erase(std::unique(graph_exits.begin(), graph_exits.end()), graph_exits.end());
   return graph_exits;
 }
 
@@ -136,8 +160,7 @@ bool same_op(const Op& a, const Op& b) {
 
 Result<std::vector<Op>> lower_child(const Graph& child) {
   std::vector<Op> steps;
-  std::vector<StepList> deps;
-  Lowering out{steps, deps};
+  Lowering out(steps);
   WEFT_RETURN_IF_ERROR(lower_graph(child, {}, out, nullptr).status());
   return steps;
 }
@@ -169,15 +192,28 @@ Status GraphExec::lower(const Graph& graph, Failure& failure) {
     failure.result = hipGraphInstantiateMultipleDevicesNotSupported;
     return s;
   }
-  source_ = graph.clone();
+  source_ = graph.clone(true);
   const auto& nodes = source_->nodes();
   slots_.resize(nodes.size());
-  original_slots_.reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i)
-    original_slots_.emplace(graph.nodes()[i].get(), static_cast<uint32_t>(i));
+  original_graph_id_ = graph.id();
+  original_graph_version_ = graph.version();
+  shape_.reserve(nodes.size());
+  for (const auto& node : nodes) {
+    Shape sh{node->type(), static_cast<uint32_t>(shape_deps_.size()),
+             static_cast<uint32_t>(node->deps().size()), -1, nullptr};
+    for (const GraphNode* d : node->deps()) shape_deps_.push_back(d->index());
+    std::sort(shape_deps_.begin() + sh.dep_begin, shape_deps_.end());
+    if (auto* k = std::get_if<KernelData>(&node->data())) {
+      sh.device = k->device;
+      sh.func = k->func;
+    }
+    shape_.push_back(sh);
+  }
 
-  std::vector<StepList> deps;
-  Lowering out{steps_, deps};
+  Lowering out(steps_);
+  steps_.reserve(nodes.size() + 1);
+  out.dep_begin.reserve(nodes.size() + 2);
+  out.deps.reserve(nodes.size());
   OnNode on_node = [this](const GraphNode& node, uint32_t first, uint32_t count) {
     slots_[node.index()] = Slot{first, count, true};
   };
@@ -202,9 +238,8 @@ Status GraphExec::lower(const Graph& graph, Failure& failure) {
     keep_ = keep;
     // The last step holds the memory and user objects until the replay that
     // reaches it is done, even if the plan is destroyed meanwhile.
-    HostFuncOp hold{[keep] {}};
-    steps_.emplace_back(std::in_place_type<HostFuncOp>, std::move(hold));
-    deps.push_back(lowered.value());
+    Op hold(std::in_place_type<HostFuncOp>, HostFuncOp{[keep] {}});
+    out.add(hold, lowered.value());
   }
   step_enabled_.assign(steps_.size(), 1);
 
@@ -212,7 +247,7 @@ Status GraphExec::lower(const Graph& graph, Failure& failure) {
   if (!buffer.ok()) return Status();  // the agent has none: steps are submitted one by one
   Ref<CommandBuffer> b = buffer.value();
   for (size_t i = 0; i < steps_.size(); ++i) {
-    Status s = b->record_after(steps_[i], deps[i]);
+    Status s = b->record_after(steps_[i], out.deps_of(i));
     if (!s.ok()) {
       log::info("graph plan stays in the runtime: the agent's command buffer refused a step: {}",
                 s.message());
@@ -241,8 +276,19 @@ Status GraphExec::launch(Stream& stream) {
 }
 
 Result<uint32_t> GraphExec::slot_of(const GraphNode* node) const {
-  if (auto it = original_slots_.find(node); it != original_slots_.end()) return it->second;
-  if (auto it = update_slots_.find(node); it != update_slots_.end()) return it->second;
+  // Nodes pair with slots by position while their graph is as it was.
+  const Graph& g = node->graph();
+  if (node->index() < slots_.size()) {
+    if (g.id() == original_graph_id_ && g.version() == original_graph_version_) return node->index();
+    if (g.id() == update_graph_id_ && g.version() == update_graph_version_) return node->index();
+  }
+  // The original graph changed since: pair by identity (the plan's copies
+  // remember the nodes they were made from).
+  if (g.id() == original_graph_id_) {
+    if (original_slots_.empty())
+      for (const auto& copy : source_->nodes()) original_slots_.emplace(copy->original(), copy->index());
+    if (auto it = original_slots_.find(node); it != original_slots_.end()) return it->second;
+  }
   return Status(hipErrorInvalidValue, "the node is not part of the graph this plan was made from");
 }
 
@@ -284,7 +330,7 @@ Status GraphExec::set_child_graph(uint32_t slot, const Graph& child) {
   WEFT_ASSIGN_OR_RETURN(std::vector<Op> ops, lower_child(child));
   if (ops.size() != slots_[slot].step_count)
     return Status(hipErrorInvalidValue, "the new child graph needs a different number of commands");
-  node.as<ChildData>().graph = child.clone();
+  node.as<ChildData>().graph = child.clone(true);
   node.as<ChildData>().graph->set_owner(&node);
   return patch_steps(slots_[slot].first_step, ops);
 }
@@ -303,81 +349,110 @@ Status GraphExec::set_enabled(uint32_t slot, bool enabled) {
   return Status();
 }
 
-GraphExec::UpdateResult GraphExec::update_node(uint32_t slot, const GraphNode& next, bool apply) {
-  const GraphNode& now = *source_->nodes()[slot];
+GraphExec::UpdateResult GraphExec::check_node(uint32_t slot, const GraphNode& next,
+                                              bool& changed) const {
+  const Shape& sh = shape_[slot];
+  const Slot& steps = slots_[slot];
   auto fail = [&](hipGraphExecUpdateResult result, std::string why) {
     return UpdateResult{Status(hipErrorGraphExecUpdateFailure, std::move(why)), &next, result};
   };
-  switch (now.type()) {
+  changed = false;
+  // Shape: the node's type and its dependencies, by position.
+  if (next.type() != sh.type)
+    return fail(hipGraphExecUpdateErrorNodeTypeChanged, "a node changed its type");
+  const auto& deps = next.deps();
+  bool same_deps = deps.size() == sh.dep_count;
+  if (same_deps && sh.dep_count == 1) {
+    same_deps = deps[0]->index() == shape_deps_[sh.dep_begin];
+  } else if (same_deps && sh.dep_count > 1) {
+    std::vector<uint32_t> indices;
+    for (const GraphNode* d : deps) indices.push_back(d->index());
+    std::sort(indices.begin(), indices.end());
+    same_deps = std::equal(indices.begin(), indices.end(), shape_deps_.begin() + sh.dep_begin);
+  }
+  if (!same_deps) return fail(hipGraphExecUpdateErrorTopologyChanged, "a node's dependencies changed");
+  // Parameters: what may change, and whether anything did.
+  switch (sh.type) {
     case hipGraphNodeTypeKernel: {
-      auto& a = now.as<KernelData>();
-      auto& b = next.as<KernelData>();
-      if (a.func != b.func || a.device != b.device)
+      auto& k = next.as<KernelData>();
+      if (k.func != sh.func || k.device != sh.device)
         return fail(hipGraphExecUpdateErrorFunctionChanged, "a kernel node runs another function");
       break;
     }
     case hipGraphNodeTypeMemcpy:
-      if (now.ops().size() != next.ops().size() ||
-          now.as<CopyData>().params.kind != next.as<CopyData>().params.kind)
+      if (next.ops().size() != steps.step_count)
         return fail(hipGraphExecUpdateErrorParametersChanged,
-                    "a memcpy node changed its direction or its number of slices");
+                    "a memcpy node changed its number of slices");
+      for (uint32_t i = 0; i < steps.step_count; ++i)
+        if (std::get<CopyOp>(steps_[steps.first_step + i]).direction !=
+            std::get<CopyOp>(next.ops()[i]).direction)
+          return fail(hipGraphExecUpdateErrorParametersChanged, "a memcpy node changed its direction");
       break;
     case hipGraphNodeTypeMemAlloc:
-      if (now.as<AllocData>().block != next.as<AllocData>().block)
+      if (source_->nodes()[slot]->as<AllocData>().block != next.as<AllocData>().block)
         return fail(hipGraphExecUpdateErrorNotSupported, "memory-allocation nodes cannot change");
       return UpdateResult{};
     case hipGraphNodeTypeMemFree:
-      if (now.as<FreeData>().ptr != next.as<FreeData>().ptr)
+      if (source_->nodes()[slot]->as<FreeData>().ptr != next.as<FreeData>().ptr)
         return fail(hipGraphExecUpdateErrorNotSupported, "memory-free nodes cannot change");
       return UpdateResult{};
     case hipGraphNodeTypeGraph: {
       const Graph& child = *next.as<ChildData>().graph;
+      ShapeMismatch inner = compare_shape(*source_->nodes()[slot]->as<ChildData>().graph, child);
+      if (inner.result != hipGraphExecUpdateSuccess) return fail(inner.result, "a child graph changed its shape");
       auto ops = lower_child(child);
-      if (!ops.ok() || ops.value().size() != slots_[slot].step_count)
+      if (!ops.ok() || ops.value().size() != steps.step_count)
         return fail(hipGraphExecUpdateErrorParametersChanged,
                     "a child graph needs a different number of commands");
-      if (apply) {
-        Status s = set_child_graph(slot, child);
-        if (!s.ok()) return UpdateResult{s, &next, hipGraphExecUpdateError};
-      }
+      changed = true;
+      return UpdateResult{};
+    }
+    case hipGraphNodeTypeHost: {
+      auto& now = source_->nodes()[slot]->as<HostData>().params;
+      changed = now.fn != next.as<HostData>().params.fn ||
+                now.userData != next.as<HostData>().params.userData;
       return UpdateResult{};
     }
     default:
       break;
   }
-  if (!apply) return UpdateResult{};
-  bool same = now.ops().size() == next.ops().size();
-  for (size_t i = 0; same && i < now.ops().size(); ++i) same = same_op(now.ops()[i], next.ops()[i]);
-  if (now.type() == hipGraphNodeTypeHost)
-    same = now.as<HostData>().params.fn == next.as<HostData>().params.fn &&
-           now.as<HostData>().params.userData == next.as<HostData>().params.userData;
-  if (same) return UpdateResult{};
-  NodeData data = next.data();
-  if (auto* k = std::get_if<KernelData>(&data)) k->arg_addresses.clear();
-  Status s = set_node(slot, std::move(data), next.ops());
-  if (!s.ok()) return UpdateResult{s, &next, hipGraphExecUpdateError};
+  changed = next.ops().size() != steps.step_count;
+  for (uint32_t i = 0; !changed && i < steps.step_count; ++i)
+    changed = !same_op(steps_[steps.first_step + i], next.ops()[i]);
   return UpdateResult{};
 }
 
+Status GraphExec::apply_node(uint32_t slot, const GraphNode& next) {
+  if (next.type() == hipGraphNodeTypeGraph)
+    return set_child_graph(slot, *next.as<ChildData>().graph);
+  NodeData data = next.data();
+  if (auto* k = std::get_if<KernelData>(&data)) k->arg_addresses.clear();
+  return set_node(slot, std::move(data), next.ops());
+}
+
 GraphExec::UpdateResult GraphExec::update(const Graph& graph) {
-  ShapeMismatch m = compare_shape(*source_, graph);
-  if (m.result != hipGraphExecUpdateSuccess)
-    return UpdateResult{Status(hipErrorGraphExecUpdateFailure,
-                               "the graph's nodes or edges differ from the plan's"),
-                        m.node, m.result};
   const auto& nodes = graph.nodes();
-  // Check every node first so a failed update leaves the plan untouched.
+  if (nodes.size() != slots_.size())
+    return UpdateResult{Status(hipErrorGraphExecUpdateFailure,
+                               fmt::format("the graph has {} nodes; the plan has {}", nodes.size(),
+                                           slots_.size())),
+                        nodes.size() > slots_.size() ? nodes[slots_.size()].get() : nullptr,
+                        hipGraphExecUpdateErrorTopologyChanged};
+  // Check every node before changing any, so a failed update leaves the plan
+  // untouched; then patch only the nodes that changed.
+  std::vector<uint32_t> changed;
   for (size_t i = 0; i < nodes.size(); ++i) {
-    UpdateResult r = update_node(static_cast<uint32_t>(i), *nodes[i], false);
+    bool differs = false;
+    UpdateResult r = check_node(static_cast<uint32_t>(i), *nodes[i], differs);
     if (!r.status.ok()) return r;
+    if (differs) changed.push_back(static_cast<uint32_t>(i));
   }
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    UpdateResult r = update_node(static_cast<uint32_t>(i), *nodes[i], true);
-    if (!r.status.ok()) return r;
+  for (uint32_t slot : changed) {
+    Status s = apply_node(slot, *nodes[slot]);
+    if (!s.ok()) return UpdateResult{s, nodes[slot].get(), hipGraphExecUpdateError};
   }
-  update_slots_.clear();
-  for (size_t i = 0; i < nodes.size(); ++i)
-    update_slots_.emplace(nodes[i].get(), static_cast<uint32_t>(i));
+  update_graph_id_ = graph.id();
+  update_graph_version_ = graph.version();
   return UpdateResult{};
 }
 

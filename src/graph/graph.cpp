@@ -5,21 +5,31 @@
 #include "graph/user_object.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fmt/format.h>
 
 namespace weft::graph {
 
 GraphNode::GraphNode(Graph& graph, hipGraphNodeType type, NodeData data, std::vector<Op> ops)
     : graph_(graph), type_(type), data_(std::move(data)), ops_(std::move(ops)) {
-  handles().nodes.add(this);
+  if (graph_.has_handles()) handles().nodes.add(this);
 }
 
-GraphNode::~GraphNode() { handles().nodes.remove(this); }
+GraphNode::~GraphNode() {
+  if (graph_.has_handles()) handles().nodes.remove(this);
+}
 
-Graph::Graph() { handles().graphs.add(this); }
+namespace {
+std::atomic<uint64_t> g_next_graph_id{1};
+}
+
+Graph::Graph(bool handles)
+    : handles_(handles), id_(g_next_graph_id.fetch_add(1, std::memory_order_relaxed)) {
+  if (handles_) weft::graph::handles().graphs.add(this);
+}
 
 Graph::~Graph() {
-  handles().graphs.remove(this);
+  if (handles_) weft::graph::handles().graphs.remove(this);
   for (auto& [object, count] : user_objects_) object->release(count);
 }
 
@@ -52,6 +62,7 @@ Result<GraphNode*> Graph::add(hipGraphNodeType type, NodeData data, std::vector<
   for (GraphNode* dep : deps) dep->dependents_.push_back(raw);
   if (auto* child = std::get_if<ChildData>(&raw->data_)) child->graph->set_owner(raw);
   nodes_.push_back(std::move(node));
+  ++version_;
   return raw;
 }
 
@@ -67,6 +78,7 @@ Status Graph::add_edge(GraphNode* from, GraphNode* to) {
   if (has_edge(from, to)) return Status(hipErrorInvalidValue, "the edge already exists");
   to->deps_.push_back(from);
   from->dependents_.push_back(to);
+  ++version_;
   return Status();
 }
 
@@ -78,6 +90,7 @@ Status Graph::remove_edge(GraphNode* from, GraphNode* to) {
   if (it == to->deps_.end()) return Status(hipErrorInvalidValue, "the edge does not exist");
   to->deps_.erase(it);
   from->dependents_.erase(std::find(from->dependents_.begin(), from->dependents_.end(), to));
+  ++version_;
   return Status();
 }
 
@@ -85,16 +98,17 @@ void Graph::destroy(GraphNode* node) {
   for (GraphNode* dep : node->deps_) std::erase(dep->dependents_, node);
   for (GraphNode* next : node->dependents_) std::erase(next->deps_, node);
   uint32_t index = node->index_;
+  ++version_;
   nodes_.erase(nodes_.begin() + index);
   for (size_t i = index; i < nodes_.size(); ++i) nodes_[i]->index_ = static_cast<uint32_t>(i);
 }
 
-Ref<Graph> Graph::clone() const {
-  auto copy = make_ref<Graph>();
+Ref<Graph> Graph::clone(bool private_copy) const {
+  auto copy = make_ref<Graph>(!private_copy);
   copy->nodes_.reserve(nodes_.size());
   for (const auto& node : nodes_) {
     NodeData data = node->data_;
-    if (auto* child = std::get_if<ChildData>(&data)) child->graph = child->graph->clone();
+    if (auto* child = std::get_if<ChildData>(&data)) child->graph = child->graph->clone(private_copy);
     if (auto* kernel = std::get_if<KernelData>(&data)) kernel->arg_addresses.clear();
     auto cloned = std::make_unique<GraphNode>(*copy, node->type_, std::move(data), node->ops_);
     cloned->index_ = node->index_;

@@ -126,7 +126,9 @@ class GraphNode {
 
 class Graph final : public RefCounted {
  public:
-  Graph();
+  // `handles`: whether the graph and its nodes get user handles (plans keep
+  // private copies without).
+  explicit Graph(bool handles = true);
   ~Graph() override;
 
   const std::vector<std::unique_ptr<GraphNode>>& nodes() const { return nodes_; }
@@ -145,8 +147,10 @@ class Graph final : public RefCounted {
   void destroy(GraphNode* node);
 
   // A deep copy: nodes in the same order, child graphs copied too, each node
-  // remembering its original. User-object references are copied.
-  Ref<Graph> clone() const;
+  // remembering its original. User-object references are copied. A private
+  // copy (for a plan) registers no handles.
+  Ref<Graph> clone(bool private_copy = false) const;
+  bool has_handles() const { return handles_; }
 
   // Nodes in an order where every node follows its dependencies;
   // hipErrorInvalidValue when the edges form a cycle.
@@ -164,7 +168,15 @@ class Graph final : public RefCounted {
   // Whether the graph, or a child graph inside it, holds memory nodes.
   bool has_memory_nodes() const;
 
+  // Unique for the life of the process; `version` changes whenever nodes or
+  // edges are added or removed (so node positions can be trusted while it holds).
+  uint64_t id() const { return id_; }
+  uint64_t version() const { return version_; }
+
  private:
+  const bool handles_;
+  const uint64_t id_;
+  uint64_t version_ = 0;
   std::vector<std::unique_ptr<GraphNode>> nodes_;
   const GraphNode* owner_ = nullptr;
   std::unordered_map<UserObject*, unsigned> user_objects_;

@@ -17,12 +17,18 @@ UserObject::UserObject(void* ptr, hipHostFn_t destroy, unsigned initial)
 
 UserObject::~UserObject() { handles().user_objects.remove(this); }
 
-void UserObject::release(unsigned count) {
-  if (refs_.fetch_sub(count, std::memory_order_acq_rel) != count) return;
+bool UserObject::release(unsigned count) {
+  uint64_t held = refs_.load(std::memory_order_relaxed);
+  do {
+    if (held < count) return false;
+  } while (!refs_.compare_exchange_weak(held, held - count, std::memory_order_acq_rel,
+                                        std::memory_order_relaxed));
+  if (held != count) return true;
   // Unregister before the callback: the handle is dead from here on.
   handles().user_objects.remove(this);
   destroy_(ptr_);
   delete this;
+  return true;
 }
 
 }  // namespace weft::graph

@@ -18,8 +18,10 @@ class UserObject {
   UserObject(void* ptr, hipHostFn_t destroy, unsigned initial);
 
   void retain(unsigned count) { refs_.fetch_add(count, std::memory_order_relaxed); }
-  // Runs the destroy callback (and frees the object) when the count reaches zero.
-  void release(unsigned count);
+  // Runs the destroy callback (and frees the object) when the count reaches
+  // zero. Returns false, changing nothing, when fewer than `count` references
+  // are held (an over-release must not wrap the count around).
+  bool release(unsigned count);
 
  private:
   ~UserObject();

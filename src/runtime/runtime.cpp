@@ -101,17 +101,37 @@ Runtime::Runtime() {
   drivers_ = make_builtin_drivers();
   const auto& settings = env::settings();
   std::vector<Ref<Device>> gpus, cpus;
+  // Per GPU agent: its driver applies CUDA_VISIBLE_DEVICES itself (libcuda does),
+  // so weft must not filter it a second time.
+  std::vector<bool> filtered_by_driver;
   for (auto& driver : drivers_) {
     auto found = driver->devices();
     log::info("driver {}: {} agent(s); {}", driver->name(), found.size(), driver->status_note());
-    for (auto& d : found) (d->kind() == AgentKind::kCpu ? cpus : gpus).push_back(d);
+    for (auto& d : found) {
+      if (d->kind() == AgentKind::kCpu) {
+        cpus.push_back(d);
+      } else {
+        gpus.push_back(d);
+        filtered_by_driver.push_back(driver->name() == "cuda");
+      }
+    }
   }
-  // HIP_VISIBLE_DEVICES selects among GPU agents; the CPU agent is weft's own and
-  // is hidden with WEFT_CPU_AGENT=0 instead.
+  // HIP_VISIBLE_DEVICES selects among all GPU agents. CUDA_VISIBLE_DEVICES, AMD's
+  // alias for it, applies (when HIP_VISIBLE_DEVICES is unset) to the GPU agents of
+  // drivers that do not apply it themselves. The CPU agent is weft's own and is
+  // hidden with WEFT_CPU_AGENT=0 instead.
   std::vector<Ref<Device>> ordered;
   if (settings.visible_devices) {
     for (int index : env::parse_visible_list(*settings.visible_devices, int(gpus.size())))
       ordered.push_back(gpus[index]);
+  } else if (settings.cuda_visible_devices) {
+    std::vector<Ref<Device>> others;
+    for (size_t i = 0; i < gpus.size(); ++i)
+      if (!filtered_by_driver[i]) others.push_back(gpus[i]);
+    for (int index : env::parse_visible_list(*settings.cuda_visible_devices, int(others.size())))
+      ordered.push_back(others[index]);
+    for (size_t i = 0; i < gpus.size(); ++i)
+      if (filtered_by_driver[i]) ordered.push_back(gpus[i]);
   } else {
     ordered = gpus;
   }

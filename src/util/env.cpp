@@ -25,7 +25,7 @@ Settings load() {
   else if (auto a = read_long("AMD_LOG_LEVEL")) s.log_level = static_cast<int>(*a);
   s.log_level = std::clamp(s.log_level, 0, 4);
   if (const char* v = std::getenv("HIP_VISIBLE_DEVICES")) s.visible_devices = v;
-  else if (const char* c = std::getenv("CUDA_VISIBLE_DEVICES")) s.visible_devices = c;
+  if (const char* c = std::getenv("CUDA_VISIBLE_DEVICES")) s.cuda_visible_devices = c;
   if (auto v = read_long("HIP_LAUNCH_BLOCKING")) s.launch_blocking = *v != 0;
   if (auto v = read_long("AMD_SERIALIZE_KERNEL")) s.launch_blocking = s.launch_blocking || (*v & 2);
   if (auto v = read_long("WEFT_CPU_AGENT")) s.cpu_agent = *v != 0;

@@ -10,7 +10,8 @@ namespace weft::env {
 
 struct Settings {
   int log_level = 0;                 // AMD_LOG_LEVEL / WEFT_LOG_LEVEL (0..4)
-  std::optional<std::string> visible_devices;  // HIP_VISIBLE_DEVICES, else CUDA_VISIBLE_DEVICES
+  std::optional<std::string> visible_devices;       // HIP_VISIBLE_DEVICES
+  std::optional<std::string> cuda_visible_devices;  // CUDA_VISIBLE_DEVICES (AMD's alias)
   bool launch_blocking = false;      // HIP_LAUNCH_BLOCKING / AMD_SERIALIZE_KERNEL&2
   bool cpu_agent = true;             // WEFT_CPU_AGENT=0 hides the CPU agent
   unsigned cpu_workers = 0;          // WEFT_CPU_WORKERS (0 = one per usable core)

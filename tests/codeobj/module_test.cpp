@@ -5,6 +5,8 @@
 // unload, and malformed images.
 #include "hip_test.hpp"
 
+#include <hip/hip_ext.h>
+
 #include <fstream>
 #include <iterator>
 #include <numeric>
@@ -258,4 +260,34 @@ TEST_CASE("Unit_hipModuleOccupancy_Positive_CpuAgentAnswers") {
   HIP_CHECK_ERROR(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, f, 64, 0, 0x10),
                   hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 0, 0), hipErrorInvalidValue);
+}
+
+TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_WorkItemsEventsAndLaunchEx") {
+  ModuleGuard g;
+  if (!load(&g.m)) return;
+  hipFunction_t f = nullptr;
+  HIP_CHECK(hipModuleGetFunction(&f, g.m, "fill_index"));
+  constexpr int n = 512;
+  hip_test::DeviceBuffer<int> out(n);
+  int* p = out.get();
+  int count = n;
+  void* params[] = {&p, &count};
+  hip_test::Event start, stop;
+  HIP_CHECK(hipExtModuleLaunchKernel(f, n, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr, start.get(), stop.get(), 0));
+  HIP_CHECK(hipEventSynchronize(stop.get()));
+  std::vector<int> host(n);
+  HIP_CHECK(hipMemcpy(host.data(), p, out.bytes(), hipMemcpyDeviceToHost));
+  for (int i = 0; i < n; ++i) REQUIRE(host[i] == i);
+  HIP_CHECK_ERROR(hipExtModuleLaunchKernel(f, 100, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, nullptr, 0),
+                  hipErrorInvalidValue);  // not whole blocks
+  HIP_CHECK(hipMemset(p, 0, out.bytes()));
+  HIP_LAUNCH_CONFIG config{};
+  config.gridDimX = config.gridDimY = config.gridDimZ = 1;
+  config.blockDimX = n;
+  config.blockDimY = config.blockDimZ = 1;
+  HIP_CHECK(hipDrvLaunchKernelEx(&config, f, params, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemcpy(host.data(), p, out.bytes(), hipMemcpyDeviceToHost));
+  CHECK(host[n - 1] == n - 1);
+  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(nullptr, f, params, nullptr), hipErrorInvalidValue);
 }

@@ -516,6 +516,28 @@ TEST_CASE("Unit_hipStreamWaitEvent_Capture_Positive_External") {
   REQUIRE(e == outside.get());
 }
 
+TEST_CASE("Unit_hipStreamWaitEvent_Capture_Positive_ExternalWaitReplays") {
+  if (!hip_test::kernels_supported()) return;
+  hip_test::Stream s, other;
+  hip_test::Event outside;
+  std::atomic<int> flag{0};
+  HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipStreamWaitEvent(s.get(), outside.get(), hipEventWaitExternal));
+  HIP_CHECK(hipLaunchHostFunc(s.get(), [](void* p) { static_cast<std::atomic<int>*>(p)->store(1); }, &flag));
+  Graph g(nullptr);
+  HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
+  Exec exec(g.get());
+  hip_test::Gate gate;
+  gate.launch(other.get());
+  HIP_CHECK(hipEventRecord(outside.get(), other.get()));  // completes when the gate opens
+  HIP_CHECK(hipGraphLaunch(exec.get(), s.get()));
+  hip_test::sleep_ms(50);
+  REQUIRE(flag.load() == 0);  // the replay waits for the event
+  gate.open();
+  HIP_CHECK(hipStreamSynchronize(s.get()));
+  REQUIRE(flag.load() == 1);
+}
+
 TEST_CASE("Unit_hipLaunchHostFunc_Capture_Positive") {
   hip_test::Stream s;
   int value = 0;

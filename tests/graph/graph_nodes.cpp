@@ -312,6 +312,9 @@ TEST_CASE("Unit_hipDrvGraphAddMemcpyNode_Positive_Basic") {
 }
 
 TEST_CASE("Unit_hipGraphAddMemcpyNodeSymbol_Positive_Basic") {
+  // g_symbol is a single-source __device__ variable: device memory only where
+  // single-source kernels run.
+  if (!hip_test::kernels_supported()) return;
   int in[4] = {5, 6, 7, 8}, out[4] = {};
   Graph g;
   hipGraphNode_t to = nullptr, from = nullptr;

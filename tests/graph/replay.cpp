@@ -130,7 +130,15 @@ TEST_CASE("Unit_hipGraphLaunch_Positive_MillionReplaysGrowNoMemory") {
   HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
   Exec exec(g.get());
 
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan keeps freed blocks in a quarantine (256 MiB by default), so RSS grows with
+  // any free at all; the memory check is meaningful only in the normal build.
+  constexpr bool kCheckRss = false;
+  constexpr int kReplays = 100000;
+#else
+  constexpr bool kCheckRss = true;
   constexpr int kReplays = 1000000;
+#endif
   constexpr int kWarmup = 20000;
   constexpr int kBatch = 1000;  // bounds the queue, so RSS measures the runtime only
   long before = 0;
@@ -146,6 +154,10 @@ TEST_CASE("Unit_hipGraphLaunch_Positive_MillionReplaysGrowNoMemory") {
   REQUIRE(total == kReplays);
   REQUIRE(host_calls == kReplays);
   WARN("RSS after warm-up " << before << " KiB, after " << kReplays << " replays " << after << " KiB");
+  if (!kCheckRss) {
+    WARN("RSS growth not checked under AddressSanitizer (its quarantine keeps freed memory)");
+    return;
+  }
   REQUIRE(before > 0);
   // Steady state: no per-replay growth (1 byte per replay would be ~1 MiB).
   REQUIRE(after - before < 512);
