@@ -81,6 +81,7 @@ class BlockRunner {
     FiberContext context;
     StackSpan stack;          // empty for the thread that keeps the OS stack
     void* fake_stack = nullptr;  // AddressSanitizer bookkeeping
+    dim3 index;                  // its threadIdx
     bool alive = false;
   };
   struct Warp {

@@ -27,6 +27,9 @@ weft_cpu_switch:
     popq    %r12
     popq    %rbx
     popq    %rbp
+    /* `ret`, not pop+jmp: every GPU thread switches from the same call site, so
+     * the return-stack predictor is right here; an indirect jump would leave it
+     * one entry off and every later return of the barrier path would miss. */
     ret
     .size   weft_cpu_switch, .-weft_cpu_switch
 

@@ -133,12 +133,13 @@ WEFT_EXPORT hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hi
 WEFT_EXPORT hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode) {
   return call("hipThreadExchangeStreamCaptureMode", [&] {
     if (!mode) return invalid_value("null mode pointer");
-    if (*mode != hipStreamCaptureModeGlobal && *mode != hipStreamCaptureModeThreadLocal &&
-        *mode != hipStreamCaptureModeRelaxed)
-      return invalid_value(fmt::format("{} is not a capture mode", int(*mode)));
+    const int requested = raw_value(*mode);
+    if (requested != hipStreamCaptureModeGlobal && requested != hipStreamCaptureModeThreadLocal &&
+        requested != hipStreamCaptureModeRelaxed)
+      return invalid_value(fmt::format("{} is not a capture mode", requested));
     ThreadState& ts = thread_state();
     int previous = ts.capture_mode;
-    ts.capture_mode = *mode;
+    ts.capture_mode = requested;
     *mode = static_cast<hipStreamCaptureMode>(previous);
     return Status();
   }, mode);

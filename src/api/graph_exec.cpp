@@ -261,7 +261,7 @@ WEFT_EXPORT hipError_t hipGraphExecNodeSetParams(hipGraphExec_t exec, hipGraphNo
                                                  hipGraphNodeParams* params) {
   return call("hipGraphExecNodeSetParams", [&] {
     if (!params) return invalid_value("null node parameters");
-    switch (params->type) {
+    switch (raw_value(params->type)) {
       case hipGraphNodeTypeKernel:
         return exec_set(exec, node, params->type,
                         [&](const GraphNode& current) { return kernel_parts(&params->kernel, &current); });
@@ -287,7 +287,7 @@ WEFT_EXPORT hipError_t hipGraphExecNodeSetParams(hipGraphExec_t exec, hipGraphNo
         break;
     }
     return invalid_value(fmt::format("nodes of type {} cannot be updated in an executable graph",
-                                     int(params->type)));
+                                     raw_value(params->type)));
   }, exec, node, params);
 }
 

@@ -30,13 +30,14 @@ Status set(hipGraphNode_t node, hipGraphNodeType type,
   return Status();
 }
 
-bool known_attribute(hipKernelNodeAttrID attr) {
-  return attr == hipKernelNodeAttributeAccessPolicyWindow ||
-         attr == hipKernelNodeAttributeCooperative || attr == hipKernelNodeAttributePriority;
+bool known_attribute(const hipKernelNodeAttrID& attr) {
+  const int a = raw_value(attr);
+  return a == hipKernelNodeAttributeAccessPolicyWindow || a == hipKernelNodeAttributeCooperative ||
+         a == hipKernelNodeAttributePriority;
 }
 
 Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
-  switch (p.type) {
+  switch (raw_value(p.type)) {
     case hipGraphNodeTypeKernel: return kernel_parts(&p.kernel, nullptr);
     case hipGraphNodeTypeMemcpy:
       if (p.memcpy.flags != 0 || p.memcpy.reserved[0] || p.memcpy.reserved[1] || p.memcpy.reserved[2])
@@ -52,7 +53,7 @@ Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
     default:
       break;
   }
-  return Status(hipErrorNotSupported, fmt::format("graph nodes of type {} are not supported", int(p.type)));
+  return Status(hipErrorNotSupported, fmt::format("graph nodes of type {} are not supported", raw_value(p.type)));
 }
 
 }  // namespace
@@ -86,7 +87,7 @@ WEFT_EXPORT hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t node, hipKe
                                                       const hipKernelNodeAttrValue* value) {
   return call("hipGraphKernelNodeSetAttribute", [&] {
     if (!value) return invalid_value("null value");
-    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", int(attr)));
+    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeKernel));
     KernelAttributes& a = n->as<KernelData>().attributes;
     if (attr == hipKernelNodeAttributeAccessPolicyWindow) a.access_policy_window = value->accessPolicyWindow;
@@ -100,7 +101,7 @@ WEFT_EXPORT hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t node, hipKe
                                                       hipKernelNodeAttrValue* value) {
   return call("hipGraphKernelNodeGetAttribute", [&] {
     if (!value) return invalid_value("null output pointer");
-    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", int(attr)));
+    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeKernel));
     const KernelAttributes& a = n->as<KernelData>().attributes;
     if (attr == hipKernelNodeAttributeAccessPolicyWindow) value->accessPolicyWindow = a.access_policy_window;
@@ -305,7 +306,7 @@ WEFT_EXPORT hipError_t hipGraphAddNode(hipGraphNode_t* node, hipGraph_t graph,
                                        hipGraphNodeParams* params) {
   return call("hipGraphAddNode", [&] {
     if (!params) return invalid_value("null node parameters");
-    if (params->type == hipGraphNodeTypeMemAlloc)
+    if (raw_value(params->type) == hipGraphNodeTypeMemAlloc)
       return add(node, graph, deps, count, [&] { return alloc_parts(&params->alloc); });
     WEFT_ASSIGN_OR_RETURN(Graph * parent, graph_of(graph));
     return add(node, graph, deps, count, [&] { return parts_of(*params, parent); });
@@ -316,7 +317,7 @@ WEFT_EXPORT hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodePa
   return call("hipGraphNodeSetParams", [&] {
     if (!params) return invalid_value("null node parameters");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, node_of(node));
-    if (n->type() != params->type)
+    if (raw_value(params->type) != n->type())
       return invalid_value("a node's type cannot change");
     switch (params->type) {
       case hipGraphNodeTypeKernel:

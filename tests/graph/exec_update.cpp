@@ -434,7 +434,7 @@ TEST_CASE("Unit_hipGraphAddNode_Negative_Parameters") {
     HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), nullptr, 0, &p), hipErrorNotSupported);
   }
   SECTION("no such type") {
-    p.type = static_cast<hipGraphNodeType>(1000);
+    p.type = hipGraphNodeTypeCount;  // (a value outside the enum's range would be UB)
     HIP_CHECK_ERROR_EITHER(hipGraphAddNode(&n, g.get(), nullptr, 0, &p), hipErrorInvalidValue,
                            hipErrorNotSupported);
   }

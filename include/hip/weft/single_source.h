@@ -450,15 +450,22 @@ void kernel_entry(weftKernelContext* ctx, void* blob) {
     std::apply(Kernel, args);
     return;
   }
+  // A local copy of the arguments (each call copies them again into the kernel's
+  // by-value parameters, so no thread sees another's changes): the compiler can
+  // keep them in registers, where the stores to threadIdx cannot alias them.
+  Tuple local = args;
   const uint32_t bx = ctx->blockDim.x, by = ctx->blockDim.y, bz = ctx->blockDim.z;
   for (uint32_t z = 0; z < bz; ++z)
-    for (uint32_t y = 0; y < by; ++y)
+    for (uint32_t y = 0; y < by; ++y) {
+      ids.thread.y = y;
+      ids.thread.z = z;
       for (uint32_t x = 0; x < bx; ++x) {
-        ids.thread = Uint3{x, y, z};
-        std::apply(Kernel, args);
+        ids.thread.x = x;  // the one store per GPU thread
+        std::apply(Kernel, local);
         // A barrier turned the block into fibers: the others run on their own.
         if (ctx->mode != WEFT_KERNEL_LOOP) return;
       }
+    }
 }
 
 template <typename Tuple>
