@@ -79,10 +79,10 @@ Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t elemen
 
 namespace {
 
-// The agent that must run a copy or fill: a CPU agent's queue can only touch
-// memory the host can reach, so device memory of a GPU agent is copied by that
-// GPU. Returns nullptr when the stream's own agent can do it.
-DeviceState* engine_for(const Stream& stream, std::initializer_list<const void*> pointers) {
+// A CPU agent's queue runs copies and fills with memmove on host addresses, so it
+// must never be handed device memory of a GPU agent (a device address is not a
+// host address). Returns the GPU agent owning such memory, or nullptr.
+DeviceState* foreign_gpu_memory(const Stream& stream, std::initializer_list<const void*> pointers) {
   if (stream.device().driver_device().kind() != AgentKind::kCpu) return nullptr;
   for (const void* p : pointers) {
     if (!p) continue;
@@ -94,40 +94,20 @@ DeviceState* engine_for(const Stream& stream, std::initializer_list<const void*>
   return nullptr;
 }
 
-// Runs `op` on `engine`'s null stream, ordered after everything earlier on
-// `stream` and before everything later on it, through two events.
-Status submit_through(Stream& stream, DeviceState& engine, Op op) {
-  log::debug("copy on a stream of device {} runs on device {}, which owns the memory",
-             stream.device().ordinal(), engine.ordinal());
-  WEFT_ASSIGN_OR_RETURN(Stream * other, engine.null_stream());
-  EventOptions options;
-  options.timing = false;
-  WEFT_ASSIGN_OR_RETURN(Ref<Event> before, stream.device().driver_device().create_event(options));
-  WEFT_ASSIGN_OR_RETURN(Ref<Event> after, engine.driver_device().create_event(options));
-  WEFT_RETURN_IF_ERROR(stream.submit(EventRecordOp{before}));
-  WEFT_RETURN_IF_ERROR(other->submit(EventWaitOp{before}));
-  WEFT_RETURN_IF_ERROR(other->submit(std::move(op)));
-  WEFT_RETURN_IF_ERROR(other->submit(EventRecordOp{after}));
-  return stream.submit(EventWaitOp{after});
-}
-
 }  // namespace
 
 Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
   if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
-  DeviceState* engine = nullptr;
-  if (auto* copy = std::get_if<CopyOp>(&op)) engine = engine_for(*s, {copy->dst, copy->src});
-  else if (auto* fill = std::get_if<FillOp>(&op)) engine = engine_for(*s, {fill->dst});
-  if (engine) {
-    auto capture = graph::capture_active() ? graph::capture_info(*s) : Result<graph::CaptureInfo>(graph::CaptureInfo{});
-    if (capture.ok() && capture.value().status != hipStreamCaptureStatusNone)
-      return Status(hipErrorNotSupported,
-                    "capturing a copy of another agent's device memory on a CPU-agent stream");
-    WEFT_RETURN_IF_ERROR(submit_through(*s, *engine, std::move(op)));
-  } else {
-    WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
-  }
+  DeviceState* owner = nullptr;
+  if (auto* copy = std::get_if<CopyOp>(&op)) owner = foreign_gpu_memory(*s, {copy->dst, copy->src});
+  else if (auto* fill = std::get_if<FillOp>(&op)) owner = foreign_gpu_memory(*s, {fill->dst});
+  if (owner)
+    return invalid_value(fmt::format(
+        "the memory belongs to GPU device {}, which the CPU agent (device {}) cannot reach: issue the "
+        "copy or memset on a stream of device {} (hipSetDevice({}) for the null stream)",
+        owner->ordinal(), s->device().ordinal(), owner->ordinal(), owner->ordinal()));
+  WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
   if (sync) return s->synchronize();
   return Status();
 }
