@@ -3,6 +3,8 @@
 // build time: one weft build runs with or without an NVIDIA driver.
 #include "api.hpp"
 
+#include <weft/driver/library_table.hpp>
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -14,11 +16,7 @@ namespace {
 #define WEFT_CUDA_STR_(x) #x
 #define WEFT_CUDA_STR(x) WEFT_CUDA_STR_(x)
 
-struct Loaded {
-  Api table;
-  bool ok = false;
-  std::string error;
-};
+using Loaded = LoadedLibrary<Api>;
 
 // Resolves `abi_name` (the versioned name cuda.h maps to), falling back to the
 // unversioned `plain_name`: older drivers export only that, with the same signature.
@@ -57,36 +55,13 @@ Loaded load() {
   return out;
 }
 
-std::atomic<const Api*> g_fake{nullptr};
-std::atomic<bool> g_fake_set{false};
-
-const Loaded& loaded() {
-  // Leaked: libcuda outlives static destruction.
-  static const Loaded* real = new Loaded(load());
-  return *real;
-}
+using Table = LibraryTable<Api, &load>;
 
 }  // namespace
 
-const Api* api() {
-  if (g_fake_set.load(std::memory_order_acquire)) return g_fake.load(std::memory_order_acquire);
-  const Loaded& l = loaded();
-  return l.ok ? &l.table : nullptr;
-}
-
-const std::string& load_error() {
-  static const std::string kFakeAbsent = "fake table: libcuda absent";
-  static const std::string kNone;
-  if (g_fake_set.load(std::memory_order_acquire))
-    return g_fake.load(std::memory_order_acquire) ? kNone : kFakeAbsent;
-  return loaded().error;
-}
-
-void set_api_for_testing(const Api* fake) {
-  g_fake.store(fake, std::memory_order_release);
-  g_fake_set.store(true, std::memory_order_release);
-}
-
-void reset_api_for_testing() { g_fake_set.store(false, std::memory_order_release); }
+const Api* api() { return Table::api(); }
+const std::string& load_error() { return Table::load_error("fake table: libcuda absent"); }
+void set_api_for_testing(const Api* fake) { Table::set_for_testing(fake); }
+void reset_api_for_testing() { Table::reset_for_testing(); }
 
 }  // namespace weft::cuda

@@ -2,6 +2,8 @@
 // Loads libhsa-runtime64.so.1 once and resolves the symbol table.
 #include "api.hpp"
 
+#include <weft/driver/library_table.hpp>
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -10,11 +12,7 @@
 namespace weft::hsa {
 namespace {
 
-struct Loaded {
-  Api table;
-  bool ok = false;
-  std::string error;
-};
+using Loaded = LoadedLibrary<Api>;
 
 Loaded load() {
   Loaded out;
@@ -44,39 +42,15 @@ Loaded load() {
   return out;
 }
 
-std::atomic<const Api*> g_fake{nullptr};
-std::atomic<bool> g_fake_set{false};
-
-const Loaded& loaded() {
-  // Leaked: ROCr outlives static destruction.
-  static const Loaded* real = new Loaded(load());
-  return *real;
-}
+using Table = LibraryTable<Api, &load>;
 
 }  // namespace
 
-const Api* api() {
-  if (g_fake_set.load(std::memory_order_acquire)) return g_fake.load(std::memory_order_acquire);
-  const Loaded& l = loaded();
-  return l.ok ? &l.table : nullptr;
-}
-
-const std::string& load_error() {
-  static const std::string kFakeAbsent = "test double: libhsa-runtime64 absent";
-  static const std::string kNone;
-  if (g_fake_set.load(std::memory_order_acquire))
-    return g_fake.load(std::memory_order_acquire) ? kNone : kFakeAbsent;
-  return loaded().error;
-}
-
-void set_api_for_testing(const Api* fake) {
-  g_fake.store(fake, std::memory_order_release);
-  g_fake_set.store(true, std::memory_order_release);
-}
-
-bool testing_api_installed() { return g_fake_set.load(std::memory_order_acquire); }
-
-void reset_api_for_testing() { g_fake_set.store(false, std::memory_order_release); }
+const Api* api() { return Table::api(); }
+const std::string& load_error() { return Table::load_error("test double: libhsa-runtime64 absent"); }
+void set_api_for_testing(const Api* fake) { Table::set_for_testing(fake); }
+bool testing_api_installed() { return Table::testing(); }
+void reset_api_for_testing() { Table::reset_for_testing(); }
 
 std::string status_text(const Api& api, hsa_status_t status) {
   const char* text = nullptr;

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+// A vendor library's function table (libcuda, libhsa-runtime64, ...), opened with
+// dlopen on first use and never closed, which tests may replace with a fake.
+// Each driver supplies the loader; this class holds the one real table and the
+// test override. Thread-safe to read; swap the fake only while no driver object
+// is alive.
+#pragma once
+
+#include <atomic>
+#include <string>
+
+namespace weft {
+
+template <typename Api>
+struct LoadedLibrary {
+  Api table{};
+  bool ok = false;
+  std::string error;  // why `table` is unusable, when !ok
+};
+
+template <typename Api, LoadedLibrary<Api> (*Load)()>
+class LibraryTable {
+ public:
+  // The real table (loaded on first call) or the installed fake; nullptr when
+  // the library or a required symbol is missing (the reason in load_error()).
+  static const Api* api() {
+    if (fake_set_.load(std::memory_order_acquire)) return fake_.load(std::memory_order_acquire);
+    const LoadedLibrary<Api>& l = loaded();
+    return l.ok ? &l.table : nullptr;
+  }
+
+  static const std::string& load_error(const char* fake_absent_text) {
+    if (fake_set_.load(std::memory_order_acquire)) {
+      static const std::string kNone;
+      static const std::string absent = fake_absent_text;
+      return fake_.load(std::memory_order_acquire) ? kNone : absent;
+    }
+    return loaded().error;
+  }
+
+  // A fake table for tests (nullptr: the library is absent).
+  static void set_for_testing(const Api* fake) {
+    fake_.store(fake, std::memory_order_release);
+    fake_set_.store(true, std::memory_order_release);
+  }
+  static void reset_for_testing() { fake_set_.store(false, std::memory_order_release); }
+  static bool testing() { return fake_set_.load(std::memory_order_acquire); }
+
+ private:
+  static const LoadedLibrary<Api>& loaded() {
+    // Leaked: vendor libraries keep threads running past static destruction.
+    static const LoadedLibrary<Api>* real = new LoadedLibrary<Api>(Load());
+    return *real;
+  }
+  static inline std::atomic<const Api*> fake_{nullptr};
+  static inline std::atomic<bool> fake_set_{false};
+};
+
+}  // namespace weft
