@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "block_runner.hpp"
 
+#include "util/log.hpp"
+
 #include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -81,6 +83,18 @@ StackSpan StackPool::acquire() {
 
 // ---- runner ----
 
+namespace {
+// Waiting on kAlwaysRunnable with seen == 0 means "may run now" (a thread that has
+// not started yet); on kNeverRunnable, "must not resume normally" (the OS-stack
+// thread while an abort unwinds the block).
+constexpr uint32_t kAlwaysRunnable = 1;
+constexpr uint32_t kNeverRunnable = 0;
+
+#define WEFT_HOT inline __attribute__((always_inline))
+#define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+}  // namespace
+
 BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
@@ -90,6 +104,11 @@ BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
     os_stack_ = StackSpan{static_cast<std::byte*>(bottom), size};
     pthread_attr_destroy(&attr);
   }
+}
+
+BlockRunner::~BlockRunner() {
+  for (ThreadInfo& t : info_)
+    if (t.stack.bottom) stacks_.give_back(t.stack);
 }
 
 BlockRunner* BlockRunner::current() { return t_active; }
@@ -106,6 +125,10 @@ dim3 BlockRunner::thread_index(unsigned t) const {
 
 unsigned BlockRunner::linear_index(const dim3& t) const {
   return t.x + ctx_.blockDim.x * (t.y + ctx_.blockDim.y * t.z);
+}
+
+dim3 BlockRunner::current_thread_index() const {
+  return fiber_mode_ ? info_[current_].index : ctx_.threadIdx;
 }
 
 Status BlockRunner::run_block(weftKernelEntry entry, void* args, const LaunchDims& dims,
@@ -146,17 +169,17 @@ Status BlockRunner::run_block(weftKernelEntry entry, void* args, const LaunchDim
   }
   if (fiber_mode_ && !aborted_) {
     // The OS-stack thread is done; run the other GPU threads to their end.
+    unsigned next = fibers_[os_thread_].warp_next;
+    if (next == os_thread_) next = fibers_[os_thread_].next;
     finish_thread(os_thread_);
     if (alive_count_ > 0) {
-      unsigned next = next_alive(os_thread_);
       current_ = next;
-      ctx_.threadIdx = gpu_threads_[next].index;
-      asan_leaving(&main_fake_stack_, gpu_threads_[next].stack);
-      switch_fiber_context(main_, gpu_threads_[next].context);
+      asan_leaving(&main_fake_stack_, info_[next].stack);
+      switch_fiber_context(main_, fibers_[next].context);
       asan_arrived(main_fake_stack_);
     }
   }
-  if (fiber_mode_) release_fibers();
+  if (fiber_mode_) after_fiber_block();
   fiber_mode_ = false;
   t_active = outer;
   if (aborted_) return Status(abort_code_, abort_message_);
@@ -168,77 +191,90 @@ void BlockRunner::enter_fiber_mode() {
   current_ = os_thread_;
   ctx_.mode = WEFT_KERNEL_SINGLE;
   fiber_mode_ = true;
-  gpu_threads_.assign(threads_, GpuThread{});
-  // Threads before the current one already ran to completion in loop mode.
-  for (unsigned t = os_thread_; t < threads_; ++t) {
-    gpu_threads_[t].alive = true;
-    gpu_threads_[t].index = thread_index(t);  // no divisions on the switch path
+  if (fibers_storage_.size() < threads_) {
+    fibers_storage_.resize(threads_);
+    info_.resize(threads_);
   }
-  gpu_threads_[os_thread_].stack = os_stack_;
-  for (unsigned t = os_thread_ + 1; t < threads_; ++t) {
-    GpuThread& g = gpu_threads_[t];
-    g.stack = stacks_.acquire();
+  unsigned warps = (threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE;
+  if (warps_storage_.size() < warps) warps_storage_.resize(warps);
+  fibers_ = fibers_storage_.data();
+  warps_ = warps_storage_.data();
+  for (unsigned w = 0; w < warps; ++w) warps_[w] = Warp{};
+
+  // Threads before the current one already ran to completion in loop mode; the
+  // others form the rings, in thread order.
+  for (unsigned t = os_thread_; t < threads_; ++t) {
+    Fiber& f = fibers_[t];
+    ThreadInfo& info = info_[t];
+    f.waits_on = &kAlwaysRunnable;
+    f.seen = 0;
+    f.next = t + 1 < threads_ ? t + 1 : os_thread_;
+    info.prev = t > os_thread_ ? t - 1 : threads_ - 1;
+    unsigned warp = t / WEFT_CPU_WARP_SIZE;
+    unsigned first = warp * WEFT_CPU_WARP_SIZE > os_thread_ ? warp * WEFT_CPU_WARP_SIZE : os_thread_;
+    unsigned last = (warp + 1) * WEFT_CPU_WARP_SIZE < threads_ ? (warp + 1) * WEFT_CPU_WARP_SIZE - 1
+                                                                : threads_ - 1;
+    f.warp_next = t < last ? t + 1 : first;
+    info.warp_prev = t > first ? t - 1 : last;
+    info.alive = true;
+    info.index = thread_index(t);  // no divisions on the switch path
+    ++warps_[warp].alive;
+    if (t == os_thread_) continue;
+    if (!info.stack.bottom) info.stack = stacks_.acquire();
     // Stacks are page-aligned and equally sized, so their hot top frames would all
     // fall in the same cache sets and evict each other on every switch. Shifting
     // each top by a different multiple of three cache lines (up to 16 KiB)
     // spreads 256 threads over distinct L1 and L2 sets.
     size_t color = (t * 3 % 256) * 64;
-    make_fiber_context(g.context, g.stack.top() - color, g.stack.size - color, &fiber_main, this);
+    make_fiber_context(f.context, info.stack.top() - color, info.stack.size - color, &fiber_main,
+                       this);
   }
   alive_count_ = threads_ - os_thread_;
-  warps_.assign((threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE, Warp{});
-  for (unsigned t = os_thread_; t < threads_; ++t) ++warps_[t / WEFT_CPU_WARP_SIZE].alive;
   block_arrived_ = 0;
   block_true_ = 0;
   block_generation_ = 0;
 }
 
-void BlockRunner::release_fibers() {
-  for (unsigned t = os_thread_ + 1; t < threads_; ++t) {
-    StackSpan& s = gpu_threads_[t].stack;
-    if (!s.bottom) continue;
+void BlockRunner::after_fiber_block() {
 #ifdef WEFT_ASAN_FIBERS
-    // Frames abandoned by an aborted block may leave poisoned shadow behind.
-    ASAN_UNPOISON_MEMORY_REGION(s.bottom, s.size);
+  // Frames abandoned by an aborted block may leave poisoned shadow behind.
+  for (unsigned t = os_thread_ + 1; t < threads_; ++t)
+    if (info_[t].stack.bottom) ASAN_UNPOISON_MEMORY_REGION(info_[t].stack.bottom, info_[t].stack.size);
 #endif
-    stacks_.give_back(s);
-    s = StackSpan{};
-  }
 }
 
-unsigned BlockRunner::next_alive(unsigned after) const {
-  for (unsigned step = 1; step <= threads_; ++step) {
-    unsigned t = after + step;
-    if (t >= threads_) t -= threads_;
-    if (gpu_threads_[t].alive) return t;
-  }
-  return threads_;
-}
-
-void BlockRunner::switch_to(unsigned next) {
-  unsigned me = current_;
+WEFT_HOT void BlockRunner::switch_to(unsigned me, unsigned next) {
   current_ = next;
-  ctx_.threadIdx = gpu_threads_[next].index;
-  ++switches_;
-  asan_leaving(&gpu_threads_[me].fake_stack, gpu_threads_[next].stack);
-  switch_fiber_context(gpu_threads_[me].context, gpu_threads_[next].context);
-  asan_arrived(gpu_threads_[me].fake_stack);
-  // Resumed: whoever switched back to us set current_ and ctx_.threadIdx.
+#ifdef WEFT_ASAN_FIBERS
+  asan_leaving(&info_[me].fake_stack, next == os_thread_ ? os_stack_ : info_[next].stack);
+#endif
+  switch_fiber_context(fibers_[me].context, fibers_[next].context);
+#ifdef WEFT_ASAN_FIBERS
+  asan_arrived(info_[me].fake_stack);
+#endif
+  // Resumed: whoever switched back to us set current_.
 }
 
-void BlockRunner::yield_while_waiting(const uint32_t& generation, uint32_t seen) {
-  while (generation == seen) {
-    unsigned next = next_alive(current_);
-    if (next == current_ || next == threads_)
-      abort_block("deadlock: the only live GPU thread waits for others", hipErrorLaunchFailure);
-    uint64_t before = progress_;
-    switch_to(next);
+unsigned BlockRunner::find_runnable(unsigned me) const {
+  for (unsigned t = fibers_[me].next; t != me; t = fibers_[t].next)
+    if (*fibers_[t].waits_on != fibers_[t].seen) return t;
+  return me;
+}
+
+// The calling thread `me` waits and was resumed (or is about to yield) while its
+// barrier is still pending: find a thread that can run, or report the deadlock.
+__attribute__((noinline)) void BlockRunner::wait_slow(unsigned me) {
+  for (;;) {
     if (aborted_) longjmp(abort_jump_, 1);  // only the OS-stack thread is resumed after an abort
-    // A full round in which no thread arrived anywhere, finished or exited: the
-    // threads wait at barriers that can never complete (divergent barriers).
-    if (generation == seen && progress_ == before)
+    const Fiber& f = fibers_[me];
+    if (*f.waits_on != f.seen) return;
+    unsigned next = find_runnable(me);
+    // Every live thread waits at a barrier that can never complete (divergent
+    // barriers: a thread that could arrive or exit would be runnable).
+    if (next == me)
       abort_block("deadlock: GPU threads of the block wait at different barriers",
                   hipErrorLaunchFailure);
+    switch_to(me, next);
   }
 }
 
@@ -247,34 +283,66 @@ void BlockRunner::complete_block_barrier() {
   block_true_ = 0;
   block_arrived_ = 0;
   ++block_generation_;
-  ++progress_;
 }
 
 void BlockRunner::complete_warp(Warp& warp) {
   warp.arrived = 0;
   ++warp.generation;
   warp.masks[warp.generation & 1] = 0;
-  ++progress_;
 }
 
 void BlockRunner::finish_thread(unsigned thread) {
-  gpu_threads_[thread].alive = false;
+  ThreadInfo& info = info_[thread];
+  info.alive = false;
+  // Unlink from both rings.
+  unsigned next = fibers_[thread].next, prev = info.prev;
+  fibers_[prev].next = next;
+  info_[next].prev = prev;
+  unsigned warp_next = fibers_[thread].warp_next, warp_prev = info.warp_prev;
+  fibers_[warp_prev].warp_next = warp_next;
+  info_[warp_next].warp_prev = warp_prev;
   --alive_count_;
   Warp& warp = warps_[thread / WEFT_CPU_WARP_SIZE];
   --warp.alive;
-  ++progress_;
   // An exit may be what a pending barrier was waiting for.
   if (block_arrived_ > 0 && block_arrived_ == alive_count_) complete_block_barrier();
   if (warp.arrived > 0 && warp.arrived == warp.alive) complete_warp(warp);
 }
 
-int BlockRunner::barrier(int predicate, int op) {
-  if (!fiber_mode_) enter_fiber_mode();
+// A fiber's GPU thread returned from the kernel: hand over to a successor (the
+// next lane of its warp first, so that a warp finishes together) for good.
+void BlockRunner::exit_fiber(unsigned me) {
+  unsigned next = fibers_[me].warp_next;
+  if (next == me) next = fibers_[me].next;
+  finish_thread(me);
+  if (alive_count_ == 0) {
+    // Last one out: back to the OS thread, which waits in run_block.
+    asan_leaving(nullptr, os_stack_);
+    switch_fiber_context(fibers_[me].context, main_);
+  } else {
+    // If `next` cannot run yet, its own slow path finds one that can.
+    current_ = next;
+    asan_leaving(nullptr, next == os_thread_ ? os_stack_ : info_[next].stack);
+    switch_fiber_context(fibers_[me].context, fibers_[next].context);
+  }
+  std::abort();  // a finished fiber is never resumed
+}
+
+WEFT_HOT int BlockRunner::barrier(int predicate, int op) {
+  if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
   uint32_t generation = block_generation_;
-  if (predicate) ++block_true_;
-  ++progress_;
-  if (++block_arrived_ == alive_count_) complete_block_barrier();
-  else yield_while_waiting(block_generation_, generation);
+  block_true_ += predicate != 0;
+  if (++block_arrived_ == alive_count_) {
+    complete_block_barrier();  // the last to arrive carries on without a switch
+  } else {
+    unsigned me = current_;
+    Fiber& f = fibers_[me];
+    f.waits_on = &block_generation_;
+    f.seen = generation;
+    switch_to(me, f.next);
+    if (WEFT_UNLIKELY(block_generation_ == generation)) wait_slow(me);
+  }
+  if (op == WEFT_REDUCE_NONE) return 0;
   const BarrierResult& r = block_results_[generation & 1];
   switch (op) {
     case WEFT_REDUCE_COUNT: return static_cast<int>(r.true_count);
@@ -284,8 +352,8 @@ int BlockRunner::barrier(int predicate, int op) {
   }
 }
 
-const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask) {
-  if (!fiber_mode_) enter_fiber_mode();
+WEFT_HOT const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask) {
+  if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
   unsigned me = current_;
   Warp& warp = warps_[me / WEFT_CPU_WARP_SIZE];
   unsigned lane = me % WEFT_CPU_WARP_SIZE;
@@ -293,9 +361,15 @@ const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_ma
   unsigned buffer = generation & 1;
   warp.values[buffer][lane] = value;
   warp.masks[buffer] |= uint64_t(1) << lane;
-  ++progress_;
-  if (++warp.arrived == warp.alive) complete_warp(warp);
-  else yield_while_waiting(warp.generation, generation);
+  if (++warp.arrived == warp.alive) {
+    complete_warp(warp);
+  } else {
+    Fiber& f = fibers_[me];
+    f.waits_on = &warp.generation;
+    f.seen = generation;
+    switch_to(me, f.warp_next);
+    if (WEFT_UNLIKELY(warp.generation == generation)) wait_slow(me);
+  }
   if (active_mask) *active_mask = warp.masks[buffer];
   return warp.values[buffer];
 }
@@ -311,11 +385,16 @@ void BlockRunner::abort_block(std::string message, hipError_t code) {
 }
 
 void BlockRunner::return_to_os_stack(unsigned me) {
-  FiberContext& target =
-      gpu_threads_[os_thread_].alive ? gpu_threads_[os_thread_].context : main_;
+  bool os_alive = info_[os_thread_].alive;
+  if (os_alive) {
+    // Resumed inside a barrier, the OS-stack thread must not carry on with the
+    // kernel: its slow path sees aborted_ and jumps back to run_block.
+    fibers_[os_thread_].waits_on = &kNeverRunnable;
+    fibers_[os_thread_].seen = kNeverRunnable;
+  }
   current_ = os_thread_;
   asan_leaving(nullptr, os_stack_);
-  switch_fiber_context(gpu_threads_[me].context, target);
+  switch_fiber_context(fibers_[me].context, os_alive ? fibers_[os_thread_].context : main_);
   std::abort();  // never resumed
 }
 
@@ -323,6 +402,7 @@ void BlockRunner::fiber_main(void* runner) {
   auto* self = static_cast<BlockRunner*>(runner);
   asan_arrived(nullptr);
   unsigned me = self->current_;
+  self->ctx_.threadIdx = self->info_[me].index;
   bool stop = false;
   try {
     self->entry_(&self->ctx_, self->args_);
@@ -334,19 +414,48 @@ void BlockRunner::fiber_main(void* runner) {
   }
   // Leave the handler before switching stacks: exception state is per OS thread.
   if (stop) self->return_to_os_stack(me);
-  self->finish_thread(me);
-  unsigned next = self->next_alive(me);
-  if (next == self->threads_) {
-    // Last one out: back to the OS thread, which waits in run_block.
-    asan_leaving(nullptr, self->os_stack_);
-    switch_fiber_context(self->gpu_threads_[me].context, self->main_);
-  } else {
-    self->current_ = next;
-    self->ctx_.threadIdx = self->gpu_threads_[next].index;
-    asan_leaving(nullptr, self->gpu_threads_[next].stack);
-    switch_fiber_context(self->gpu_threads_[me].context, self->gpu_threads_[next].context);
-  }
-  std::abort();  // a finished fiber is never resumed
+  self->exit_fiber(me);
 }
 
 }  // namespace weft::cpu
+
+// ---- entry points called by kernels (kernel_abi.h) ----
+
+namespace {
+__attribute__((noinline, cold)) void log_outside_kernel(const char* what) {
+  weft::log::error("{} called outside a kernel; ignored", what);
+}
+}  // namespace
+
+extern "C" {
+
+// Each is one frame between the kernel and the context switch.
+__attribute__((visibility("default"))) void weftSyncThreads(void) {
+  weft::cpu::BlockRunner* runner = weft::cpu::t_active;
+  if (WEFT_UNLIKELY(!runner)) return log_outside_kernel("__syncthreads");
+  runner->barrier(0, WEFT_REDUCE_NONE);
+}
+
+__attribute__((visibility("default"))) int weftSyncThreadsReduce(int predicate, int op) {
+  weft::cpu::BlockRunner* runner = weft::cpu::t_active;
+  if (WEFT_UNLIKELY(!runner)) {
+    log_outside_kernel("__syncthreads_count/and/or");
+    return 0;
+  }
+  return runner->barrier(predicate, op);
+}
+
+__attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64_t value,
+                                                                          uint64_t* active_mask) {
+  weft::cpu::BlockRunner* runner = weft::cpu::t_active;
+  if (WEFT_UNLIKELY(!runner)) {
+    static thread_local uint64_t lone[WEFT_CPU_WARP_SIZE];
+    log_outside_kernel("a warp operation");
+    lone[0] = value;
+    if (active_mask) *active_mask = 1;
+    return lone;
+  }
+  return runner->warp_collective(value, active_mask);
+}
+
+}  // extern "C"

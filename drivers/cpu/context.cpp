@@ -5,7 +5,6 @@
 
 #if defined(__x86_64__)
 
-extern "C" void weft_cpu_switch(void** save_sp, void* resume_sp);
 extern "C" void weft_cpu_fiber_start();
 
 namespace weft::cpu {
@@ -27,8 +26,6 @@ void make_fiber_context(FiberContext& ctx, void* stack_top, size_t, void (*fn)(v
   frame[8] = 0;
   ctx.sp = frame;
 }
-
-void switch_fiber_context(FiberContext& from, FiberContext& to) { weft_cpu_switch(&from.sp, to.sp); }
 
 }  // namespace weft::cpu
 

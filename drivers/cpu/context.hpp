@@ -6,13 +6,19 @@
 
 #include <cstddef>
 
+#if defined(__x86_64__)
+extern "C" void weft_cpu_switch(void** save_sp, void* resume_sp);
+#endif
+
 namespace weft::cpu {
 
 struct FiberContext {
   void* sp = nullptr;  // saved stack pointer (x86-64) or fcontext handle
+#if !defined(__x86_64__)
   // Used by the fcontext fallback only: what the first switch to it runs.
   void (*fn)(void*) = nullptr;
   void* arg = nullptr;
+#endif
 };
 
 // Prepares `ctx` so that the first switch to it calls fn(arg) on the given stack.
@@ -21,6 +27,15 @@ void make_fiber_context(FiberContext& ctx, void* stack_top, size_t stack_size, v
                         void* arg);
 
 // Saves the running context into `from` and resumes `to`.
+#if defined(__x86_64__)
+// Inline, so that the barrier path has no frame between its caller and the
+// assembly switch.
+inline __attribute__((always_inline)) void switch_fiber_context(FiberContext& from,
+                                                                FiberContext& to) {
+  weft_cpu_switch(&from.sp, to.sp);
+}
+#else
 void switch_fiber_context(FiberContext& from, FiberContext& to);
+#endif
 
 }  // namespace weft::cpu

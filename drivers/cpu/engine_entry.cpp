@@ -12,11 +12,6 @@
 #include <cstdlib>
 
 namespace {
-weft::cpu::BlockRunner* runner_or_log(const char* what) {
-  auto* runner = weft::cpu::BlockRunner::current();
-  if (!runner) weft::log::error("{} called outside a kernel; ignored", what);
-  return runner;
-}
 // glibc's own __assert_fail, for asserts outside kernels.
 [[noreturn]] void forward_assert_to_glibc(const char* expression, const char* file, unsigned line,
                                           const char* function) {
@@ -31,26 +26,8 @@ weft::cpu::BlockRunner* runner_or_log(const char* what) {
 
 extern "C" {
 
-__attribute__((visibility("default"))) void weftSyncThreads(void) {
-  if (auto* runner = runner_or_log("__syncthreads")) runner->barrier(0, WEFT_REDUCE_NONE);
-}
-
-__attribute__((visibility("default"))) int weftSyncThreadsReduce(int predicate, int op) {
-  auto* runner = runner_or_log("__syncthreads_count/and/or");
-  return runner ? runner->barrier(predicate, op) : 0;
-}
-
-__attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64_t value,
-                                                                          uint64_t* active_mask) {
-  static thread_local uint64_t lone[WEFT_CPU_WARP_SIZE];
-  auto* runner = runner_or_log("a warp operation");
-  if (!runner) {
-    lone[0] = value;
-    if (active_mask) *active_mask = 1;
-    return lone;
-  }
-  return runner->warp_collective(value, active_mask);
-}
+// weftSyncThreads, weftSyncThreadsReduce and weftWarpCollective live in
+// block_runner.cpp, inlined into the barrier path.
 
 __attribute__((visibility("default"))) void weftKernelAssertFail(const char* expression,
                                                                  const char* file, unsigned line,
@@ -58,10 +35,11 @@ __attribute__((visibility("default"))) void weftKernelAssertFail(const char* exp
   auto* runner = weft::cpu::BlockRunner::current();
   if (!runner) forward_assert_to_glibc(expression, file, line, function);
   const weftKernelContext* c = runner->context();
+  const dim3 thread = runner->current_thread_index();
   std::string message = fmt::format(
       "{}:{}: {}: block [{},{},{}], thread [{},{},{}]: device-side assertion `{}' failed", file,
-      line, function, c->blockIdx.x, c->blockIdx.y, c->blockIdx.z, c->threadIdx.x,
-      c->threadIdx.y, c->threadIdx.z, expression);
+      line, function, c->blockIdx.x, c->blockIdx.y, c->blockIdx.z, thread.x,
+      thread.y, thread.z, expression);
   std::fprintf(stderr, "%s\n", message.c_str());
   runner->abort_block(std::move(message), hipErrorAssert);
 }

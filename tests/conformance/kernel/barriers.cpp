@@ -69,6 +69,17 @@ __global__ void assert_on_thread(int bad_thread, int* touched) {
   atomicAdd(touched, 1);
 }
 
+// Even threads wait at __syncthreads, odd ones in a warp exchange: neither can
+// ever complete, which the engine must report instead of hanging.
+__global__ void divergent_barriers(int* out) {
+  if (threadIdx.x % 2 == 0) {
+    __syncthreads();
+  } else {
+    __syncwarp();
+  }
+  out[threadIdx.x] = 1;
+}
+
 __global__ void barrier_in_2d_block(int* out) {
   __shared__ int tile[8][8];
   tile[threadIdx.y][threadIdx.x] = threadIdx.y * 8 + threadIdx.x;
@@ -178,4 +189,23 @@ TEST_CASE("Unit_assert_Negative_FailingDeviceAssertReportsHipErrorAssert") {
   HIP_CHECK(hipDeviceReset());
   HIP_CHECK(hipDeviceSynchronize());
   (void)touched.release();  // reset freed it
+}
+
+TEST_CASE("Unit_syncthreads_Negative_DivergentBarriersReportLaunchFailure") {
+  if (!hip_test::kernels_supported()) return;
+  hip_test::DeviceBuffer<int> out(64);
+  HIP_LAUNCH_CHECK(divergent_barriers, dim3(2), dim3(64), 0, nullptr, out.get());
+  REQUIRE(hipDeviceSynchronize() == hipErrorLaunchFailure);
+  HIP_CHECK(hipDeviceReset());
+  HIP_CHECK(hipDeviceSynchronize());
+  (void)out.release();  // reset freed it
+  // The device works again, barriers included.
+  hip_test::DeviceBuffer<int> flags(64), result(3);
+  HIP_CHECK(hipMemset(flags.get(), 0, flags.bytes()));
+  HIP_LAUNCH_CHECK(reduce_forms, dim3(1), dim3(64), 0, nullptr, flags.get(), result.get());
+  int host[3];
+  HIP_CHECK(hipMemcpy(host, result.get(), sizeof(host), hipMemcpyDeviceToHost));
+  REQUIRE(host[0] == 0);
+  REQUIRE(host[1] == 0);
+  REQUIRE(host[2] == 0);
 }
