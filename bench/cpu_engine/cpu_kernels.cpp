@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -159,9 +160,21 @@ double cpu_seconds() {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::atoi(argv[1]) : 21;
-  hipDeviceProp_t props;
-  CHECK(hipGetDeviceProperties(&props, 0));
-  std::printf("device 0: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", props.name,
+  // The CPU agent comes after any GPU agents: pick it by its ISA name.
+  int count = 0, device = -1;
+  CHECK(hipGetDeviceCount(&count));
+  hipDeviceProp_t props{};
+  for (int i = 0; i < count && device < 0; ++i) {
+    CHECK(hipGetDeviceProperties(&props, i));
+    if (std::strcmp(props.gcnArchName, "x86_64") == 0 || std::strcmp(props.gcnArchName, "aarch64") == 0)
+      device = i;
+  }
+  if (device < 0) {
+    std::fprintf(stderr, "no CPU agent (WEFT_CPU_AGENT=0?)\n");
+    return 1;
+  }
+  CHECK(hipSetDevice(device));
+  std::printf("device %d: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", device, props.name,
               props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(), runs);
   std::printf("| %-34s | %9s | %9s | %16s | %16s | %7s | %s |\n", "kernel", "weft ms", "OpenMP ms",
               "weft", "OpenMP", "w/omp", "check");
