@@ -33,6 +33,13 @@ Status fill_2d(void* dst, size_t pitch, int value, size_t width, size_t height,
   return submit_on(stream, op, sync, per_thread);
 }
 
+// hipMemsetD2D8/16/32: `width` counts elements, `pitch` is in bytes.
+Status fill_d2d(void* dst, size_t pitch, uint32_t value, uint8_t element_size, size_t width,
+                size_t height, hipStream_t stream, bool sync) {
+  WEFT_ASSIGN_OR_RETURN(FillOp op, make_fill(dst, pitch, value, element_size, width, height));
+  return submit_on(stream, op, sync);
+}
+
 }  // namespace
 
 WEFT_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
@@ -199,5 +206,44 @@ WEFT_EXPORT hipError_t hipMemset2DAsync_spt(void* dst, size_t pitch, int value, 
                                             size_t height, hipStream_t stream) {
   return call("hipMemset2DAsync_spt", [&] {
     return fill_2d(dst, pitch, value, width, height, stream, false, true);
+  }, dst, pitch, value, width, height, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D8(hipDeviceptr_t dst, size_t pitch, unsigned char value,
+                                     size_t width, size_t height) {
+  return call("hipMemsetD2D8", [&] { return fill_d2d(dst, pitch, value, 1, width, height, nullptr, true); },
+              dst, pitch, value, width, height);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D8Async(hipDeviceptr_t dst, size_t pitch, unsigned char value,
+                                          size_t width, size_t height, hipStream_t stream) {
+  return call("hipMemsetD2D8Async", [&] {
+    return fill_d2d(dst, pitch, value, 1, width, height, stream, false);
+  }, dst, pitch, value, width, height, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D16(hipDeviceptr_t dst, size_t pitch, unsigned short value,
+                                      size_t width, size_t height) {
+  return call("hipMemsetD2D16", [&] { return fill_d2d(dst, pitch, value, 2, width, height, nullptr, true); },
+              dst, pitch, value, width, height);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D16Async(hipDeviceptr_t dst, size_t pitch, unsigned short value,
+                                           size_t width, size_t height, hipStream_t stream) {
+  return call("hipMemsetD2D16Async", [&] {
+    return fill_d2d(dst, pitch, value, 2, width, height, stream, false);
+  }, dst, pitch, value, width, height, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D32(hipDeviceptr_t dst, size_t pitch, unsigned int value,
+                                      size_t width, size_t height) {
+  return call("hipMemsetD2D32", [&] { return fill_d2d(dst, pitch, value, 4, width, height, nullptr, true); },
+              dst, pitch, value, width, height);
+}
+
+WEFT_EXPORT hipError_t hipMemsetD2D32Async(hipDeviceptr_t dst, size_t pitch, unsigned int value,
+                                           size_t width, size_t height, hipStream_t stream) {
+  return call("hipMemsetD2D32Async", [&] {
+    return fill_d2d(dst, pitch, value, 4, width, height, stream, false);
   }, dst, pitch, value, width, height, stream);
 }

@@ -412,3 +412,15 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
   thread_state().last_call = hipSuccess;
   return hipSuccess;
 }
+
+// Not an error-returning call: it only packs its arguments (no validation, as in HIP).
+WEFT_EXPORT hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
+                                                      hipChannelFormatKind f) {
+  hipChannelFormatDesc desc;
+  desc.x = x;
+  desc.y = y;
+  desc.z = z;
+  desc.w = w;
+  desc.f = f;
+  return desc;
+}

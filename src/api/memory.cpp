@@ -205,6 +205,23 @@ WEFT_EXPORT hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, s
   }, ptr, pitch, width, height);
 }
 
+WEFT_EXPORT hipError_t hipMalloc3D(hipPitchedPtr* pitched, hipExtent extent) {
+  return call("hipMalloc3D", [&] {
+    if (!pitched) return invalid_value("null output pointer");
+    constexpr size_t kAlign = 256;  // the row alignment hipMallocPitch uses
+    if (extent.width > SIZE_MAX - kAlign) return Status(hipErrorOutOfMemory, "size overflows");
+    size_t pitch = (extent.width + kAlign - 1) / kAlign * kAlign;
+    size_t bytes = 0;
+    if (__builtin_mul_overflow(pitch, extent.height, &bytes) ||
+        __builtin_mul_overflow(bytes, extent.depth, &bytes))
+      return Status(hipErrorOutOfMemory, "size overflows");
+    void* ptr = nullptr;
+    WEFT_RETURN_IF_ERROR(allocate(&ptr, bytes, AllocationKind::kDevice, 0));
+    *pitched = hipPitchedPtr{ptr, pitch, extent.width, extent.height};
+    return Status();
+  }, pitched, extent.width, extent.height, extent.depth);
+}
+
 WEFT_EXPORT hipError_t hipMemAllocPitch(hipDeviceptr_t* ptr, size_t* pitch, size_t width,
                                         size_t height, unsigned int element_bytes) {
   return call("hipMemAllocPitch", [&] {
@@ -301,4 +318,129 @@ WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
       (void)device->deallocate(ptr, bytes, MemoryKind::kDevice);
     }});
   }, ptr, stream);
+}
+
+namespace {
+
+// The tracked allocation of kind `kind` that holds all of [ptr, ptr + count).
+Result<AllocationRecord> managed_range(const void* ptr, size_t count) {
+  if (!ptr) return invalid_value("null pointer");
+  if (count == 0) return invalid_value("count must not be 0");
+  auto record = Runtime::get().pointers().find(ptr);
+  if (!record || record->kind != AllocationKind::kManaged)
+    return invalid_value(fmt::format("{} is not managed memory (hipMallocManaged)", ptr));
+  if (!record->contains(ptr, count))
+    return invalid_value(fmt::format("{} + {} bytes runs past the end of its managed allocation "
+                                     "({} bytes at {})", ptr, count, record->size,
+                                     static_cast<const void*>(record->base)));
+  return *record;
+}
+
+// hipCpuDeviceId or a device ordinal.
+Status check_location(int device) {
+  if (device == hipCpuDeviceId) return Status();
+  if (device < 0) return Status(hipErrorInvalidDevice, fmt::format("{} is not a device", device));
+  return device_at(device).status();
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute,
+                                              hipDeviceptr_t ptr) {
+  return call("hipPointerGetAttribute", [&]() -> Status {
+    if (!data) return invalid_value("null output pointer");
+    if (!ptr) return invalid_value("null pointer");
+    auto record = Runtime::get().pointers().find(ptr);
+    if (!record) return invalid_value(fmt::format("{} is not memory known to HIP", ptr));
+    size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
+    bool host = record->kind == AllocationKind::kHostPinned ||
+                record->kind == AllocationKind::kRegistered;
+    switch (attribute) {
+      case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: {
+        hipMemoryType type = host ? hipMemoryTypeHost
+                             : record->kind == AllocationKind::kManaged ? hipMemoryTypeManaged
+                                                                        : hipMemoryTypeDevice;
+        *static_cast<unsigned*>(data) = static_cast<unsigned>(type);
+        return Status();
+      }
+      case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
+        *static_cast<void**>(data) =
+            host ? static_cast<std::byte*>(record->device_ptr) + offset : ptr;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
+        if (record->kind == AllocationKind::kDevice)
+          return invalid_value("device memory has no host pointer");
+        *static_cast<void**>(data) = ptr;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
+        *static_cast<bool*>(data) = record->kind == AllocationKind::kManaged;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_MAPPED:
+        *static_cast<bool*>(data) = true;  // every tracked allocation is mapped
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+        *static_cast<int*>(data) = record->device;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+        *static_cast<void**>(data) = record->base;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
+        *static_cast<size_t*>(data) = record->size;
+        return Status();
+      default:
+        return invalid_value(fmt::format("pointer attribute {} is not supported by weft",
+                                         static_cast<int>(attribute)));
+    }
+  }, data, attribute, ptr);
+}
+
+WEFT_EXPORT hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
+  return call("hipMemPtrGetInfo", [&] {
+    if (!ptr || !size) return invalid_value("null pointer");
+    auto record = Runtime::get().pointers().find(ptr);
+    if (!record) return invalid_value(fmt::format("{} is not inside any HIP allocation", ptr));
+    *size = record->size;
+    return Status();
+  }, ptr, size);
+}
+
+WEFT_EXPORT hipError_t hipMemPrefetchAsync(const void* ptr, size_t count, int device,
+                                           hipStream_t stream) {
+  return call("hipMemPrefetchAsync", [&] {
+    WEFT_RETURN_IF_ERROR(managed_range(ptr, count).status());
+    WEFT_RETURN_IF_ERROR(check_location(device));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    (void)s;
+    // Nothing is submitted: managed memory never migrates in weft (on the CPU agent
+    // it is host memory; the GPU drivers leave placement to their own managed
+    // allocator), so a prefetch changes no data and no location that later work on
+    // the stream could observe. Ordering a no-op after earlier work would only add
+    // a host round trip.
+    return Status();
+  }, ptr, count, device, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemAdvise(const void* ptr, size_t count, hipMemoryAdvise advice,
+                                    int device) {
+  return call("hipMemAdvise", [&] {
+    WEFT_RETURN_IF_ERROR(managed_range(ptr, count).status());
+    switch (advice) {
+      case hipMemAdviseSetReadMostly:
+      case hipMemAdviseUnsetReadMostly:
+        break;  // the device argument is ignored for read-mostly advice
+      case hipMemAdviseSetPreferredLocation:
+      case hipMemAdviseUnsetPreferredLocation:
+      case hipMemAdviseSetAccessedBy:
+      case hipMemAdviseUnsetAccessedBy:
+      case hipMemAdviseSetCoarseGrain:
+      case hipMemAdviseUnsetCoarseGrain:
+        WEFT_RETURN_IF_ERROR(check_location(device));
+        break;
+      default:
+        return invalid_value(fmt::format("{} is not a hipMemoryAdvise value", static_cast<int>(advice)));
+    }
+    // Advice is a hint; managed memory does not migrate in weft (see
+    // hipMemPrefetchAsync), so there is nothing to act on once it is validated.
+    return Status();
+  }, ptr, count, advice, device);
 }

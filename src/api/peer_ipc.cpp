@@ -86,6 +86,40 @@ WEFT_EXPORT hipError_t hipDeviceCanAccessPeer(int* can, int ordinal, int peer_or
       ordinal, peer_ordinal);
 }
 
+WEFT_EXPORT hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int src_ordinal,
+                                                int dst_ordinal) {
+  return call(
+      "hipDeviceGetP2PAttribute",
+      [&] {
+        if (!value) return invalid_value("null output pointer");
+        switch (attr) {
+          case hipDevP2PAttrPerformanceRank:
+          case hipDevP2PAttrAccessSupported:
+          case hipDevP2PAttrNativeAtomicSupported:
+          case hipDevP2PAttrHipArrayAccessSupported:
+            break;
+          default:
+            return invalid_value(fmt::format("{} is not a hipDeviceP2PAttr", static_cast<int>(attr)));
+        }
+        WEFT_ASSIGN_OR_RETURN(DeviceState * src, device_at(src_ordinal));
+        WEFT_ASSIGN_OR_RETURN(DeviceState * dst, device_at(dst_ordinal));
+        if (src == dst)
+          return Status(hipErrorInvalidDevice, "source and destination are the same device");
+        int can = 0;
+        WEFT_RETURN_IF_ERROR(can_access_peer(&can, src_ordinal, dst_ordinal));
+        // Only access itself is known: agents that are peers report it, and rank 0
+        // (the only rank weft has); atomics and array access over the link are not
+        // promised by any agent, so they read 0.
+        switch (attr) {
+          case hipDevP2PAttrAccessSupported: *value = can; break;
+          case hipDevP2PAttrPerformanceRank: *value = 0; break;
+          default: *value = 0; break;
+        }
+        return Status();
+      },
+      value, attr, src_ordinal, dst_ordinal);
+}
+
 WEFT_EXPORT hipError_t hipDeviceEnablePeerAccess(int peer_ordinal, unsigned int flags) {
   return call(
       "hipDeviceEnablePeerAccess",

@@ -180,6 +180,15 @@ WEFT_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* devic
   }, stream, device);
 }
 
+WEFT_EXPORT hipError_t hipStreamGetId(hipStream_t stream, unsigned long long* id) {
+  return call("hipStreamGetId", [&] {
+    if (!id) return invalid_value("null output pointer");
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    *id = s->id();
+    return Status();
+  }, stream, id);
+}
+
 WEFT_EXPORT int hipGetStreamDeviceId(hipStream_t stream) {
   auto s = resolve_stream(stream);
   return s.ok() ? s.value()->device().ordinal() : -1;

@@ -11,6 +11,7 @@
 
 #include <weft/driver/device.hpp>
 
+#include <atomic>
 #include <cstdint>
 
 namespace weft {
@@ -37,6 +38,8 @@ class Stream final : public RefCounted {
   int priority() const { return priority_; }
   bool blocking() const { return kind_ != Kind::kNull && (flags_ & hipStreamNonBlocking) == 0; }
   Queue& queue() const { return *queue_; }
+  // A process-unique number, never reused (hipStreamGetId).
+  uint64_t id() const { return id_; }
 
  private:
   friend class DeviceState;
@@ -49,6 +52,11 @@ class Stream final : public RefCounted {
   const Kind kind_;
   const unsigned flags_;
   const int priority_;
+  const uint64_t id_ = next_id();
+  static uint64_t next_id() {
+    static std::atomic<uint64_t> counter{0};
+    return counter.fetch_add(1, std::memory_order_relaxed) + 1;
+  }
   // Guarded by the device's order mutex (blocking and null streams only).
   uint64_t submitted_ = 0;
   uint64_t null_seen_ = 0;       // null stream's submitted_ when we last waited on it

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+// 3D and driver-style 2D copies and fills of linear memory: hipMemset3D(Async)(_spt),
+// hipMemcpy3D(Async)(_spt), hipMemcpyParam2D(Async). A region is a stack of 2D slices;
+// when the slices are contiguous (the pitched pointer's ysize equals the extent's
+// height) it is one 2D op, otherwise one 2D op per slice, all checked before any is
+// submitted. hipArrays are not supported yet (hipErrorNotSupported).
+#include "api/api.hpp"
+#include "api/memory_checks.hpp"
+#include "graph/capture.hpp"
+
+#include <optional>
+#include <vector>
+
+using namespace weft;
+using namespace weft::api;
+
+namespace {
+
+// a * b, or nullopt when it overflows size_t.
+std::optional<size_t> mul(size_t a, size_t b) {
+  size_t r = 0;
+  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
+  return r;
+}
+
+// Submits every op in order; the synchronous forms wait once at the end. Checks
+// the capture state first so a synchronous call never half-submits.
+template <typename OpT>
+Status submit_all(hipStream_t stream, const std::vector<OpT>& ops, bool sync, bool per_thread) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous 3D copy or memset"));
+  for (const OpT& op : ops) WEFT_RETURN_IF_ERROR(submit_on(stream, op, false, per_thread));
+  if (sync) return s->synchronize();
+  return Status();
+}
+
+// Byte offset of (x, y, z) in a pitched region whose slices are `rows` rows apart.
+Result<size_t> offset_3d(size_t pitch, size_t rows, size_t x, size_t y, size_t z) {
+  auto slice = mul(pitch, rows);
+  auto slice_off = slice ? mul(*slice, z) : std::nullopt;
+  auto row_off = mul(pitch, y);
+  if (!slice_off || !row_off || *slice_off > SIZE_MAX - *row_off - x)
+    return invalid_value("the position overflows the address space");
+  return *slice_off + *row_off + x;
+}
+
+Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t stream, bool sync,
+                 bool per_thread) {
+  if (extent.width == 0 || extent.height == 0 || extent.depth == 0) {
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+    (void)s;
+    return Status();
+  }
+  if (!p.ptr) return invalid_value("null pitchedDevPtr.ptr");
+  if (p.pitch < extent.width)
+    return invalid_value(fmt::format("pitch {} is smaller than the extent's width {}", p.pitch,
+                                     extent.width));
+  if (extent.depth > 1 && p.ysize < extent.height)
+    return invalid_value(fmt::format(
+        "extent height {} exceeds pitchedDevPtr.ysize {}: the slices would overlap",
+        extent.height, p.ysize));
+  auto* base = static_cast<std::byte*>(p.ptr);
+  std::vector<FillOp> ops;
+  if (extent.depth == 1 || p.ysize == extent.height) {
+    auto rows = mul(extent.height, extent.depth);
+    if (!rows) return invalid_value("the extent overflows");
+    WEFT_ASSIGN_OR_RETURN(FillOp op, make_fill(base, p.pitch, static_cast<uint8_t>(value), 1,
+                                               extent.width, *rows));
+    ops.push_back(op);
+  } else {
+    for (size_t z = 0; z < extent.depth; ++z) {
+      WEFT_ASSIGN_OR_RETURN(size_t off, offset_3d(p.pitch, p.ysize, 0, 0, z));
+      WEFT_ASSIGN_OR_RETURN(FillOp op, make_fill(base + off, p.pitch, static_cast<uint8_t>(value),
+                                                 1, extent.width, extent.height));
+      ops.push_back(op);
+    }
+  }
+  return submit_all(stream, ops, sync, per_thread);
+}
+
+// Checks one side of a 3D copy: the row must fit in the pitch, and stacked slices
+// must not overlap.
+Status check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& extent,
+                  const char* what) {
+  if (!p.ptr) return invalid_value(fmt::format("null {}Ptr.ptr", what));
+  if (pos.x > p.pitch || p.pitch - pos.x < extent.width)
+    return Status(hipErrorInvalidPitchValue,
+                  fmt::format("{} pitch {} is smaller than {}Pos.x {} + extent width {}", what,
+                              p.pitch, what, pos.x, extent.width));
+  if (extent.depth > 1 && (pos.y > p.ysize || p.ysize - pos.y < extent.height))
+    return invalid_value(fmt::format(
+        "{}Pos.y {} + extent height {} exceeds {}Ptr.ysize {}: the slices would overlap", what,
+        pos.y, extent.height, what, p.ysize));
+  return Status();
+}
+
+Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, bool per_thread) {
+  if (!params) return invalid_value("null hipMemcpy3DParms");
+  const hipMemcpy3DParms& p = *params;
+  if (p.srcArray || p.dstArray)
+    return Status(hipErrorNotSupported, "hipMemcpy3D with a hipArray is not supported yet");
+  WEFT_RETURN_IF_ERROR(copy_direction(p.kind, p.dstPtr.ptr, p.srcPtr.ptr).status());
+  const hipExtent& e = p.extent;
+  if (e.width == 0 || e.height == 0 || e.depth == 0) {
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+    (void)s;
+    return Status();
+  }
+  WEFT_RETURN_IF_ERROR(check_side(p.srcPtr, p.srcPos, e, "src"));
+  WEFT_RETURN_IF_ERROR(check_side(p.dstPtr, p.dstPos, e, "dst"));
+  auto* src = static_cast<const std::byte*>(p.srcPtr.ptr);
+  auto* dst = static_cast<std::byte*>(p.dstPtr.ptr);
+  std::vector<CopyOp> ops;
+  bool contiguous = e.depth == 1 || (p.srcPtr.ysize == e.height && p.dstPtr.ysize == e.height);
+  size_t slices = contiguous ? 1 : e.depth;
+  size_t rows = e.height;
+  if (contiguous) {
+    auto all = mul(e.height, e.depth);
+    if (!all) return invalid_value("the extent overflows");
+    rows = *all;
+  }
+  for (size_t z = 0; z < slices; ++z) {
+    WEFT_ASSIGN_OR_RETURN(size_t soff, offset_3d(p.srcPtr.pitch, p.srcPtr.ysize, p.srcPos.x,
+                                                 p.srcPos.y, p.srcPos.z + z));
+    WEFT_ASSIGN_OR_RETURN(size_t doff, offset_3d(p.dstPtr.pitch, p.dstPtr.ysize, p.dstPos.x,
+                                                 p.dstPos.y, p.dstPos.z + z));
+    WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst + doff, p.dstPtr.pitch, src + soff,
+                                               p.srcPtr.pitch, e.width, rows, p.kind));
+    ops.push_back(op);
+  }
+  return submit_all(stream, ops, sync, per_thread);
+}
+
+// One side of a hip_Memcpy2D: the address it names, and whether it is host memory
+// (nullopt: unified, let the pointer table decide).
+struct Param2DSide {
+  const std::byte* ptr = nullptr;
+  std::optional<bool> host;
+};
+
+Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void* device,
+                               hipArray_t array, size_t x, size_t y, size_t pitch,
+                               const char* what) {
+  Param2DSide side;
+  switch (type) {
+    case hipMemoryTypeHost:
+      side.ptr = static_cast<const std::byte*>(host);
+      side.host = true;
+      break;
+    case hipMemoryTypeDevice:
+    case hipMemoryTypeManaged:
+      side.ptr = static_cast<const std::byte*>(device);
+      side.host = false;
+      break;
+    case hipMemoryTypeUnified:
+      side.ptr = static_cast<const std::byte*>(device);
+      break;
+    case hipMemoryTypeArray:
+      (void)array;
+      return Status(hipErrorNotSupported,
+                    fmt::format("{}MemoryType hipMemoryTypeArray is not supported yet", what));
+    default:
+      return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what,
+                                       static_cast<int>(type)));
+  }
+  if (!side.ptr) return invalid_value(fmt::format("null {} pointer", what));
+  auto row_off = mul(pitch, y);
+  if (!row_off || *row_off > SIZE_MAX - x) return invalid_value("the position overflows");
+  side.ptr += *row_off + x;
+  return side;
+}
+
+Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, bool sync) {
+  if (!copy) return invalid_value("null hip_Memcpy2D");
+  const hip_Memcpy2D& c = *copy;
+  if (c.WidthInBytes == 0 || c.Height == 0) {
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    (void)s;
+    return Status();
+  }
+  WEFT_ASSIGN_OR_RETURN(Param2DSide src, param_side(c.srcMemoryType, c.srcHost, c.srcDevice,
+                                                    c.srcArray, c.srcXInBytes, c.srcY,
+                                                    c.srcPitch, "src"));
+  WEFT_ASSIGN_OR_RETURN(Param2DSide dst, param_side(c.dstMemoryType, c.dstHost, c.dstDevice,
+                                                    c.dstArray, c.dstXInBytes, c.dstY,
+                                                    c.dstPitch, "dst"));
+  if (c.Height > 1 && (c.srcPitch < c.srcXInBytes + c.WidthInBytes ||
+                       c.dstPitch < c.dstXInBytes + c.WidthInBytes))
+    return Status(hipErrorInvalidPitchValue, "a pitch is smaller than XInBytes + WidthInBytes");
+  hipMemcpyKind kind = hipMemcpyDefault;
+  if (src.host && dst.host)
+    kind = *src.host ? (*dst.host ? hipMemcpyHostToHost : hipMemcpyHostToDevice)
+                     : (*dst.host ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice);
+  WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(dst.ptr), c.dstPitch, src.ptr,
+                                             c.srcPitch, c.WidthInBytes, c.Height, kind));
+  return submit_on(stream, op, sync);
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipMemset3D(hipPitchedPtr ptr, int value, hipExtent extent) {
+  return call("hipMemset3D", [&] { return memset_3d(ptr, value, extent, nullptr, true, false); },
+              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
+              extent.depth);
+}
+
+WEFT_EXPORT hipError_t hipMemset3D_spt(hipPitchedPtr ptr, int value, hipExtent extent) {
+  return call("hipMemset3D_spt", [&] { return memset_3d(ptr, value, extent, nullptr, true, true); },
+              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
+              extent.depth);
+}
+
+WEFT_EXPORT hipError_t hipMemset3DAsync(hipPitchedPtr ptr, int value, hipExtent extent,
+                                        hipStream_t stream) {
+  return call("hipMemset3DAsync", [&] { return memset_3d(ptr, value, extent, stream, false, false); },
+              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
+              extent.depth, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemset3DAsync_spt(hipPitchedPtr ptr, int value, hipExtent extent,
+                                            hipStream_t stream) {
+  return call("hipMemset3DAsync_spt", [&] { return memset_3d(ptr, value, extent, stream, false, true); },
+              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
+              extent.depth, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) {
+  return call("hipMemcpy3D", [&] { return memcpy_3d(p, nullptr, true, false); }, p);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms* p) {
+  return call("hipMemcpy3D_spt", [&] { return memcpy_3d(p, nullptr, true, true); }, p);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream) {
+  return call("hipMemcpy3DAsync", [&] { return memcpy_3d(p, stream, false, false); }, p, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms* p, hipStream_t stream) {
+  return call("hipMemcpy3DAsync_spt", [&] { return memcpy_3d(p, stream, false, true); }, p, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D* copy) {
+  return call("hipMemcpyParam2D", [&] { return memcpy_param_2d(copy, nullptr, true); }, copy);
+}
+
+WEFT_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* copy, hipStream_t stream) {
+  return call("hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, false); },
+              copy, stream);
+}
