@@ -220,6 +220,7 @@ void BlockRunner::enter_fiber_mode() {
     info.index = thread_index(t);  // no divisions on the switch path
     ++warps_[warp].alive;
     if (t == os_thread_) continue;
+    if (info.parked) continue;  // resumes inside exit_fiber(), ready for this block
     if (!info.stack.bottom) info.stack = stacks_.acquire();
     // Stacks are page-aligned and equally sized, so their hot top frames would all
     // fall in the same cache sets and evict each other on every switch. Shifting
@@ -236,11 +237,15 @@ void BlockRunner::enter_fiber_mode() {
 }
 
 void BlockRunner::after_fiber_block() {
+  if (!aborted_) return;  // every fiber of the block parked itself in exit_fiber()
+  // An aborted block abandons its fibers mid-kernel: they get fresh contexts next time.
+  for (unsigned t = os_thread_ + 1; t < threads_; ++t) {
+    info_[t].parked = false;
 #ifdef WEFT_ASAN_FIBERS
-  // Frames abandoned by an aborted block may leave poisoned shadow behind.
-  for (unsigned t = os_thread_ + 1; t < threads_; ++t)
+    // Abandoned frames may leave poisoned shadow behind.
     if (info_[t].stack.bottom) ASAN_UNPOISON_MEMORY_REGION(info_[t].stack.bottom, info_[t].stack.size);
 #endif
+  }
 }
 
 WEFT_HOT void BlockRunner::switch_to(unsigned me, unsigned next) {
@@ -310,22 +315,27 @@ void BlockRunner::finish_thread(unsigned thread) {
 }
 
 // A fiber's GPU thread returned from the kernel: hand over to a successor (the
-// next lane of its warp first, so that a warp finishes together) for good.
+// next lane of its warp first, so that a warp finishes together) and park. A
+// later block that needs this slot resumes the fiber here, and fiber_main()'s
+// loop runs that block's thread: creating and starting a fiber per GPU thread
+// per block cost about 115 ns (docs/cpu-engine.md).
 void BlockRunner::exit_fiber(unsigned me) {
   unsigned next = fibers_[me].warp_next;
   if (next == me) next = fibers_[me].next;
   finish_thread(me);
+  info_[me].parked = true;
   if (alive_count_ == 0) {
     // Last one out: back to the OS thread, which waits in run_block.
-    asan_leaving(nullptr, os_stack_);
+    asan_leaving(&info_[me].fake_stack, os_stack_);
     switch_fiber_context(fibers_[me].context, main_);
   } else {
     // If `next` cannot run yet, its own slow path finds one that can.
     current_ = next;
-    asan_leaving(nullptr, next == os_thread_ ? os_stack_ : info_[next].stack);
+    asan_leaving(&info_[me].fake_stack, next == os_thread_ ? os_stack_ : info_[next].stack);
     switch_fiber_context(fibers_[me].context, fibers_[next].context);
   }
-  std::abort();  // a finished fiber is never resumed
+  asan_arrived(info_[me].fake_stack);  // resumed by a later block
+  info_[me].parked = false;
 }
 
 WEFT_HOT int BlockRunner::barrier(int predicate, int op) {
@@ -401,20 +411,23 @@ void BlockRunner::return_to_os_stack(unsigned me) {
 void BlockRunner::fiber_main(void* runner) {
   auto* self = static_cast<BlockRunner*>(runner);
   asan_arrived(nullptr);
-  unsigned me = self->current_;
-  self->ctx_.threadIdx = self->info_[me].index;
-  bool stop = false;
-  try {
-    self->entry_(&self->ctx_, self->args_);
-  } catch (...) {
-    self->aborted_ = true;
-    self->abort_message_ = "kernel threw a C++ exception";
-    self->abort_code_ = hipErrorLaunchFailure;
-    stop = true;
+  // One GPU thread per pass: the slot's thread of each block that resumes it.
+  for (;;) {
+    unsigned me = self->current_;
+    self->ctx_.threadIdx = self->info_[me].index;
+    bool stop = false;
+    try {
+      self->entry_(&self->ctx_, self->args_);
+    } catch (...) {
+      self->aborted_ = true;
+      self->abort_message_ = "kernel threw a C++ exception";
+      self->abort_code_ = hipErrorLaunchFailure;
+      stop = true;
+    }
+    // Leave the handler before switching stacks: exception state is per OS thread.
+    if (stop) self->return_to_os_stack(me);
+    self->exit_fiber(me);
   }
-  // Leave the handler before switching stacks: exception state is per OS thread.
-  if (stop) self->return_to_os_stack(me);
-  self->exit_fiber(me);
 }
 
 }  // namespace weft::cpu

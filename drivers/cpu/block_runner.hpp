@@ -106,6 +106,9 @@ class BlockRunner {
     uint32_t prev = 0;           // ring predecessors, to unlink a finished thread
     uint32_t warp_prev = 0;
     bool alive = false;
+    // The slot's fiber finished a GPU thread and waits, inside exit_fiber(), to
+    // run the same slot's thread of a later block: no new context is needed.
+    bool parked = false;
   };
   struct Warp {
     uint32_t alive = 0;
@@ -120,7 +123,8 @@ class BlockRunner {
   void wait_slow(unsigned me);
   unsigned find_runnable(unsigned me) const;  // == me when none can run
   void finish_thread(unsigned thread);
-  [[noreturn]] void exit_fiber(unsigned me);
+  // Hands over for good (this block); returns when a later block resumes the slot.
+  void exit_fiber(unsigned me);
   dim3 thread_index(unsigned linear) const;
   unsigned linear_index(const dim3& t) const;
   void complete_block_barrier();
