@@ -32,6 +32,8 @@ run_suite() {  # dir, label, extra meson options...
 run_suite build "default" -Dwerror=true
 # ASan and UBSan in one build; leaks are checked too. Fibers are annotated for ASan
 # in drivers/cpu/block_runner.cpp.
+# Any UBSan report fails its test (ASan aborts on its own).
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 run_suite build-sanitize "sanitizer" -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false -Dextended_tests=false \
   --buildtype=debug
 

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -21,6 +22,17 @@
 
 namespace weft::api {
 
+// The integer value of an enum argument, read without loading it as the enum
+// type: C callers may pass values outside the enum, and such a load is undefined
+// (UBSan flags it). Validate the integer before casting it back.
+template <typename E>
+int raw_value(const E& e) {
+  static_assert(std::is_enum_v<E> && sizeof(E) == sizeof(int));
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
 // Formats one argument for the failure log line.
 template <typename T>
 std::string arg_text(const T& value) {
@@ -28,6 +40,8 @@ std::string arg_text(const T& value) {
     return value ? fmt::format("\"{}\"", value) : "null";
   else if constexpr (std::is_pointer_v<T> || std::is_member_pointer_v<T>)
     return value ? fmt::format("{}", reinterpret_cast<const void*>(value)) : "null";
+  else if constexpr (std::is_enum_v<T> && sizeof(T) == sizeof(int))
+    return fmt::format("{}", raw_value(value));
   else if constexpr (std::is_enum_v<T>)
     return fmt::format("{}", static_cast<long long>(value));
   else if constexpr (std::is_arithmetic_v<T>)

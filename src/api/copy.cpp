@@ -8,6 +8,14 @@ using namespace weft::api;
 
 namespace {
 
+// The caller's hipMemcpyKind, checked as an integer before it is used as the enum.
+Result<hipMemcpyKind> memcpy_kind(const hipMemcpyKind& kind) {
+  int raw = raw_value(kind);
+  if ((raw < hipMemcpyHostToHost || raw > hipMemcpyDefault) && raw != hipMemcpyDeviceToDeviceNoCU)
+    return Status(hipErrorInvalidMemcpyDirection, fmt::format("{} is not a hipMemcpyKind", raw));
+  return static_cast<hipMemcpyKind>(raw);
+}
+
 Status copy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream,
             bool sync, bool per_thread = false) {
   WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst, bytes, src, bytes, bytes, 1, kind));
@@ -43,8 +51,10 @@ Status fill_d2d(void* dst, size_t pitch, uint32_t value, uint8_t element_size, s
 }  // namespace
 
 WEFT_EXPORT hipError_t hipMemcpy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {
-  return call("hipMemcpy", [&] { return copy(dst, src, bytes, kind, nullptr, true); },
-              dst, src, bytes, kind);
+  return call("hipMemcpy", [&] {
+    WEFT_ASSIGN_OR_RETURN(hipMemcpyKind known, memcpy_kind(kind));
+    return copy(dst, src, bytes, known, nullptr, true);
+  }, dst, src, bytes, kind);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy_spt(void* dst, const void* src, size_t bytes, hipMemcpyKind kind) {

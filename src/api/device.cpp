@@ -216,12 +216,16 @@ WEFT_EXPORT hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t at
   return call("hipDeviceGetAttribute", [&] {
     if (!value) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
-    auto from_driver = device->driver_device().attribute(attr);
+    int raw = raw_value(attr);
+    if (raw < hipDeviceAttributeCudaCompatibleBegin || raw > hipDeviceAttributeVendorSpecificBegin)
+      return invalid_value(fmt::format("{} is not a hipDeviceAttribute_t", raw));
+    auto known = static_cast<hipDeviceAttribute_t>(raw);
+    auto from_driver = device->driver_device().attribute(known);
     if (from_driver.ok()) {
       *value = from_driver.value();
       return Status();
     }
-    WEFT_ASSIGN_OR_RETURN(*value, attribute_from_props(device->props(), attr));
+    WEFT_ASSIGN_OR_RETURN(*value, attribute_from_props(device->props(), known));
     return Status();
   }, value, attr, ordinal);
 }
@@ -296,7 +300,7 @@ WEFT_EXPORT hipError_t hipDeviceGetLimit(size_t* value, hipLimit_t limit) {
   return call("hipDeviceGetLimit", [&] {
     if (!value) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    switch (limit) {
+    switch (raw_value(limit)) {
       case hipLimitStackSize: *value = device->limit_stack; return Status();
       case hipLimitPrintfFifoSize: *value = device->limit_printf_fifo; return Status();
       case hipLimitMallocHeapSize: *value = device->limit_malloc_heap; return Status();
@@ -308,7 +312,7 @@ WEFT_EXPORT hipError_t hipDeviceGetLimit(size_t* value, hipLimit_t limit) {
 WEFT_EXPORT hipError_t hipDeviceSetLimit(hipLimit_t limit, size_t value) {
   return call("hipDeviceSetLimit", [&] {
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    switch (limit) {
+    switch (raw_value(limit)) {
       case hipLimitStackSize: device->limit_stack = value; return Status();
       case hipLimitPrintfFifoSize: device->limit_printf_fifo = value; return Status();
       case hipLimitMallocHeapSize: device->limit_malloc_heap = value; return Status();
@@ -328,10 +332,11 @@ WEFT_EXPORT hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* config) {
 
 WEFT_EXPORT hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config) {
   return call("hipDeviceSetCacheConfig", [&] {
-    if (config < hipFuncCachePreferNone || config > hipFuncCachePreferEqual)
-      return invalid_value("unknown cache configuration");
+    int raw = raw_value(config);
+    if (raw < hipFuncCachePreferNone || raw > hipFuncCachePreferEqual)
+      return invalid_value(fmt::format("{} is not a hipFuncCache_t", raw));
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    device->cache_config = config;
+    device->cache_config = raw;
     return Status();
   }, config);
 }

@@ -19,15 +19,6 @@ using graph::Graph;
 using graph::GraphExec;
 using graph::GraphNode;
 
-// The integer value of an enum argument, read without loading it as the enum
-// type: callers may pass values outside the enum (UBSan flags such loads).
-template <typename E>
-int raw_value(const E& e) {
-  static_assert(sizeof(E) == sizeof(int));
-  int v;
-  std::memcpy(&v, &e, sizeof v);
-  return v;
-}
 
 Result<Graph*> graph_of(hipGraph_t handle);
 Result<GraphNode*> node_of(hipGraphNode_t handle);

@@ -92,14 +92,14 @@ WEFT_EXPORT hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr att
       "hipDeviceGetP2PAttribute",
       [&] {
         if (!value) return invalid_value("null output pointer");
-        switch (attr) {
+        switch (raw_value(attr)) {
           case hipDevP2PAttrPerformanceRank:
           case hipDevP2PAttrAccessSupported:
           case hipDevP2PAttrNativeAtomicSupported:
           case hipDevP2PAttrHipArrayAccessSupported:
             break;
           default:
-            return invalid_value(fmt::format("{} is not a hipDeviceP2PAttr", static_cast<int>(attr)));
+            return invalid_value(fmt::format("{} is not a hipDeviceP2PAttr", raw_value(attr)));
         }
         WEFT_ASSIGN_OR_RETURN(DeviceState * src, device_at(src_ordinal));
         WEFT_ASSIGN_OR_RETURN(DeviceState * dst, device_at(dst_ordinal));
