@@ -27,20 +27,13 @@ void* resolve(void* library, const char* abi_name, const char* plain_name) {
 
 Loaded load() {
   Loaded out;
-  // RTLD_LOCAL: libcuda's symbols stay out of the global namespace. Never closed:
-  // CUDA keeps threads running until the process ends.
-  void* library = dlopen(kLibraryName, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char* why = dlerror();
-    out.error = std::string(kLibraryName) + " not found (" + (why ? why : "dlopen failed") +
-                "): no NVIDIA driver is installed";
-    return out;
-  }
+  void* library = open_vendor_library(kLibraryName, "no NVIDIA driver is installed", out.error);
+  if (!library) return out;
   std::string missing;
 #define WEFT_CUDA_LOAD(name)                                                                    \
   out.table.name =                                                                              \
       reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name)); \
-  if (!out.table.name) missing += (missing.empty() ? "" : ", ") + std::string(WEFT_CUDA_STR(name));
+  if (!out.table.name) note_missing(missing, WEFT_CUDA_STR(name));
 #define WEFT_CUDA_LOAD_OPTIONAL(name) \
   out.table.name =                    \
       reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name));

@@ -20,6 +20,7 @@ std::string version_text(int v) {
 class CudaDriver final : public Driver {
  public:
   std::string_view name() const override { return "cuda"; }
+  bool applies_cuda_visible_devices() const override { return true; }
 
   std::vector<Ref<Device>> devices() override {
     std::vector<Ref<Device>> out;

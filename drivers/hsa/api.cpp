@@ -16,19 +16,12 @@ using Loaded = LoadedLibrary<Api>;
 
 Loaded load() {
   Loaded out;
-  // RTLD_LOCAL keeps ROCr's symbols (and its LLVM copy) out of the global
-  // namespace. Never closed: ROCr keeps helper threads until the process ends.
-  void* library = dlopen(kLibraryName, RTLD_NOW | RTLD_LOCAL);
-  if (!library) {
-    const char* why = dlerror();
-    out.error = std::string(kLibraryName) + " not found (" + (why ? why : "dlopen failed") +
-                "): ROCm's runtime is not installed";
-    return out;
-  }
+  void* library = open_vendor_library(kLibraryName, "ROCm's runtime is not installed", out.error);
+  if (!library) return out;
   std::string missing;
 #define WEFT_HSA_LOAD(name)                                                    \
   out.table.name = reinterpret_cast<decltype(out.table.name)>(dlsym(library, #name)); \
-  if (!out.table.name) missing += (missing.empty() ? "" : ", ") + std::string(#name);
+  if (!out.table.name) note_missing(missing, #name);
 #define WEFT_HSA_LOAD_OPTIONAL(name) \
   out.table.name = reinterpret_cast<decltype(out.table.name)>(dlsym(library, #name));
   WEFT_HSA_SYMBOLS(WEFT_HSA_LOAD, WEFT_HSA_LOAD_OPTIONAL)

@@ -112,7 +112,8 @@ Runtime::Runtime() {
         cpus.push_back(d);
       } else {
         gpus.push_back(d);
-        filtered_by_driver.push_back(driver->name() == "cuda");
+        filtered_by_driver.push_back(driver->applies_cuda_visible_devices());
+        any_gpu_ = true;
       }
     }
   }

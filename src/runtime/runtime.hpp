@@ -77,6 +77,8 @@ class Runtime {
   static Runtime& get();
 
   int device_count() const { return static_cast<int>(devices_.size()); }
+  // Whether any driver found a GPU or NPU agent (visible or not).
+  bool any_gpu() const { return any_gpu_; }
   DeviceState* device(int ordinal) const {
     return ordinal >= 0 && ordinal < device_count() ? devices_[ordinal].get() : nullptr;
   }
@@ -89,6 +91,7 @@ class Runtime {
   Runtime();
   std::vector<std::unique_ptr<Driver>> drivers_;
   std::vector<std::unique_ptr<DeviceState>> devices_;
+  bool any_gpu_ = false;
   PointerTable pointers_;
   HandleRegistry<Stream> streams_;
   HandleRegistry<CoreEvent> events_;

@@ -241,6 +241,9 @@ class Driver {
   // absent, with the reason in status_note().
   virtual std::vector<Ref<Device>> devices() = 0;
   virtual std::string status_note() const = 0;
+  // True when the vendor library already applies CUDA_VISIBLE_DEVICES to the
+  // agents it reports (libcuda does); the core then leaves them unfiltered.
+  virtual bool applies_cuda_visible_devices() const { return false; }
 };
 
 }  // namespace weft

@@ -6,10 +6,29 @@
 // is alive.
 #pragma once
 
+#include <dlfcn.h>
+
 #include <atomic>
 #include <string>
 
 namespace weft {
+
+// dlopen(RTLD_NOW | RTLD_LOCAL: the vendor's symbols stay out of the global
+// namespace); null with `error` set when the library is absent. Never closed:
+// vendor libraries keep threads running until the process ends.
+inline void* open_vendor_library(const char* name, const char* absent_means, std::string& error) {
+  void* library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  if (!library) {
+    const char* why = dlerror();
+    error = std::string(name) + " not found (" + (why ? why : "dlopen failed") + "): " + absent_means;
+  }
+  return library;
+}
+
+// Collects the names of required symbols the library lacks, for one error line.
+inline void note_missing(std::string& missing, const char* symbol) {
+  missing += (missing.empty() ? "" : ", ") + std::string(symbol);
+}
 
 template <typename Api>
 struct LoadedLibrary {
