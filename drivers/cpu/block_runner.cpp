@@ -387,9 +387,12 @@ WEFT_HOT const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* 
 void BlockRunner::abort_block(std::string message, hipError_t code) {
   if (!aborted_) {
     aborted_ = true;
-    abort_message_ = std::move(message);
+    abort_message_.swap(message);  // `message` now holds the previous block's text
     abort_code_ = code;
   }
+  // The frames below are abandoned (longjmp, or a switch away for good), so no
+  // destructor runs: free what this one holds now, or it leaks (LeakSanitizer saw it).
+  std::string().swap(message);
   if (!fiber_mode_ || current_ == os_thread_) longjmp(abort_jump_, 1);
   return_to_os_stack(current_);
 }
