@@ -6,7 +6,7 @@
 //   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
 
-#include "context.hpp"
+#include <hip/weft/fiber_sync.h>
 
 #include <boost/context/fiber.hpp>
 #include <omp.h>
@@ -113,23 +113,28 @@ void print_row(const Row& r) {
 
 bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
 
-// Two contexts ping-ponging: cost of one switch.
+// Two contexts ping-ponging through the switch kernels inline at every barrier
+// (hip/weft/fiber_sync.h): cost of one switch.
+weftFiber g_main_fiber, g_other_fiber;
+long g_remaining;
+
+[[noreturn]] void ping_back() {
+  for (;;) {
+    --g_remaining;
+    weft::fiber::InlineSwitch{}(&g_other_fiber, &g_main_fiber, 0);
+  }
+}
+
 double switch_ns_weft(long switches) {
-  using namespace weft::cpu;
-  static FiberContext main_ctx, other;
-  static long remaining;
-  remaining = switches;
+  g_remaining = switches;
   std::vector<std::byte> stack(64 * 1024);
-  make_fiber_context(other, stack.data() + stack.size(), stack.size(),
-                     [](void*) {
-                       for (;;) {
-                         --remaining;
-                         switch_fiber_context(other, main_ctx);
-                       }
-                     },
-                     nullptr);
+  // Entered by a jump: the stack as a call would leave it (16-byte aligned + 8).
+  auto top = (reinterpret_cast<uintptr_t>(stack.data() + stack.size()) & ~uintptr_t(15)) - 8;
+  g_other_fiber.sp = reinterpret_cast<void*>(top);
+  g_other_fiber.pc = reinterpret_cast<const void*>(&ping_back);
+  g_other_fiber.bp = nullptr;
   auto a = Clock::now();
-  while (remaining > 0) switch_fiber_context(main_ctx, other);
+  while (g_remaining > 0) weft::fiber::InlineSwitch{}(&g_main_fiber, &g_other_fiber, 1);
   double ns = std::chrono::duration<double, std::nano>(Clock::now() - a).count();
   return ns / (2.0 * switches);
 }

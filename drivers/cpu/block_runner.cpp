@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "block_runner.hpp"
 
+#include <hip/weft/fiber_sync.h>
+
 #include "util/log.hpp"
 
 #include <pthread.h>
@@ -84,16 +86,40 @@ StackSpan StackPool::acquire() {
 // ---- runner ----
 
 namespace {
-// Waiting on kAlwaysRunnable with seen == 0 means "may run now" (a thread that has
-// not started yet); on kNeverRunnable, "must not resume normally" (the OS-stack
-// thread while an abort unwinds the block).
+// A slot waiting on kAlwaysRunnable with seen == 0 may run now (a thread that has
+// not started in this block); on kNeverRunnable, it must not resume normally (the
+// OS-stack thread while an abort unwinds the block).
 constexpr uint32_t kAlwaysRunnable = 1;
 constexpr uint32_t kNeverRunnable = 0;
+constexpr uint32_t kNone = UINT32_MAX;
 
-#define WEFT_HOT inline __attribute__((always_inline))
+// Kernels switch fibers inline unless this library must see every switch.
+constexpr uint32_t kFiberMode = WEFT_INLINE_FIBER_SWITCH ? WEFT_KERNEL_FIBER_INLINE : WEFT_KERNEL_FIBER;
+
 #define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+void wait_on(weftFiber& f, const uint32_t* counter, uint32_t seen) {
+  f.waitsOn = counter;
+  f.seen = seen;
+}
 }  // namespace
+
+// The switch and the slow wait as the fiber_sync.h algorithms want them.
+struct BlockRunner::EngineSwitch {
+  BlockRunner* self;
+  uint32_t operator()(weftFiber* from, weftFiber*, uint32_t next) const {
+    self->switch_slot(static_cast<uint32_t>(from - self->fibers_), next);
+    return self->hot_.current;  // whoever resumed us named us
+  }
+};
+struct BlockRunner::EngineWait {
+  BlockRunner* self;
+  uint32_t operator()(uint32_t me) const {
+    self->wait_slow(me);
+    return me;
+  }
+};
 
 BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
   pthread_attr_t attr;
@@ -104,6 +130,7 @@ BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
     os_stack_ = StackSpan{static_cast<std::byte*>(bottom), size};
     pthread_attr_destroy(&attr);
   }
+  ctx_.fibers = &hot_;
 }
 
 BlockRunner::~BlockRunner() {
@@ -118,28 +145,26 @@ BlockRunner& BlockRunner::for_this_thread(size_t stack_bytes) {
   return *t_runner;
 }
 
-dim3 BlockRunner::thread_index(unsigned t) const {
-  const dim3& b = ctx_.blockDim;
-  return dim3(t % b.x, (t / b.x) % b.y, t / (b.x * b.y));
-}
-
 unsigned BlockRunner::linear_index(const dim3& t) const {
   return t.x + ctx_.blockDim.x * (t.y + ctx_.blockDim.y * t.z);
 }
 
 dim3 BlockRunner::current_thread_index() const {
-  return fiber_mode_ ? info_[current_].index : ctx_.threadIdx;
+  if (!fiber_mode_) return ctx_.threadIdx;
+  const uint32_t* index = fibers_[hot_.current].threadIdx;
+  return dim3(index[0], index[1], index[2]);
 }
 
-Status BlockRunner::run_block(weftKernelEntry entry, void* args, const LaunchDims& dims,
-                              uint64_t block) {
+const StackSpan& BlockRunner::stack_of(uint32_t thread) const {
+  return info_[thread].state == Slot::OsThread ? os_stack_ : info_[thread].stack;
+}
+
+Status BlockRunner::run_range(weftKernelEntry entry, void* args, const LaunchDims& dims,
+                              uint64_t begin, uint64_t end, const uint32_t* stop, bool& on_fibers) {
   entry_ = entry;
   args_ = args;
   ctx_.blockDim = dims.block;
   ctx_.gridDim = dims.grid;
-  ctx_.blockIdx.x = static_cast<uint32_t>(block % dims.grid.x);
-  ctx_.blockIdx.y = static_cast<uint32_t>((block / dims.grid.x) % dims.grid.y);
-  ctx_.blockIdx.z = static_cast<uint32_t>(block / (uint64_t(dims.grid.x) * dims.grid.y));
   ctx_.threadIdx = dim3(0, 0, 0);
   if (dims.dynamic_shared_bytes > dynamic_shared_capacity_) {
     dynamic_shared_.reset(new (std::align_val_t(64)) std::byte[dims.dynamic_shared_bytes]);
@@ -149,9 +174,16 @@ Status BlockRunner::run_block(weftKernelEntry entry, void* args, const LaunchDim
   ctx_.dynamicSharedBytes = dims.dynamic_shared_bytes;
   ctx_.mode = WEFT_KERNEL_LOOP;
   ctx_.engine = this;
+  ctx_.blockBegin = begin;
+  ctx_.blockEnd = end;
+  ctx_.stop = stop;
+  ctx_.fibers = &hot_;
   threads_ = dims.block.x * dims.block.y * dims.block.z;
+  range_end_ = end;
+  stop_ = stop;
   fiber_mode_ = false;
   aborted_ = false;
+  os_thread_ = kNone;
 
   BlockRunner* outer = t_active;
   t_active = this;
@@ -160,228 +192,335 @@ Status BlockRunner::run_block(weftKernelEntry entry, void* args, const LaunchDim
   // through kernel code: glibc declares __assert_fail noexcept.
   if (setjmp(abort_jump_) == 0) {
     try {
-      entry(&ctx_, args);
+      if (on_fibers) {
+        run_on_fibers(begin);
+      } else {
+        entry(&ctx_, args);
+        if (fiber_mode_ && !aborted_) os_thread_done();
+      }
     } catch (...) {
       aborted_ = true;
       abort_message_ = "kernel threw a C++ exception";
       abort_code_ = hipErrorLaunchFailure;
     }
   }
-  if (fiber_mode_ && !aborted_) {
-    // The OS-stack thread is done; run the other GPU threads to their end.
-    unsigned next = fibers_[os_thread_].warp_next;
-    if (next == os_thread_) next = fibers_[os_thread_].next;
-    finish_thread(os_thread_);
-    if (alive_count_ > 0) {
-      current_ = next;
-      asan_leaving(&main_fake_stack_, info_[next].stack);
-      switch_fiber_context(main_, fibers_[next].context);
-      asan_arrived(main_fake_stack_);
-    }
-  }
-  if (fiber_mode_) after_fiber_block();
+  if (fiber_mode_) after_fibers();
+  // Aborted fibers never cleared the kernel binary's own pointer to hot_.
+  if (ctx_.inlineFibers) *ctx_.inlineFibers = nullptr;
+  ctx_.inlineFibers = nullptr;
+  on_fibers = on_fibers || fiber_mode_;
   fiber_mode_ = false;
+  ctx_.mode = WEFT_KERNEL_LOOP;
   t_active = outer;
   if (aborted_) return Status(abort_code_, abort_message_);
   return Status();
 }
 
-void BlockRunner::enter_fiber_mode() {
-  os_thread_ = linear_index(ctx_.threadIdx);
-  current_ = os_thread_;
-  ctx_.mode = WEFT_KERNEL_SINGLE;
-  fiber_mode_ = true;
-  if (fibers_storage_.size() < threads_) {
-    fibers_storage_.resize(threads_);
+// Storage and threadIdx for the launch's block shape; no fiber is inside a kernel.
+void BlockRunner::prepare_slots() {
+  if (fiber_capacity_ < threads_) {
+    auto* grown = static_cast<weftFiber*>(
+        ::operator new[](sizeof(weftFiber) * threads_, std::align_val_t(64)));
+    for (size_t t = 0; t < threads_; ++t) grown[t] = t < fiber_capacity_ ? fiber_storage_[t] : weftFiber{};
+    fiber_storage_.reset(grown);
+    fiber_capacity_ = threads_;
     info_.resize(threads_);
   }
+  fibers_ = fiber_storage_.get();
+  hot_.fibers = fibers_;
   unsigned warps = (threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE;
-  if (warps_storage_.size() < warps) warps_storage_.resize(warps);
-  fibers_ = fibers_storage_.data();
-  warps_ = warps_storage_.data();
-  for (unsigned w = 0; w < warps; ++w) warps_[w] = Warp{};
+  if (warps_.size() < warps) warps_.resize(warps);
+  hot_.warps = warps_.data();
+  const dim3& b = ctx_.blockDim;
+  if (indexed_dims_.x != b.x || indexed_dims_.y != b.y || indexed_dims_.z != b.z) {
+    for (unsigned t = 0; t < threads_; ++t) {  // no divisions on the switch path
+      fibers_[t].threadIdx[0] = t % b.x;
+      fibers_[t].threadIdx[1] = (t / b.x) % b.y;
+      fibers_[t].threadIdx[2] = t / (b.x * b.y);
+    }
+    indexed_dims_ = b;
+  }
+  hot_.rangeDone = 0;
+}
 
-  // Threads before the current one already ran to completion in loop mode; the
-  // others form the rings, in thread order.
-  for (unsigned t = os_thread_; t < threads_; ++t) {
-    Fiber& f = fibers_[t];
+void BlockRunner::set_block(uint64_t block) {
+  block_ = block;
+  const dim3& g = ctx_.gridDim;
+  ctx_.blockIdx = dim3(static_cast<uint32_t>(block % g.x), static_cast<uint32_t>(block / g.x % g.y),
+                       static_cast<uint32_t>(block / (uint64_t(g.x) * g.y)));
+}
+
+// Every thread from `first` on is alive, none waits at a barrier or exchange.
+void BlockRunner::reset_counters(uint32_t first) {
+  hot_.alive = threads_ - first;
+  hot_.arrived = 0;
+  hot_.trueCount = 0;
+  unsigned warps = (threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE;
+  for (unsigned w = 0; w < warps; ++w) {
+    weftWarpState& warp = warps_[w];
+    uint32_t lo = w * WEFT_CPU_WARP_SIZE, hi = lo + WEFT_CPU_WARP_SIZE;
+    if (hi > threads_) hi = threads_;
+    warp.alive = hi > first ? hi - (lo > first ? lo : first) : 0;
+    warp.arrived = 0;
+    warp.masks[warp.generation & 1] = 0;
+  }
+}
+
+// The block ring and the warp rings over threads [first, threads_), in order.
+void BlockRunner::link_rings(uint32_t first) {
+  hot_.orderedRing = first == 0 ? threads_ : 0;  // the inline code may compute successors
+  for (uint32_t t = first; t < threads_; ++t) {
+    fibers_[t].next = t + 1 < threads_ ? t + 1 : first;
+    uint32_t lo = t / WEFT_CPU_WARP_SIZE * WEFT_CPU_WARP_SIZE;
+    uint32_t hi = lo + WEFT_CPU_WARP_SIZE < threads_ ? lo + WEFT_CPU_WARP_SIZE - 1 : threads_ - 1;
+    if (lo < first) lo = first;
+    fibers_[t].warpNext = t < hi ? t + 1 : lo;
+  }
+}
+
+// Threads from `first` on that are not inside the kernel get a fiber (if they
+// have none) and may run at once.
+void BlockRunner::ready_slots(uint32_t first) {
+  for (uint32_t t = first; t < threads_; ++t) {
     ThreadInfo& info = info_[t];
-    f.waits_on = &kAlwaysRunnable;
-    f.seen = 0;
-    f.next = t + 1 < threads_ ? t + 1 : os_thread_;
-    info.prev = t > os_thread_ ? t - 1 : threads_ - 1;
-    unsigned warp = t / WEFT_CPU_WARP_SIZE;
-    unsigned first = warp * WEFT_CPU_WARP_SIZE > os_thread_ ? warp * WEFT_CPU_WARP_SIZE : os_thread_;
-    unsigned last = (warp + 1) * WEFT_CPU_WARP_SIZE < threads_ ? (warp + 1) * WEFT_CPU_WARP_SIZE - 1
-                                                                : threads_ - 1;
-    f.warp_next = t < last ? t + 1 : first;
-    info.warp_prev = t > first ? t - 1 : last;
-    info.alive = true;
-    info.index = thread_index(t);  // no divisions on the switch path
-    ++warps_[warp].alive;
-    if (t == os_thread_) continue;
-    if (info.parked) continue;  // resumes inside exit_fiber(), ready for this block
+    if (info.state == Slot::InEntry || info.state == Slot::OsThread) continue;
+    wait_on(fibers_[t], &kAlwaysRunnable, 0);
+    if (info.state == Slot::Parked) continue;  // resumes in park(), ready for this range
     if (!info.stack.bottom) info.stack = stacks_.acquire();
+#ifdef WEFT_ASAN_FIBERS
+    // Frames abandoned by an abort may have left poisoned shadow behind.
+    ASAN_UNPOISON_MEMORY_REGION(info.stack.bottom, info.stack.size);
+#endif
     // Stacks are page-aligned and equally sized, so their hot top frames would all
     // fall in the same cache sets and evict each other on every switch. Shifting
     // each top by a different multiple of three cache lines (up to 16 KiB)
     // spreads 256 threads over distinct L1 and L2 sets.
     size_t color = (t * 3 % 256) * 64;
-    make_fiber_context(f.context, info.stack.top() - color, info.stack.size - color, &fiber_main,
-                       this);
+    make_fiber_context(fibers_[t], info.stack.top() - color, info.stack.size - color);
+    info.state = Slot::Parked;
   }
-  alive_count_ = threads_ - os_thread_;
-  block_arrived_ = 0;
-  block_true_ = 0;
-  block_generation_ = 0;
 }
 
-void BlockRunner::after_fiber_block() {
-  if (!aborted_) return;  // every fiber of the block parked itself in exit_fiber()
+// Loop mode reached its first barrier or warp operation: the caller (the loop's
+// thread ctx_.threadIdx of block ctx_.blockIdx) keeps the OS stack, the block's
+// later threads get fibers. Threads before it already ran to completion.
+void BlockRunner::enter_fiber_mode() {
+  prepare_slots();
+  os_thread_ = linear_index(ctx_.threadIdx);
+  const dim3& g = ctx_.gridDim;
+  set_block(ctx_.blockIdx.x + uint64_t(g.x) * (ctx_.blockIdx.y + uint64_t(g.y) * ctx_.blockIdx.z));
+  fiber_mode_ = true;
+  ctx_.mode = kFiberMode;
+  reset_counters(os_thread_);
+  link_rings(os_thread_);
+  ring_dirty_ = os_thread_ > 0;
+  info_[os_thread_].state = Slot::OsThread;  // a fiber parked in this slot is dropped
+  ready_slots(os_thread_ + 1);
+  hot_.current = os_thread_;
+}
+
+// A range known to wait at barriers: every thread of every block on fibers.
+void BlockRunner::run_on_fibers(uint64_t block) {
+  prepare_slots();
+  set_block(block);
+  fiber_mode_ = true;
+  ctx_.mode = kFiberMode;
+  reset_counters(0);
+  link_rings(0);
+  ring_dirty_ = false;
+  ready_slots(0);
+  slots_dirty_ = false;
+  resume_from_main(0);
+}
+
+// The OS stack waits in main_ while fibers run; back here when the range is over.
+void BlockRunner::resume_from_main(uint32_t next) {
+  hot_.current = next;
+  asan_leaving(&main_fake_stack_, info_[next].stack);
+  switch_fiber(main_, fibers_[next], next);
+  asan_arrived(main_fake_stack_);
+}
+
+// Takes `thread` out of both rings (once per range, for the OS-stack thread).
+void BlockRunner::unlink(uint32_t thread) {
+  for (uint32_t t = 0; t < threads_; ++t) {
+    if (t == thread) continue;
+    if (fibers_[t].next == thread) fibers_[t].next = fibers_[thread].next;
+    if (fibers_[t].warpNext == thread) fibers_[t].warpNext = fibers_[thread].warpNext;
+  }
+  hot_.orderedRing = 0;
+  ring_dirty_ = true;
+}
+
+// The OS-stack thread's kernel returned: it leaves the block (its slot gets a
+// fiber for the next one) and the fibers run the rest of the range.
+void BlockRunner::os_thread_done() {
+  uint32_t me = os_thread_;
+  uint32_t next = fibers_[me].next;
+  count_exit(me);
+  unlink(me);
+  info_[me].state = Slot::Empty;
+  slots_dirty_ = true;
+  os_thread_ = kNone;
+  if (hot_.alive == 0) {
+    if (advance_block()) return resume_from_main(0);
+    next = next_in_entry(threads_ - 1);  // range over: let the waiting fibers leave
+    if (next == kNone) return;
+  }
+  resume_from_main(next);
+}
+
+// Exit bookkeeping: the thread no longer counts as alive, which may complete a
+// barrier or a warp exchange that waited only for it.
+void BlockRunner::count_exit(uint32_t thread) {
+  --hot_.alive;
+  if (hot_.arrived > 0 && hot_.arrived == hot_.alive) {
+    hot_.results[hot_.generation & 1] = weftBarrierResult{hot_.trueCount, hot_.arrived};
+    hot_.trueCount = 0;
+    hot_.arrived = 0;
+    ++hot_.generation;
+  }
+  weftWarpState& warp = warps_[thread / WEFT_CPU_WARP_SIZE];
+  --warp.alive;
+  if (warp.arrived > 0 && warp.arrived == warp.alive) {
+    warp.arrived = 0;
+    ++warp.generation;
+    warp.masks[warp.generation & 1] = 0;
+  }
+}
+
+// The block's last thread returned. Sets up the next block of the range (the
+// caller runs its slot's thread of it) or ends the range; either way the threads
+// waiting for the block's end may run.
+bool BlockRunner::advance_block() {
+  bool more = block_ + 1 < range_end_ && !aborted_ && !__atomic_load_n(stop_, __ATOMIC_RELAXED);
+  if (more) {
+    set_block(block_ + 1);
+    reset_counters(0);
+    if (ring_dirty_) link_rings(0);
+    if (slots_dirty_) ready_slots(0);
+    ring_dirty_ = slots_dirty_ = false;
+  } else {
+    hot_.rangeDone = 1;
+  }
+  ++hot_.blockSerial;
+  return more;
+}
+
+uint32_t BlockRunner::thread_exit() {
+  uint32_t me = hot_.current;
+  count_exit(me);
+  if (hot_.alive == 0) return advance_block() ? me : WEFT_FIBER_DONE;
+  weftFiber& f = fibers_[me];
+  wait_on(f, &hot_.blockSerial, hot_.blockSerial);
+  switch_slot(me, f.next);
+  if (fiber::still_waiting(&f)) wait_slow(me);
+  return hot_.rangeDone ? WEFT_FIBER_DONE : me;
+}
+
+// The next slot after `after` (cyclically) whose fiber is inside the kernel.
+uint32_t BlockRunner::next_in_entry(uint32_t after) const {
+  for (uint32_t i = 1; i <= threads_; ++i) {
+    uint32_t t = (after + i) % threads_;
+    if (info_[t].state == Slot::InEntry) return t;
+  }
+  return kNone;
+}
+
+// The range is over and `me`'s entry returned: wake the next fiber still inside
+// the kernel (it waits for the block's end and will leave too), or give the OS
+// stack back. Returns when a later range resumes this slot.
+void BlockRunner::park(uint32_t me) {
+  info_[me].state = Slot::Parked;
+  uint32_t next = next_in_entry(me);
+  if (next == kNone) {
+    asan_leaving(&info_[me].fake_stack, os_stack_);
+    switch_fiber(fibers_[me], main_, 0);
+  } else {
+    hot_.current = next;
+    asan_leaving(&info_[me].fake_stack, info_[next].stack);
+    switch_fiber(fibers_[me], fibers_[next], next);
+  }
+  asan_arrived(info_[me].fake_stack);
+}
+
+void BlockRunner::fiber_main() {
+  asan_arrived(nullptr);
+  for (;;) {
+    uint32_t me = hot_.current;
+    info_[me].state = Slot::InEntry;
+    bool threw = false;
+    try {
+      entry_(&ctx_, args_);
+    } catch (...) {
+      aborted_ = true;
+      abort_message_ = "kernel threw a C++ exception";
+      abort_code_ = hipErrorLaunchFailure;
+      threw = true;
+    }
+    // Leave the handler before switching stacks: exception state is per OS thread.
+    if (threw) return_to_os_stack(me);
+    park(me);
+  }
+}
+
+void BlockRunner::after_fibers() {
+  if (!aborted_) return;  // every fiber parked itself
   // An aborted block abandons its fibers mid-kernel: they get fresh contexts next time.
-  for (unsigned t = os_thread_ + 1; t < threads_; ++t) {
-    info_[t].parked = false;
-#ifdef WEFT_ASAN_FIBERS
-    // Abandoned frames may leave poisoned shadow behind.
-    if (info_[t].stack.bottom) ASAN_UNPOISON_MEMORY_REGION(info_[t].stack.bottom, info_[t].stack.size);
-#endif
-  }
+  for (unsigned t = 0; t < threads_; ++t)
+    if (info_[t].state == Slot::InEntry || info_[t].state == Slot::OsThread) info_[t].state = Slot::Empty;
 }
 
-WEFT_HOT void BlockRunner::switch_to(unsigned me, unsigned next) {
-  current_ = next;
+void BlockRunner::switch_slot(uint32_t me, uint32_t next) {
+  hot_.current = next;
 #ifdef WEFT_ASAN_FIBERS
-  asan_leaving(&info_[me].fake_stack, next == os_thread_ ? os_stack_ : info_[next].stack);
+  asan_leaving(&info_[me].fake_stack, stack_of(next));
 #endif
-  switch_fiber_context(fibers_[me].context, fibers_[next].context);
+  switch_fiber(fibers_[me], fibers_[next], next);
 #ifdef WEFT_ASAN_FIBERS
   asan_arrived(info_[me].fake_stack);
 #endif
-  // Resumed: whoever switched back to us set current_.
 }
 
-unsigned BlockRunner::find_runnable(unsigned me) const {
-  for (unsigned t = fibers_[me].next; t != me; t = fibers_[t].next)
-    if (*fibers_[t].waits_on != fibers_[t].seen) return t;
+uint32_t BlockRunner::find_runnable(uint32_t me) const {
+  for (uint32_t t = fibers_[me].next; t != me; t = fibers_[t].next)
+    if (!fiber::still_waiting(&fibers_[t])) return t;
   return me;
 }
 
-// The calling thread `me` waits and was resumed (or is about to yield) while its
-// barrier is still pending: find a thread that can run, or report the deadlock.
-__attribute__((noinline)) void BlockRunner::wait_slow(unsigned me) {
+// `me` was resumed (or is about to yield) while what it waits for is pending:
+// find a thread that can run, or report the deadlock.
+__attribute__((noinline)) void BlockRunner::wait_slow(uint32_t me) {
   for (;;) {
     if (aborted_) longjmp(abort_jump_, 1);  // only the OS-stack thread is resumed after an abort
-    const Fiber& f = fibers_[me];
-    if (*f.waits_on != f.seen) return;
-    unsigned next = find_runnable(me);
-    // Every live thread waits at a barrier that can never complete (divergent
-    // barriers: a thread that could arrive or exit would be runnable).
+    if (!fiber::still_waiting(&fibers_[me])) return;
+    uint32_t next = find_runnable(me);
+    // Every live thread waits for something that can never happen (divergent
+    // barriers: a thread that could arrive or return would be runnable).
     if (next == me)
       abort_block("deadlock: GPU threads of the block wait at different barriers",
                   hipErrorLaunchFailure);
-    switch_to(me, next);
+    switch_slot(me, next);
   }
 }
 
-void BlockRunner::complete_block_barrier() {
-  block_results_[block_generation_ & 1] = {block_true_, block_arrived_};
-  block_true_ = 0;
-  block_arrived_ = 0;
-  ++block_generation_;
+uint32_t BlockRunner::wait_until_runnable() {
+  uint32_t me = hot_.current;
+  wait_slow(me);
+  return me;
 }
 
-void BlockRunner::complete_warp(Warp& warp) {
-  warp.arrived = 0;
-  ++warp.generation;
-  warp.masks[warp.generation & 1] = 0;
-}
-
-void BlockRunner::finish_thread(unsigned thread) {
-  ThreadInfo& info = info_[thread];
-  info.alive = false;
-  // Unlink from both rings.
-  unsigned next = fibers_[thread].next, prev = info.prev;
-  fibers_[prev].next = next;
-  info_[next].prev = prev;
-  unsigned warp_next = fibers_[thread].warp_next, warp_prev = info.warp_prev;
-  fibers_[warp_prev].warp_next = warp_next;
-  info_[warp_next].warp_prev = warp_prev;
-  --alive_count_;
-  Warp& warp = warps_[thread / WEFT_CPU_WARP_SIZE];
-  --warp.alive;
-  // An exit may be what a pending barrier was waiting for.
-  if (block_arrived_ > 0 && block_arrived_ == alive_count_) complete_block_barrier();
-  if (warp.arrived > 0 && warp.arrived == warp.alive) complete_warp(warp);
-}
-
-// A fiber's GPU thread returned from the kernel: hand over to a successor (the
-// next lane of its warp first, so that a warp finishes together) and park. A
-// later block that needs this slot resumes the fiber here, and fiber_main()'s
-// loop runs that block's thread: creating and starting a fiber per GPU thread
-// per block cost about 115 ns (docs/cpu-engine.md).
-void BlockRunner::exit_fiber(unsigned me) {
-  unsigned next = fibers_[me].warp_next;
-  if (next == me) next = fibers_[me].next;
-  finish_thread(me);
-  info_[me].parked = true;
-  if (alive_count_ == 0) {
-    // Last one out: back to the OS thread, which waits in run_block.
-    asan_leaving(&info_[me].fake_stack, os_stack_);
-    switch_fiber_context(fibers_[me].context, main_);
-  } else {
-    // If `next` cannot run yet, its own slow path finds one that can.
-    current_ = next;
-    asan_leaving(&info_[me].fake_stack, next == os_thread_ ? os_stack_ : info_[next].stack);
-    switch_fiber_context(fibers_[me].context, fibers_[next].context);
-  }
-  asan_arrived(info_[me].fake_stack);  // resumed by a later block
-  info_[me].parked = false;
-}
-
-WEFT_HOT int BlockRunner::barrier(int predicate, int op) {
+int BlockRunner::barrier(int predicate, int op) {
   if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
-  uint32_t generation = block_generation_;
-  block_true_ += predicate != 0;
-  if (++block_arrived_ == alive_count_) {
-    complete_block_barrier();  // the last to arrive carries on without a switch
-  } else {
-    unsigned me = current_;
-    Fiber& f = fibers_[me];
-    f.waits_on = &block_generation_;
-    f.seen = generation;
-    switch_to(me, f.next);
-    if (WEFT_UNLIKELY(block_generation_ == generation)) wait_slow(me);
-  }
-  if (op == WEFT_REDUCE_NONE) return 0;
-  const BarrierResult& r = block_results_[generation & 1];
-  switch (op) {
-    case WEFT_REDUCE_COUNT: return static_cast<int>(r.true_count);
-    case WEFT_REDUCE_AND: return r.true_count == r.arrived ? 1 : 0;
-    case WEFT_REDUCE_OR: return r.true_count > 0 ? 1 : 0;
-    default: return 0;
-  }
+  int result = 0;
+  fiber::barrier(&hot_, hot_.current, predicate, op, &result, EngineSwitch{this}, EngineWait{this});
+  return result;
 }
 
-WEFT_HOT const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask) {
+const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask) {
   if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
-  unsigned me = current_;
-  Warp& warp = warps_[me / WEFT_CPU_WARP_SIZE];
-  unsigned lane = me % WEFT_CPU_WARP_SIZE;
-  uint32_t generation = warp.generation;
-  unsigned buffer = generation & 1;
-  warp.values[buffer][lane] = value;
-  warp.masks[buffer] |= uint64_t(1) << lane;
-  if (++warp.arrived == warp.alive) {
-    complete_warp(warp);
-  } else {
-    Fiber& f = fibers_[me];
-    f.waits_on = &warp.generation;
-    f.seen = generation;
-    switch_to(me, f.warp_next);
-    if (WEFT_UNLIKELY(warp.generation == generation)) wait_slow(me);
-  }
-  if (active_mask) *active_mask = warp.masks[buffer];
-  return warp.values[buffer];
+  uint32_t me = hot_.current;
+  return fiber::warp_exchange(&hot_, me, value, active_mask, EngineSwitch{this}, EngineWait{this});
 }
 
 void BlockRunner::abort_block(std::string message, hipError_t code) {
@@ -393,47 +532,35 @@ void BlockRunner::abort_block(std::string message, hipError_t code) {
   // The frames below are abandoned (longjmp, or a switch away for good), so no
   // destructor runs: free what this one holds now, or it leaks (LeakSanitizer saw it).
   std::string().swap(message);
-  if (!fiber_mode_ || current_ == os_thread_) longjmp(abort_jump_, 1);
-  return_to_os_stack(current_);
+  if (!fiber_mode_ || info_[hot_.current].state == Slot::OsThread) longjmp(abort_jump_, 1);
+  return_to_os_stack(hot_.current);
 }
 
-void BlockRunner::return_to_os_stack(unsigned me) {
-  bool os_alive = info_[os_thread_].alive;
-  if (os_alive) {
-    // Resumed inside a barrier, the OS-stack thread must not carry on with the
-    // kernel: its slow path sees aborted_ and jumps back to run_block.
-    fibers_[os_thread_].waits_on = &kNeverRunnable;
-    fibers_[os_thread_].seen = kNeverRunnable;
-  }
-  current_ = os_thread_;
+void BlockRunner::return_to_os_stack(uint32_t me) {
   asan_leaving(nullptr, os_stack_);
-  switch_fiber_context(fibers_[me].context, os_alive ? fibers_[os_thread_].context : main_);
+  if (os_thread_ != kNone) {
+    // Resumed inside a barrier, the OS-stack thread must not carry on with the
+    // kernel: the counter it waits on is set back to the value it saw (no other
+    // thread of the block runs again), so its wait goes to wait_slow, which sees
+    // aborted_ and jumps back to run_range.
+    weftFiber& os = fibers_[os_thread_];
+    if (os.waitsOn != &kAlwaysRunnable && os.waitsOn != &kNeverRunnable)
+      *const_cast<uint32_t*>(os.waitsOn) = os.seen;
+    wait_on(os, &kNeverRunnable, kNeverRunnable);
+    hot_.current = os_thread_;
+    switch_fiber(fibers_[me], fibers_[os_thread_], os_thread_);
+  } else {
+    switch_fiber(fibers_[me], main_, 0);
+  }
   std::abort();  // never resumed
 }
 
-void BlockRunner::fiber_main(void* runner) {
-  auto* self = static_cast<BlockRunner*>(runner);
-  asan_arrived(nullptr);
-  // One GPU thread per pass: the slot's thread of each block that resumes it.
-  for (;;) {
-    unsigned me = self->current_;
-    self->ctx_.threadIdx = self->info_[me].index;
-    bool stop = false;
-    try {
-      self->entry_(&self->ctx_, self->args_);
-    } catch (...) {
-      self->aborted_ = true;
-      self->abort_message_ = "kernel threw a C++ exception";
-      self->abort_code_ = hipErrorLaunchFailure;
-      stop = true;
-    }
-    // Leave the handler before switching stacks: exception state is per OS thread.
-    if (stop) self->return_to_os_stack(me);
-    self->exit_fiber(me);
-  }
-}
-
 }  // namespace weft::cpu
+
+extern "C" void weft_cpu_fiber_main() {
+  weft::cpu::t_active->fiber_main();
+  std::abort();  // fibers never return
+}
 
 // ---- entry points called by kernels (kernel_abi.h) ----
 
@@ -445,7 +572,6 @@ __attribute__((noinline, cold)) void log_outside_kernel(const char* what) {
 
 extern "C" {
 
-// Each is one frame between the kernel and the context switch.
 __attribute__((visibility("default"))) void weftSyncThreads(void) {
   weft::cpu::BlockRunner* runner = weft::cpu::t_active;
   if (WEFT_UNLIKELY(!runner)) return log_outside_kernel("__syncthreads");
@@ -472,6 +598,24 @@ __attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64
     return lone;
   }
   return runner->warp_collective(value, active_mask);
+}
+
+__attribute__((visibility("default"))) uint32_t weftFiberWait(void) {
+  weft::cpu::BlockRunner* runner = weft::cpu::t_active;
+  if (WEFT_UNLIKELY(!runner)) {
+    log_outside_kernel("weftFiberWait");
+    return 0;
+  }
+  return runner->wait_until_runnable();
+}
+
+__attribute__((visibility("default"))) uint32_t weftFiberExit(void) {
+  weft::cpu::BlockRunner* runner = weft::cpu::t_active;
+  if (WEFT_UNLIKELY(!runner)) {
+    log_outside_kernel("weftFiberExit");
+    return WEFT_FIBER_DONE;
+  }
+  return runner->thread_exit();
 }
 
 }  // extern "C"

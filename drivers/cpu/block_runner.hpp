@@ -1,24 +1,25 @@
 // SPDX-License-Identifier: MIT
-// Runs the GPU threads of one block on one OS thread, with barriers and warp
-// operations.
+// Runs ranges of blocks of a launch on one OS thread, with barriers and warp
+// operations between the GPU threads of each block.
 //
-// A block starts in loop mode: the kernel's entry runs every GPU thread in turn
-// on the OS thread's stack, so kernels that never wait pay nothing per thread.
-// When a thread first reaches a barrier or a warp operation, the block switches
-// to fiber mode: that thread keeps the OS stack, each later thread gets a fiber
-// (context.hpp) with a stack of its own, kept by the runner from block to block.
+// A range starts in loop mode: the kernel's entry runs every GPU thread of every
+// block in turn on the OS thread's stack, so kernels that never wait pay nothing
+// per thread. When a thread first reaches a barrier or a warp operation, the
+// block switches to fiber mode: that thread keeps the OS stack, each later thread
+// gets a fiber with a stack of its own, and from then on every block of the range
+// runs on fibers (later ranges of the same launch start on them). A fiber stays
+// in the kernel's entry from block to block: when its GPU thread returns it waits
+// for the block's end and then runs its slot's thread of the next block, so a
+// thread's life costs one more switch, no setup.
 //
-// Scheduling (see docs/cpu-engine.md): a thread that must wait records which
-// generation counter it waits on and hands control straight to a precomputed
-// successor: the next live thread of the block for __syncthreads, the next live
-// lane of its warp for warp operations (so a warp's exchanges stay within 32
-// fibers). The thread whose arrival completes a barrier carries on without a
-// switch. A thread resumed while its barrier is still pending (divergent
-// barriers, exits) takes the slow path: it scans the block for a thread that
-// can run, and when none can, the block is deadlocked and fails with
-// hipErrorLaunchFailure. Barriers count arrivals per generation, so threads
-// waiting at different kinds of barrier (block vs warp) never release each
-// other early.
+// Scheduling (docs/cpu-engine.md, hip/weft/fiber_sync.h): a thread that must
+// wait records what it waits for and hands control straight to a precomputed
+// successor (next thread of the block, or next lane of its warp); the arrival
+// that completes a barrier carries on. Kernels built from single_source.h do all
+// of this inline; this class runs the same algorithm for the other callers and
+// owns the slow paths: entering fiber mode, block ends, waits that are not over
+// (divergent barriers: find a runnable thread, or fail the block with
+// hipErrorLaunchFailure on a deadlock), aborts (device asserts, exceptions).
 //
 // One BlockRunner per OS thread (thread_local); externally synchronized.
 #pragma once
@@ -68,14 +69,19 @@ class BlockRunner {
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
 
-  // Runs every GPU thread of block `linear_block`. Fails with hipErrorAssert
-  // when a thread failed a device assert, hipErrorLaunchFailure on a deadlock.
-  Status run_block(weftKernelEntry entry, void* args, const LaunchDims& dims, uint64_t linear_block);
+  // Runs blocks [begin, end) of a launch (linear ids). `on_fibers`: start on
+  // fibers (an earlier range of the launch waited at a barrier); set when this
+  // range did. Stops early once *stop is nonzero. Fails with hipErrorAssert when
+  // a thread failed a device assert, hipErrorLaunchFailure on a deadlock or an
+  // exception.
+  Status run_range(weftKernelEntry entry, void* args, const LaunchDims& dims, uint64_t begin,
+                   uint64_t end, const uint32_t* stop, bool& on_fibers);
 
-  // __syncthreads and its _count/_and/_or forms (op: WEFT_REDUCE_*).
-  inline int barrier(int predicate, int op);
-  // A warp-wide exchange (see weftWarpCollective).
-  inline const uint64_t* warp_collective(uint64_t value, uint64_t* active_mask);
+  // Engine side of the kernel ABI (kernel_abi.h) for the calling GPU thread.
+  int barrier(int predicate, int op);  // op: WEFT_REDUCE_*
+  const uint64_t* warp_collective(uint64_t value, uint64_t* active_mask);
+  uint32_t wait_until_runnable();  // weftFiberWait
+  uint32_t thread_exit();          // weftFiberExit
   // Ends the block after a failed device assert; does not return.
   [[noreturn]] void abort_block(std::string message, hipError_t code);
 
@@ -83,93 +89,85 @@ class BlockRunner {
   // threadIdx of the GPU thread running now.
   dim3 current_thread_index() const;
 
-  // The runner of the calling OS thread while it executes a block, else null.
+  // What every fiber runs (weft_cpu_fiber_main): its slot's GPU thread of each
+  // range that resumes it.
+  void fiber_main();
+
+  // The runner of the calling OS thread while it executes a range, else null.
   static BlockRunner* current();
   // The runner of the calling OS thread, created on first use.
   static BlockRunner& for_this_thread(size_t stack_bytes);
 
  private:
-  // What the barrier path touches, packed: 32 bytes per GPU thread on x86-64.
-  struct Fiber {
-    FiberContext context;
-    // The thread may run once *waits_on != seen (a barrier generation moved on).
-    const uint32_t* waits_on;
-    uint32_t seen;
-    uint32_t next;       // next live thread of the block (a ring)
-    uint32_t warp_next;  // next live lane of the same warp (a ring)
+  enum class Slot : uint8_t {
+    Empty,     // no fiber: gets a new context before it runs
+    Parked,    // its fiber waits in park(); resuming it enters the kernel
+    InEntry,   // its fiber is inside the kernel's entry
+    OsThread,  // the GPU thread that turned the block into fibers, on the OS stack
   };
-  // The rest of a GPU thread's state.
   struct ThreadInfo {
-    StackSpan stack;             // empty for the thread that keeps the OS stack
+    StackSpan stack;             // kept from range to range
     void* fake_stack = nullptr;  // AddressSanitizer bookkeeping
-    dim3 index;                  // its threadIdx
-    uint32_t prev = 0;           // ring predecessors, to unlink a finished thread
-    uint32_t warp_prev = 0;
-    bool alive = false;
-    // The slot's fiber finished a GPU thread and waits, inside exit_fiber(), to
-    // run the same slot's thread of a later block: no new context is needed.
-    bool parked = false;
+    Slot state = Slot::Empty;
   };
-  struct Warp {
-    uint32_t alive = 0;
-    uint32_t arrived = 0;
-    uint32_t generation = 0;
-    uint64_t masks[2] = {0, 0};
-    uint64_t values[2][WEFT_CPU_WARP_SIZE] = {};
+  struct EngineSwitch;
+  struct EngineWait;
+  struct AlignedDelete {
+    template <typename T>
+    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
   };
 
+  void prepare_slots();
+  void set_block(uint64_t block);
+  void reset_counters(uint32_t first);
+  void link_rings(uint32_t first);
+  void ready_slots(uint32_t first);
   void enter_fiber_mode();
-  inline void switch_to(unsigned me, unsigned next);
-  void wait_slow(unsigned me);
-  unsigned find_runnable(unsigned me) const;  // == me when none can run
-  void finish_thread(unsigned thread);
-  // Hands over for good (this block); returns when a later block resumes the slot.
-  void exit_fiber(unsigned me);
-  dim3 thread_index(unsigned linear) const;
+  void run_on_fibers(uint64_t block);
+  void os_thread_done();
+  void unlink(uint32_t thread);
+  bool advance_block();
+  void count_exit(uint32_t thread);
+  void resume_from_main(uint32_t next);
+  uint32_t next_in_entry(uint32_t after) const;
+  void park(uint32_t me);
+  void switch_slot(uint32_t me, uint32_t next);
+  void wait_slow(uint32_t me);
+  uint32_t find_runnable(uint32_t me) const;  // == me when none can run
+  void after_fibers();
+  [[noreturn]] void return_to_os_stack(uint32_t me);
+  const StackSpan& stack_of(uint32_t thread) const;
   unsigned linear_index(const dim3& t) const;
-  void complete_block_barrier();
-  void complete_warp(Warp& warp);
-  void after_fiber_block();
-  [[noreturn]] void return_to_os_stack(unsigned me);
-  static void fiber_main(void* runner);
 
-  // ---- hot: read on every barrier crossing ----
-  Fiber* fibers_ = nullptr;  // fibers_storage_.data()
-  Warp* warps_ = nullptr;    // warps_storage_.data()
-  unsigned current_ = 0;
-  unsigned alive_count_ = 0;
-  uint32_t block_arrived_ = 0;
-  uint32_t block_generation_ = 0;
-  uint32_t block_true_ = 0;  // predicates that were true in this generation
+  // ---- hot: shared with the kernels' inline code ----
+  weftFiberBlock hot_{};
+  weftFiber* fibers_ = nullptr;  // == hot_.fibers
+  uint64_t block_ = 0;           // linear id of the block running
+  uint64_t range_end_ = 0;
+  const uint32_t* stop_ = nullptr;
   bool fiber_mode_ = false;
   bool aborted_ = false;
-  struct BarrierResult {
-    uint32_t true_count = 0;
-    uint32_t arrived = 0;
-  };
-  BarrierResult block_results_[2];
+  bool ring_dirty_ = false;   // the rings lost a thread: relink at the next block
+  bool slots_dirty_ = false;  // a slot needs a fiber before the next block
 
   // ---- cold ----
   weftKernelContext ctx_{};
   weftKernelEntry entry_ = nullptr;
   void* args_ = nullptr;
-  // Dynamic shared memory is cache-line aligned, so it must be freed with the
-  // matching aligned operator delete[].
-  struct AlignedDelete {
-    void operator()(std::byte* p) const { ::operator delete[](p, std::align_val_t(64)); }
-  };
   std::unique_ptr<std::byte[], AlignedDelete> dynamic_shared_;
   size_t dynamic_shared_capacity_ = 0;
 
   unsigned threads_ = 0;
-  unsigned os_thread_ = 0;  // the GPU thread that runs on the OS stack
+  uint32_t os_thread_ = 0;  // the GPU thread on the OS stack (Slot::OsThread), if any
+  dim3 indexed_dims_{0, 0, 0};  // block shape the fibers' threadIdx were computed for
   std::string abort_message_;
   std::jmp_buf abort_jump_;
   hipError_t abort_code_ = hipSuccess;
-  std::vector<Fiber> fibers_storage_;
-  std::vector<ThreadInfo> info_;  // stacks stay attached to their slot between blocks
-  std::vector<Warp> warps_storage_;
-  FiberContext main_;  // the OS thread once its own GPU thread finished
+  std::unique_ptr<weftFiber[], AlignedDelete> fiber_storage_;
+  size_t fiber_capacity_ = 0;
+  std::vector<ThreadInfo> info_;  // stacks stay attached to their slot
+  std::vector<weftWarpState> warps_;
+  weftFiber main_{};  // the OS stack while fibers run
   void* main_fake_stack_ = nullptr;
   StackSpan os_stack_;
 

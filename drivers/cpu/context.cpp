@@ -9,22 +9,12 @@ extern "C" void weft_cpu_fiber_start();
 
 namespace weft::cpu {
 
-void make_fiber_context(FiberContext& ctx, void* stack_top, size_t, void (*fn)(void*), void* arg) {
-  // Frame popped by weft_cpu_switch: r15 r14 r13 r12 rbx rbp, then the return
-  // address. r13/r12 carry fn/arg into the trampoline; after `ret` the stack is
-  // 16-byte aligned, as the trampoline's call requires.
-  auto top = reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t(15);
-  auto* frame = reinterpret_cast<uintptr_t*>(top - 72);
-  frame[0] = 0;                                           // r15
-  frame[1] = 0;                                           // r14
-  frame[2] = reinterpret_cast<uintptr_t>(fn);             // r13
-  frame[3] = reinterpret_cast<uintptr_t>(arg);            // r12
-  frame[4] = 0;                                           // rbx
-  frame[5] = 0;                                           // rbp
-  frame[6] = reinterpret_cast<uintptr_t>(&weft_cpu_fiber_start);  // return address
-  frame[7] = 0;
-  frame[8] = 0;
-  ctx.sp = frame;
+void make_fiber_context(weftFiber& fiber, void* stack_top, size_t) {
+  // The trampoline calls weft_cpu_fiber_main with the 16-byte alignment the ABI
+  // asks for at a call.
+  fiber.sp = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(stack_top) & ~uintptr_t(15));
+  fiber.pc = reinterpret_cast<const void*>(&weft_cpu_fiber_start);
+  fiber.bp = nullptr;
 }
 
 }  // namespace weft::cpu
@@ -37,32 +27,22 @@ namespace weft::cpu {
 namespace fc = boost::context::detail;
 
 namespace {
-struct Jump {
-  FiberContext* from;
-  FiberContext* to;
-};
-
 void fiber_entry(fc::transfer_t t) {
-  auto* jump = static_cast<Jump*>(t.data);
-  jump->from->sp = t.fctx;
-  FiberContext* self = jump->to;
-  self->fn(self->arg);
+  // The switch that started us passed the fiber it left, to record where it stopped.
+  static_cast<weftFiber*>(t.data)->sp = t.fctx;
+  weft_cpu_fiber_main();
 }
 }  // namespace
 
-void make_fiber_context(FiberContext& ctx, void* stack_top, size_t stack_size, void (*fn)(void*),
-                        void* arg) {
-  ctx.sp = fc::make_fcontext(stack_top, stack_size, &fiber_entry);
-  ctx.fn = fn;
-  ctx.arg = arg;
+void make_fiber_context(weftFiber& fiber, void* stack_top, size_t stack_size) {
+  fiber.sp = fc::make_fcontext(stack_top, stack_size, &fiber_entry);
+  fiber.pc = nullptr;
+  fiber.bp = nullptr;
 }
 
-void switch_fiber_context(FiberContext& from, FiberContext& to) {
-  Jump jump{&from, &to};
-  fc::transfer_t t = fc::jump_fcontext(to.sp, &jump);
-  // Whoever resumed us passed its own Jump: record where it stopped.
-  auto* back = static_cast<Jump*>(t.data);
-  back->from->sp = t.fctx;
+void switch_fiber(weftFiber& from, weftFiber& to, uint32_t) {
+  fc::transfer_t t = fc::jump_fcontext(to.sp, &from);
+  static_cast<weftFiber*>(t.data)->sp = t.fctx;
 }
 
 }  // namespace weft::cpu

@@ -1,41 +1,36 @@
 // SPDX-License-Identifier: MIT
-// The smallest possible fiber primitive: a saved stack pointer and a symmetric
-// switch. x86-64 uses context_switch_x86_64.S; other architectures fall back
-// to Boost.Context's fcontext.
+// The fiber primitive of the CPU engine: a GPU thread switched out is a weftFiber
+// (kernel_abi.h), and a switch hands the resumed thread its id. x86-64 uses
+// context_switch_x86_64.S, compatible with the kernels' inline switch
+// (hip/weft/fiber_sync.h); other architectures fall back to Boost.Context.
 #pragma once
 
+#include <hip/weft/kernel_abi.h>
+
 #include <cstddef>
+#include <cstdint>
+
+// A new fiber starts here and never returns (defined by the engine).
+extern "C" void weft_cpu_fiber_main();
 
 #if defined(__x86_64__)
-extern "C" void weft_cpu_switch(void** save_sp, void* resume_sp);
+extern "C" void weft_cpu_switch(weftFiber* from, weftFiber* to, uint64_t to_id);
 #endif
 
 namespace weft::cpu {
 
-struct FiberContext {
-  void* sp = nullptr;  // saved stack pointer (x86-64) or fcontext handle
-#if !defined(__x86_64__)
-  // Used by the fcontext fallback only: what the first switch to it runs.
-  void (*fn)(void*) = nullptr;
-  void* arg = nullptr;
-#endif
-};
+// Prepares `fiber` so that the first switch to it runs weft_cpu_fiber_main() on
+// the given stack.
+void make_fiber_context(weftFiber& fiber, void* stack_top, size_t stack_size);
 
-// Prepares `ctx` so that the first switch to it calls fn(arg) on the given stack.
-// fn must never return: it switches away for the last time instead.
-void make_fiber_context(FiberContext& ctx, void* stack_top, size_t stack_size, void (*fn)(void*),
-                        void* arg);
-
-// Saves the running context into `from` and resumes `to`.
+// Saves the running thread in `from` and resumes `to`, handing it `to_id`.
 #if defined(__x86_64__)
-// Inline, so that the barrier path has no frame between its caller and the
-// assembly switch.
-inline __attribute__((always_inline)) void switch_fiber_context(FiberContext& from,
-                                                                FiberContext& to) {
-  weft_cpu_switch(&from.sp, to.sp);
+inline __attribute__((always_inline)) void switch_fiber(weftFiber& from, weftFiber& to,
+                                                        uint32_t to_id) {
+  weft_cpu_switch(&from, &to, to_id);
 }
 #else
-void switch_fiber_context(FiberContext& from, FiberContext& to);
+void switch_fiber(weftFiber& from, weftFiber& to, uint32_t to_id);
 #endif
 
 }  // namespace weft::cpu

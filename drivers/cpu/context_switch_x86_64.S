@@ -1,35 +1,46 @@
 /* SPDX-License-Identifier: MIT
- * Symmetric context switch for the CPU agent's GPU-thread fibers (x86-64 SysV).
- * Saves only the callee-saved registers; unlike Boost.Context it does not save
- * the x87/SSE control words, because kernels never change them (measured in
- * bench/cpu_kernels: this is what brings a barrier crossing under 5 ns).
+ * The engine's fiber switch (x86-64 SysV), in the format the kernels' inline
+ * switch uses (include/hip/weft/fiber_sync.h): a waiting GPU thread is a
+ * weftFiber {sp, pc, bp}, and the resumed one receives its id in rdx. Both
+ * switches can resume each other's threads.
  *
- *   void weft_cpu_switch(void** save_sp, void* resume_sp);
- *   void weft_cpu_fiber_start(void);   entry trampoline: calls r13(r12), never returns
+ *   void weft_cpu_switch(weftFiber* from, weftFiber* to, uint64_t to_id);
+ *   weft_cpu_fiber_start: first pc of a new fiber; calls weft_cpu_fiber_main().
+ *
+ * Only the callee-saved registers are kept (not the x87/SSE control words:
+ * kernels never change them).
  */
+#if defined(__CET__) && (__CET__ & 1)
+#define ENDBR endbr64
+#else
+#define ENDBR
+#endif
     .text
     .globl  weft_cpu_switch
     .hidden weft_cpu_switch
     .type   weft_cpu_switch, @function
     .p2align 4
 weft_cpu_switch:
-    pushq   %rbp
+    ENDBR
     pushq   %rbx
     pushq   %r12
     pushq   %r13
     pushq   %r14
     pushq   %r15
-    movq    %rsp, (%rdi)
-    movq    %rsi, %rsp
+    leaq    1f(%rip), %rax
+    movq    %rsp, 0(%rdi)
+    movq    %rax, 8(%rdi)
+    movq    %rbp, 16(%rdi)
+    movq    0(%rsi), %rsp
+    movq    16(%rsi), %rbp
+    jmpq    *8(%rsi)
+1:
+    ENDBR
     popq    %r15
     popq    %r14
     popq    %r13
     popq    %r12
     popq    %rbx
-    popq    %rbp
-    /* `ret`, not pop+jmp: every GPU thread switches from the same call site, so
-     * the return-stack predictor is right here; an indirect jump would leave it
-     * one entry off and every later return of the barrier path would miss. */
     ret
     .size   weft_cpu_switch, .-weft_cpu_switch
 
@@ -38,8 +49,9 @@ weft_cpu_switch:
     .type   weft_cpu_fiber_start, @function
     .p2align 4
 weft_cpu_fiber_start:
-    movq    %r12, %rdi
-    callq   *%r13
+    ENDBR
+    xorl    %ebp, %ebp
+    callq   weft_cpu_fiber_main
     ud2
     .size   weft_cpu_fiber_start, .-weft_cpu_fiber_start
 

@@ -59,20 +59,25 @@ struct DispatchJob {
   void* args;
   LaunchDims dims;
   size_t stack_bytes;
-  std::atomic<bool> failed{false};
+  uint32_t failed = 0;  // read by kernels' block loops (relaxed), written once under error_mutex
+  // Set once a range waited at a barrier: later ranges start on fibers.
+  std::atomic<bool> on_fibers{false};
   std::mutex error_mutex;
   Status error;
 };
 
 void run_blocks(void* data, uint64_t first, uint64_t last) {
   auto* job = static_cast<DispatchJob*>(data);
+  if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) return;
   BlockRunner& runner = BlockRunner::for_this_thread(job->stack_bytes);
-  for (uint64_t b = first; b < last; ++b) {
-    if (job->failed.load(std::memory_order_relaxed)) return;
-    Status status = runner.run_block(job->entry, job->args, job->dims, b);
-    if (!status.ok()) {
-      std::lock_guard lock(job->error_mutex);
-      if (!job->failed.exchange(true)) job->error = std::move(status);
+  bool on_fibers = job->on_fibers.load(std::memory_order_relaxed);
+  Status status = runner.run_range(job->entry, job->args, job->dims, first, last, &job->failed, on_fibers);
+  if (on_fibers) job->on_fibers.store(true, std::memory_order_relaxed);
+  if (!status.ok()) {
+    std::lock_guard lock(job->error_mutex);
+    if (!__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+      job->error = std::move(status);
+      __atomic_store_n(&job->failed, 1u, __ATOMIC_RELAXED);
     }
   }
 }
@@ -86,7 +91,7 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
   job.stack_bytes = stack_bytes;
   uint64_t blocks = uint64_t(dims.grid.x) * dims.grid.y * dims.grid.z;
   pool.run(run_blocks, &job, blocks);
-  if (job.failed.load()) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
+  if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE)) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
   return Status();
 }
 }  // namespace

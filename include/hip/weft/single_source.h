@@ -17,6 +17,7 @@
 #ifndef WEFT_HIP_SINGLE_SOURCE_H
 #define WEFT_HIP_SINGLE_SOURCE_H
 
+#include <hip/weft/fiber_sync.h>
 #include <hip/weft/kernel_abi.h>
 
 #include <assert.h>
@@ -76,22 +77,81 @@ struct ThreadIds {
 // accesses need no initialization guard.
 inline thread_local ThreadIds t_ids;
 inline thread_local weftKernelContext* t_ctx = nullptr;
+// In fiber mode: the linear id of the GPU thread running now (its fiber slot).
+inline thread_local uint32_t t_self = 0;
+// The engine's fiber block while this binary's kernel entry runs on fibers that
+// may switch inline (WEFT_KERNEL_FIBER_INLINE), else null: one load tells a
+// barrier which path to take.
+inline thread_local weftFiberBlock* t_fiber_block = nullptr;
 
 inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
 
-// Wraps every call that may switch GPU threads: tells the engine which thread
-// is calling (in loop mode only the entry's loop knows), and afterwards restores
-// this thread's ids, which other GPU threads overwrote meanwhile.
+// Wraps every engine call that may switch GPU threads: tells the engine which
+// thread is calling (in loop mode only the entry's loop knows), and afterwards
+// restores this thread's ids, which other GPU threads overwrote meanwhile.
 class YieldPoint {
  public:
-  YieldPoint() : saved_(t_ids.thread) { t_ctx->threadIdx = dim3(saved_.x, saved_.y, saved_.z); }
-  ~YieldPoint() { t_ids.thread = saved_; }
+  YieldPoint() : saved_(t_ids.thread) {
+    t_ctx->threadIdx = dim3(saved_.x, saved_.y, saved_.z);
+    const Uint3& b = t_ids.block;
+    t_ctx->blockIdx = dim3(b.x, b.y, b.z);
+  }
+  ~YieldPoint() {
+    t_ids.thread = saved_;
+    t_self = t_ctx->fibers->current;
+  }
   YieldPoint(const YieldPoint&) = delete;
   YieldPoint& operator=(const YieldPoint&) = delete;
 
  private:
   Uint3 saved_;
 };
+
+// After a switch: `me` runs again; other threads overwrote the ids meanwhile.
+WEFT_FIBER_INLINE void resume_thread(const weftFiberBlock* fb, uint32_t me) {
+  t_self = me;
+  const uint32_t* index = fb->fibers[me].threadIdx;
+  t_ids.thread = Uint3{index[0], index[1], index[2]};
+}
+
+#if WEFT_INLINE_FIBER_SWITCH
+struct EngineWait {
+  uint32_t operator()(uint32_t) const { return weftFiberWait(); }
+};
+#endif
+
+WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
+#if WEFT_INLINE_FIBER_SWITCH
+  if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
+    int result = 0;
+    uint32_t me = ::weft::fiber::barrier(fb, t_self, predicate, op, &result,
+                                         ::weft::fiber::InlineSwitch{}, EngineWait{});
+    resume_thread(fb, me);
+    return result;
+  }
+#endif
+  weftKernelContext* ctx = t_ctx;
+  if (!ctx) return weftSyncThreadsReduce(predicate, op);  // logs: outside a kernel
+  YieldPoint yield;
+  if (op == WEFT_REDUCE_NONE) {
+    weftSyncThreads();
+    return 0;
+  }
+  return weftSyncThreadsReduce(predicate, op);
+}
+
+// The end of a GPU thread in fiber mode: the thread this fiber runs next, or
+// WEFT_FIBER_DONE.
+WEFT_FIBER_INLINE uint32_t fiber_thread_exit(weftKernelContext* ctx) {
+#if WEFT_INLINE_FIBER_SWITCH
+  if (__builtin_expect(ctx->mode == WEFT_KERNEL_FIBER_INLINE, 1))
+    return ::weft::fiber::thread_exit(ctx->fibers, t_self, ::weft::fiber::InlineSwitch{},
+                                      EngineWait{}, [] { return weftFiberExit(); });
+#else
+  (void)ctx;
+#endif
+  return weftFiberExit();
+}
 
 }  // namespace weft::detail
 
@@ -107,21 +167,15 @@ inline constexpr int warpSize = WEFT_CPU_WARP_SIZE;
 
 // ---- barriers and fences ----
 
-inline void __syncthreads() {
-  ::weft::detail::YieldPoint yield;
-  weftSyncThreads();
-}
+inline void __syncthreads() { ::weft::detail::sync_threads(0, WEFT_REDUCE_NONE); }
 inline int __syncthreads_count(int predicate) {
-  ::weft::detail::YieldPoint yield;
-  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_COUNT);
+  return ::weft::detail::sync_threads(predicate, WEFT_REDUCE_COUNT);
 }
 inline int __syncthreads_and(int predicate) {
-  ::weft::detail::YieldPoint yield;
-  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_AND);
+  return ::weft::detail::sync_threads(predicate, WEFT_REDUCE_AND);
 }
 inline int __syncthreads_or(int predicate) {
-  ::weft::detail::YieldPoint yield;
-  return weftSyncThreadsReduce(predicate, WEFT_REDUCE_OR);
+  return ::weft::detail::sync_threads(predicate, WEFT_REDUCE_OR);
 }
 inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
@@ -153,7 +207,18 @@ inline T from_bits(uint64_t bits) {
 }
 
 // Every live lane of the warp contributes `value`; returns all lanes' values.
-inline const uint64_t* warp_exchange(uint64_t value, uint64_t* mask) {
+WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask) {
+#if WEFT_INLINE_FIBER_SWITCH
+  if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
+    uint32_t me = t_self;
+    const uint64_t* values = ::weft::fiber::warp_exchange(fb, me, value, mask,
+                                                          ::weft::fiber::InlineSwitch{}, EngineWait{});
+    resume_thread(fb, me);
+    return values;
+  }
+#endif
+  weftKernelContext* ctx = t_ctx;
+  if (!ctx) return weftWarpCollective(value, mask);  // logs: outside a kernel
   YieldPoint yield;
   return weftWarpCollective(value, mask);
 }
@@ -434,38 +499,61 @@ struct KernelSignature<void (*)(P...) noexcept> {
   using Tuple = std::tuple<std::decay_t<P>...>;
 };
 
-// Runs the GPU threads of one block: all of them as a loop (loop mode) or the
-// one in ctx->threadIdx (fiber mode). Instantiated per kernel in the user's
-// binary, so the kernel body inlines into the loop.
+// On a fiber: this slot's GPU thread of each block of the range. Flattened: the
+// kernel and everything it calls inline here, so a barrier's switch saves only
+// the registers live at that point and a thread's end costs one more switch
+// (docs/cpu-engine.md measures both).
+template <auto Kernel, typename Tuple>
+__attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx, Tuple& local) {
+  ThreadIds& ids = t_ids;
+  weftFiberBlock* fb = ctx->fibers;
+  weftFiberBlock* inline_fb = ctx->mode == WEFT_KERNEL_FIBER_INLINE ? fb : nullptr;
+  ctx->inlineFibers = &t_fiber_block;
+  uint32_t me = fb->current;
+  do {
+    t_fiber_block = inline_fb;  // an engine call of another GPU thread may have cleared it
+    ids.block = to_uint3(ctx->blockIdx);
+    resume_thread(fb, me);
+    std::apply(Kernel, local);
+    me = fiber_thread_exit(ctx);
+  } while (me != WEFT_FIBER_DONE);
+  t_fiber_block = nullptr;
+}
+
+// Runs the engine's range of blocks (kernel_abi.h): every thread as a loop
+// (loop mode), or this fiber's GPU thread of each block (fiber modes).
+// Instantiated per kernel in the user's binary, so the kernel body inlines into
+// both loops and the thread-exit fast path.
 template <auto Kernel, typename Tuple>
 void kernel_entry(weftKernelContext* ctx, void* blob) {
   t_ctx = ctx;
   ThreadIds& ids = t_ids;
-  ids.block = to_uint3(ctx->blockIdx);
   ids.block_dim = to_uint3(ctx->blockDim);
   ids.grid_dim = to_uint3(ctx->gridDim);
-  Tuple& args = *static_cast<Tuple*>(blob);
-  if (ctx->mode != WEFT_KERNEL_LOOP) {
-    ids.thread = to_uint3(ctx->threadIdx);
-    std::apply(Kernel, args);
-    return;
-  }
   // A local copy of the arguments (each call copies them again into the kernel's
   // by-value parameters, so no thread sees another's changes): the compiler can
   // keep them in registers, where the stores to threadIdx cannot alias them.
-  Tuple local = args;
+  Tuple local = *static_cast<Tuple*>(blob);
+  if (ctx->mode != WEFT_KERNEL_LOOP) return fiber_loop<Kernel>(ctx, local);
+  t_fiber_block = nullptr;  // barriers of loop mode go to the engine
+  const uint32_t gx = ctx->gridDim.x, gy = ctx->gridDim.y;
   const uint32_t bx = ctx->blockDim.x, by = ctx->blockDim.y, bz = ctx->blockDim.z;
-  for (uint32_t z = 0; z < bz; ++z)
-    for (uint32_t y = 0; y < by; ++y) {
-      ids.thread.y = y;
-      ids.thread.z = z;
-      for (uint32_t x = 0; x < bx; ++x) {
-        ids.thread.x = x;  // the one store per GPU thread
-        std::apply(Kernel, local);
-        // A barrier turned the block into fibers: the others run on their own.
-        if (ctx->mode != WEFT_KERNEL_LOOP) return;
+  for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b) {
+    if (__atomic_load_n(ctx->stop, __ATOMIC_RELAXED)) return;  // another block failed
+    ids.block = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
+                      static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
+    for (uint32_t z = 0; z < bz; ++z)
+      for (uint32_t y = 0; y < by; ++y) {
+        ids.thread.y = y;
+        ids.thread.z = z;
+        for (uint32_t x = 0; x < bx; ++x) {
+          ids.thread.x = x;  // the one store per GPU thread
+          std::apply(Kernel, local);
+          // A barrier turned the block into fibers: the engine runs the rest.
+          if (ctx->mode != WEFT_KERNEL_LOOP) return;
+        }
       }
-    }
+  }
 }
 
 template <typename Tuple>
