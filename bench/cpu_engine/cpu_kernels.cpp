@@ -96,6 +96,16 @@ __global__ void sgemm(const float* A, const float* B, float* C, int n) {
 
 __global__ void empty_kernel() {}
 
+// What one crossing costs: threads that only wait at barriers, or only exchange.
+__global__ void barrier_loop(int rounds) {
+  for (int i = 0; i < rounds; ++i) __syncthreads();
+}
+__global__ void exchange_loop(int rounds, float* sink) {
+  float v = static_cast<float>(threadIdx.x);
+  for (int i = 0; i < rounds; ++i) v += __shfl_down(v, 1);
+  if (v == -1.0f) sink[0] = v;  // keeps the exchanges alive
+}
+
 struct Row {
   std::string name;
   double weft_ms, omp_ms;
@@ -113,6 +123,7 @@ void print_row(const Row& r) {
 
 bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
 
+#if WEFT_INLINE_FIBER_SWITCH
 // Two contexts ping-ponging through the switch kernels inline at every barrier
 // (hip/weft/fiber_sync.h): cost of one switch.
 weftFiber g_main_fiber, g_other_fiber;
@@ -138,6 +149,9 @@ double switch_ns_weft(long switches) {
   double ns = std::chrono::duration<double, std::nano>(Clock::now() - a).count();
   return ns / (2.0 * switches);
 }
+#else
+double switch_ns_weft(long) { return 0.0; }  // kernels switch through the engine here
+#endif
 
 double switch_ns_boost(long switches) {
   namespace bc = boost::context;
@@ -359,10 +373,28 @@ int main(int argc, char** argv) {
     std::printf("| %-44s | %10.1f %% | %12s | %7s |\n", "CPU used while idle (1 s after work)", used * 100.0, "-", "-");
   }
   {
+    // Core-nanoseconds per crossing: wall time x workers / crossings (each GPU
+    // thread also ends once, which counts as one more crossing).
+    const int rounds = 64, blocks = 4096, threads = 256;
+    double crossings = double(blocks) * threads * (rounds + 1);
+    double bar = median_ms(runs, [&] {
+      hipLaunchKernelGGL(barrier_loop, dim3(blocks), dim3(threads), 0, 0, rounds);
+      CHECK(hipDeviceSynchronize());
+    });
+    double xch = median_ms(runs, [&] {
+      hipLaunchKernelGGL(exchange_loop, dim3(blocks), dim3(threads), 0, 0, rounds, c);
+      CHECK(hipDeviceSynchronize());
+    });
+    std::printf("| %-44s | %9.2f ns | %12s | %7s |\n", "__syncthreads crossing (core-ns, 64/thread)",
+                bar * 1e6 * props.multiProcessorCount / crossings, "-", "-");
+    std::printf("| %-44s | %9.2f ns | %12s | %7s |\n", "__shfl_down crossing (core-ns, 64/thread)",
+                xch * 1e6 * props.multiProcessorCount / crossings, "-", "-");
+  }
+  {
     const long switches = 20'000'000;
     double ours = switch_ns_weft(switches), boost = switch_ns_boost(switches);
     std::printf("| %-44s | %9.2f ns | %9.2f ns | %6.2fx |\n",
-                "context switch: weft asm | Boost.Context", ours, boost, ours / boost);
+                "context switch: weft inline | Boost.Context", ours, boost, ours / boost);
   }
   CHECK(hipFree(a));
   CHECK(hipFree(b));
