@@ -69,6 +69,20 @@ WEFT_FIBER_INLINE uint32_t warp_next(const weftFiberBlock* fb, const weftFiber* 
 // counter it waits on (cheaper than still_waiting()); the engine keeps that
 // check sufficient, also when it must stop a thread after an abort.
 
+// Thread `me` waits until *counter moves on from `seen`: it records that, hands
+// control to `next` and, once resumed, returns the running thread's id (its own).
+template <class Switch, class Wait>
+WEFT_FIBER_INLINE uint32_t wait_for(weftFiberBlock* fb, uint32_t me, const uint32_t* counter,
+                                    uint32_t seen, uint32_t next, Switch&& sw, Wait&& wait) {
+  weftFiber* f = &fb->fibers[me];
+  f->waitsOn = counter;
+  f->seen = seen;
+  fb->current = next;
+  me = sw(f, &fb->fibers[next], next);
+  if (__builtin_expect(*counter == seen, 0)) me = wait(me);
+  return me;
+}
+
 // __syncthreads and its _count/_and/_or forms (op: WEFT_REDUCE_*) for thread `me`;
 // returns the id of the running thread afterwards (`me`).
 template <class Switch, class Wait>
@@ -82,13 +96,7 @@ WEFT_FIBER_INLINE uint32_t barrier(weftFiberBlock* fb, uint32_t me, int predicat
     fb->arrived = 0;
     fb->generation = generation + 1;
   } else {
-    weftFiber* f = &fb->fibers[me];
-    f->waitsOn = &fb->generation;
-    f->seen = generation;
-    const uint32_t next = block_next(fb, f, me);
-    fb->current = next;
-    me = sw(f, &fb->fibers[next], next);
-    if (__builtin_expect(fb->generation == generation, 0)) me = wait(me);
+    me = wait_for(fb, me, &fb->generation, generation, block_next(fb, &fb->fibers[me], me), sw, wait);
   }
   if (op != WEFT_REDUCE_NONE) {
     const weftBarrierResult r = fb->results[generation & 1];
@@ -116,13 +124,7 @@ WEFT_FIBER_INLINE const uint64_t* warp_exchange(weftFiberBlock* fb, uint32_t& me
     w->generation = generation + 1;
     w->masks[buffer ^ 1] = 0;
   } else {
-    weftFiber* f = &fb->fibers[me];
-    f->waitsOn = &w->generation;
-    f->seen = generation;
-    const uint32_t next = warp_next(fb, f, me);
-    fb->current = next;
-    me = sw(f, &fb->fibers[next], next);
-    if (__builtin_expect(w->generation == generation, 0)) me = wait(me);
+    me = wait_for(fb, me, &w->generation, generation, warp_next(fb, &fb->fibers[me], me), sw, wait);
   }
   if (mask) *mask = w->masks[buffer];
   return w->values[buffer];
@@ -143,14 +145,8 @@ WEFT_FIBER_INLINE uint32_t thread_exit(weftFiberBlock* fb, uint32_t me, Switch&&
     return slow();
   fb->alive = alive;
   w->alive = warp_alive;
-  weftFiber* f = &fb->fibers[me];
-  const uint32_t serial = fb->blockSerial;
-  f->waitsOn = &fb->blockSerial;
-  f->seen = serial;
-  const uint32_t next = block_next(fb, f, me);
-  fb->current = next;
-  me = sw(f, &fb->fibers[next], next);
-  if (__builtin_expect(fb->blockSerial == serial, 0)) me = wait(me);
+  me = wait_for(fb, me, &fb->blockSerial, fb->blockSerial, block_next(fb, &fb->fibers[me], me), sw,
+                wait);
   return fb->rangeDone ? WEFT_FIBER_DONE : me;
 }
 

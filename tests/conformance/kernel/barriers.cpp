@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Block-level semantics of single-source kernels: __shared__, __syncthreads and
 // its reducing forms, shared-memory atomics, divergent exits, device assert.
+#include "block_sum.hpp"
 #include "hip_test.hpp"
 
 #include <numeric>
@@ -8,17 +9,7 @@
 
 namespace {
 
-__global__ void block_sum(const int* in, int* out) {
-  __shared__ int partial[1024];
-  unsigned t = threadIdx.x;
-  partial[t] = in[blockIdx.x * blockDim.x + t];
-  __syncthreads();
-  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
-    if (t < stride) partial[t] += partial[t + stride];
-    __syncthreads();
-  }
-  if (t == 0) out[blockIdx.x] = partial[0];
-}
+using kernel_tests::block_sum;
 
 __global__ void reduce_forms(const int* flags, int* out) {
   int mine = flags[threadIdx.x];

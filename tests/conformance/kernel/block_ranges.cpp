@@ -3,27 +3,14 @@
 // share of the grid on fibers that stay inside the kernel from block to block, so
 // these check that every block sees its own blockIdx, fresh barrier and warp
 // state, and that exits, odd block shapes and a failing block mid-grid behave.
+#include "block_sum.hpp"
 #include "hip_test.hpp"
 
 #include <vector>
 
 namespace {
 
-// One value per block: the sum of its threads' inputs, through shared memory.
-__global__ void block_sum(const int* in, int* out) {
-  __shared__ int partial[1024];
-  unsigned t = threadIdx.x;
-  partial[t] = in[blockIdx.x * blockDim.x + t];
-  __syncthreads();
-  // Works for any block size: fold the upper part onto the lower one.
-  for (unsigned size = blockDim.x; size > 1;) {
-    unsigned half = (size + 1) / 2;
-    if (t < size - half) partial[t] += partial[t + half];
-    __syncthreads();
-    size = half;
-  }
-  if (t == 0) out[blockIdx.x] = partial[0];
-}
+using kernel_tests::block_sum;
 
 // A 2D tile transposed through shared memory; every block checks its own index.
 __global__ void transpose_tiles(int* out) {
