@@ -482,9 +482,24 @@ void BlockRunner::switch_slot(uint32_t me, uint32_t next) {
 #endif
 }
 
-uint32_t BlockRunner::find_runnable(uint32_t me) const {
-  for (uint32_t t = fibers_[me].next; t != me; t = fibers_[t].next)
-    if (!fiber::still_waiting(&fibers_[t])) return t;
+// Threads that returned stay in the ring until the block ends (the common exit
+// costs no unlinking); the scan takes the ones it passes out of the ring, so a
+// block whose threads mostly returned early does not pay for them at every barrier.
+uint32_t BlockRunner::find_runnable(uint32_t me) {
+  uint32_t prev = me;
+  for (uint32_t t = fibers_[me].next; t != me;) {
+    const weftFiber& f = fibers_[t];
+    const uint32_t next = f.next;
+    if (!fiber::still_waiting(&f)) return t;
+    if (f.waitsOn == &hot_.blockSerial) {
+      fibers_[prev].next = next;
+      hot_.orderedRing = 0;  // successors must now be read from the ring
+      ring_dirty_ = true;
+    } else {
+      prev = t;
+    }
+    t = next;
+  }
   return me;
 }
 

@@ -133,7 +133,7 @@ class BlockRunner {
   void park(uint32_t me);
   void switch_slot(uint32_t me, uint32_t next);
   void wait_slow(uint32_t me);
-  uint32_t find_runnable(uint32_t me) const;  // == me when none can run
+  uint32_t find_runnable(uint32_t me);  // == me when none can run
   void after_fibers();
   [[noreturn]] void return_to_os_stack(uint32_t me);
   const StackSpan& stack_of(uint32_t thread) const;

@@ -107,11 +107,21 @@ class YieldPoint {
   Uint3 saved_;
 };
 
-// After a switch: `me` runs again; other threads overwrote the ids meanwhile.
-WEFT_FIBER_INLINE void resume_thread(const weftFiberBlock* fb, uint32_t me) {
-  t_self = me;
-  const uint32_t* index = fb->fibers[me].threadIdx;
-  t_ids.thread = Uint3{index[0], index[1], index[2]};
+// After an inline switch: `me` runs again. Its threadIdx needs no restoring:
+// while t_fiber_block is set, thread_index() reads it from the thread's fiber.
+WEFT_FIBER_INLINE void resume_thread(uint32_t me) { t_self = me; }
+
+// threadIdx of the GPU thread running now. In loop mode the entry stores it in
+// t_ids (and t_fiber_block is null, which the compiler sees); on fibers that
+// switch inline it is the fiber's copy, so a barrier crossing does not rewrite it.
+WEFT_FIBER_INLINE Uint3 thread_index() {
+#if WEFT_INLINE_FIBER_SWITCH
+  if (const weftFiberBlock* fb = t_fiber_block) {
+    const uint32_t* index = fb->fibers[t_self].threadIdx;
+    return Uint3{index[0], index[1], index[2]};
+  }
+#endif
+  return t_ids.thread;
 }
 
 #if WEFT_INLINE_FIBER_SWITCH
@@ -126,7 +136,7 @@ WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
     int result = 0;
     uint32_t me = ::weft::fiber::barrier(fb, t_self, predicate, op, &result,
                                          ::weft::fiber::InlineSwitch{}, EngineWait{});
-    resume_thread(fb, me);
+    resume_thread(me);
     return result;
   }
 #endif
@@ -186,6 +196,9 @@ inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_
 namespace weft::detail {
 
 inline unsigned linear_thread() {
+#if WEFT_INLINE_FIBER_SWITCH
+  if (t_fiber_block) return t_self;  // a fiber's id is its linear thread index
+#endif
   const ThreadIds& ids = t_ids;
   return ids.thread.x + ids.block_dim.x * (ids.thread.y + ids.block_dim.y * ids.thread.z);
 }
@@ -213,7 +226,7 @@ WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask) 
     uint32_t me = t_self;
     const uint64_t* values = ::weft::fiber::warp_exchange(fb, me, value, mask,
                                                           ::weft::fiber::InlineSwitch{}, EngineWait{});
-    resume_thread(fb, me);
+    resume_thread(me);
     return values;
   }
 #endif
@@ -513,7 +526,9 @@ __attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx, Tuple
   do {
     t_fiber_block = inline_fb;  // an engine call of another GPU thread may have cleared it
     ids.block = to_uint3(ctx->blockIdx);
-    resume_thread(fb, me);
+    resume_thread(me);
+    const uint32_t* index = fb->fibers[me].threadIdx;  // for engine-switched fibers
+    ids.thread = Uint3{index[0], index[1], index[2]};
     std::apply(Kernel, local);
     me = fiber_thread_exit(ctx);
   } while (me != WEFT_FIBER_DONE);
@@ -601,7 +616,7 @@ hipError_t launch(const char* name, dim3 grid, dim3 block, size_t shared_bytes,
                                                    ##__VA_ARGS__))
 
 // Defined last: the code above uses weftKernelContext's fields of the same names.
-#define threadIdx (::weft::detail::t_ids.thread)
+#define threadIdx (::weft::detail::thread_index())
 #define blockIdx (::weft::detail::t_ids.block)
 #define blockDim (::weft::detail::t_ids.block_dim)
 #define gridDim (::weft::detail::t_ids.grid_dim)
