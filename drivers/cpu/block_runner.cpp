@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <csetjmp>
+#include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <string>
@@ -24,6 +25,16 @@
 #ifdef WEFT_ASAN_FIBERS
 #include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_TSAN_FIBERS 1
+#endif
+#endif
+#ifdef WEFT_TSAN_FIBERS
+#include <sanitizer/tsan_interface.h>
 #endif
 
 namespace weft::cpu {
@@ -46,6 +57,36 @@ void asan_leaving(void** fake_stack, const StackSpan& to) {
 #else
   (void)fake_stack;
   (void)to;
+#endif
+}
+
+// ThreadSanitizer keeps a context per fiber and must be told which one runs next.
+void* tsan_new_fiber() {
+#ifdef WEFT_TSAN_FIBERS
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
+#endif
+}
+void tsan_drop_fiber(void* fiber) {
+#ifdef WEFT_TSAN_FIBERS
+  if (fiber) __tsan_destroy_fiber(fiber);
+#else
+  (void)fiber;
+#endif
+}
+void tsan_switching_to(void* fiber) {
+#ifdef WEFT_TSAN_FIBERS
+  __tsan_switch_to_fiber(fiber, 0);
+#else
+  (void)fiber;
+#endif
+}
+void* tsan_current_fiber() {
+#ifdef WEFT_TSAN_FIBERS
+  return __tsan_get_current_fiber();
+#else
+  return nullptr;
 #endif
 }
 
@@ -84,6 +125,10 @@ StackSpan StackPool::acquire() {
 }
 
 // ---- runner ----
+
+// The inline switch (fiber_sync.h) hard-codes these offsets; one line per GPU thread.
+static_assert(offsetof(weftFiber, sp) == 0 && offsetof(weftFiber, pc) == 8 &&
+              offsetof(weftFiber, bp) == 16 && sizeof(weftFiber) == 64);
 
 namespace {
 // A slot waiting on kAlwaysRunnable with seen == 0 may run now (a thread that has
@@ -134,8 +179,14 @@ BlockRunner::BlockRunner(size_t stack_bytes) : stacks_(stack_bytes) {
 }
 
 BlockRunner::~BlockRunner() {
-  for (ThreadInfo& t : info_)
+  for (ThreadInfo& t : info_) {
     if (t.stack.bottom) stacks_.give_back(t.stack);
+    tsan_drop_fiber(t.tsan_fiber);
+  }
+}
+
+void* BlockRunner::tsan_fiber_of(uint32_t thread) const {
+  return info_[thread].state == Slot::OsThread ? os_tsan_fiber_ : info_[thread].tsan_fiber;
 }
 
 BlockRunner* BlockRunner::current() { return t_active; }
@@ -187,6 +238,7 @@ Status BlockRunner::run_range(weftKernelEntry entry, void* args, const LaunchDim
 
   BlockRunner* outer = t_active;
   t_active = this;
+  os_tsan_fiber_ = tsan_current_fiber();
   // A failed assert or a deadlock jumps back here, abandoning the kernel's frames
   // as a GPU abandons a faulted wave (no destructors run). No exception is thrown
   // through kernel code: glibc declares __assert_fail noexcept.
@@ -297,6 +349,7 @@ void BlockRunner::ready_slots(uint32_t first) {
     // spreads 256 threads over distinct L1 and L2 sets.
     size_t color = (t * 3 % 256) * 64;
     make_fiber_context(fibers_[t], info.stack.top() - color, info.stack.size - color);
+    if (!info.tsan_fiber) info.tsan_fiber = tsan_new_fiber();
     info.state = Slot::Parked;
   }
 }
@@ -337,6 +390,7 @@ void BlockRunner::run_on_fibers(uint64_t block) {
 void BlockRunner::resume_from_main(uint32_t next) {
   hot_.current = next;
   asan_leaving(&main_fake_stack_, info_[next].stack);
+  tsan_switching_to(tsan_fiber_of(next));
   switch_fiber(main_, fibers_[next], next);
   asan_arrived(main_fake_stack_);
 }
@@ -435,10 +489,12 @@ void BlockRunner::park(uint32_t me) {
   uint32_t next = next_in_entry(me);
   if (next == kNone) {
     asan_leaving(&info_[me].fake_stack, os_stack_);
+    tsan_switching_to(os_tsan_fiber_);
     switch_fiber(fibers_[me], main_, 0);
   } else {
     hot_.current = next;
     asan_leaving(&info_[me].fake_stack, info_[next].stack);
+    tsan_switching_to(tsan_fiber_of(next));
     switch_fiber(fibers_[me], fibers_[next], next);
   }
   asan_arrived(info_[me].fake_stack);
@@ -467,8 +523,13 @@ void BlockRunner::fiber_main() {
 void BlockRunner::after_fibers() {
   if (!aborted_) return;  // every fiber parked itself
   // An aborted block abandons its fibers mid-kernel: they get fresh contexts next time.
-  for (unsigned t = 0; t < threads_; ++t)
-    if (info_[t].state == Slot::InEntry || info_[t].state == Slot::OsThread) info_[t].state = Slot::Empty;
+  for (unsigned t = 0; t < threads_; ++t) {
+    ThreadInfo& info = info_[t];
+    if (info.state != Slot::InEntry && info.state != Slot::OsThread) continue;
+    info.state = Slot::Empty;
+    tsan_drop_fiber(info.tsan_fiber);  // its frames are gone
+    info.tsan_fiber = nullptr;
+  }
 }
 
 void BlockRunner::switch_slot(uint32_t me, uint32_t next) {
@@ -476,6 +537,7 @@ void BlockRunner::switch_slot(uint32_t me, uint32_t next) {
 #ifdef WEFT_ASAN_FIBERS
   asan_leaving(&info_[me].fake_stack, stack_of(next));
 #endif
+  tsan_switching_to(tsan_fiber_of(next));
   switch_fiber(fibers_[me], fibers_[next], next);
 #ifdef WEFT_ASAN_FIBERS
   asan_arrived(info_[me].fake_stack);
@@ -563,8 +625,10 @@ void BlockRunner::return_to_os_stack(uint32_t me) {
       *const_cast<uint32_t*>(os.waitsOn) = os.seen;
     wait_on(os, &kNeverRunnable, kNeverRunnable);
     hot_.current = os_thread_;
+    tsan_switching_to(os_tsan_fiber_);
     switch_fiber(fibers_[me], fibers_[os_thread_], os_thread_);
   } else {
+    tsan_switching_to(os_tsan_fiber_);
     switch_fiber(fibers_[me], main_, 0);
   }
   std::abort();  // never resumed

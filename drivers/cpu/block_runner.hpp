@@ -108,6 +108,7 @@ class BlockRunner {
   struct ThreadInfo {
     StackSpan stack;             // kept from range to range
     void* fake_stack = nullptr;  // AddressSanitizer bookkeeping
+    void* tsan_fiber = nullptr;  // ThreadSanitizer's context for this slot's fiber
     Slot state = Slot::Empty;
   };
   struct EngineSwitch;
@@ -137,6 +138,7 @@ class BlockRunner {
   void after_fibers();
   [[noreturn]] void return_to_os_stack(uint32_t me);
   const StackSpan& stack_of(uint32_t thread) const;
+  void* tsan_fiber_of(uint32_t thread) const;
   unsigned linear_index(const dim3& t) const;
 
   // ---- hot: shared with the kernels' inline code ----
@@ -169,6 +171,7 @@ class BlockRunner {
   std::vector<weftWarpState> warps_;
   weftFiber main_{};  // the OS stack while fibers run
   void* main_fake_stack_ = nullptr;
+  void* os_tsan_fiber_ = nullptr;  // ThreadSanitizer's context of the OS thread
   StackSpan os_stack_;
 
   StackPool stacks_;
