@@ -30,12 +30,16 @@ namespace {
 // enough that a runtime which runs launches synchronously fails instead of hanging.
 constexpr long long kGateMaxSpins = 10'000'000'000LL;
 
+// The host opens the gate from another thread: atomics, not volatile (ThreadSanitizer
+// reported the volatile reads as a data race, rightly).
 __global__ void gate_kernel(volatile int* flags, long long max_spins) {
   if (threadIdx.x == 0 && blockIdx.x == 0) {
-    flags[2] = 1;
+    int* f = const_cast<int*>(flags);
+    __atomic_store_n(&f[2], 1, __ATOMIC_SEQ_CST);
     long long spins = 0;
-    while (flags[0] == 0 && spins < max_spins) ++spins;
-    flags[1] = flags[0] != 0 ? Gate::kReleased : Gate::kTimedOut;
+    while (__atomic_load_n(&f[0], __ATOMIC_ACQUIRE) == 0 && spins < max_spins) ++spins;
+    const int opened = __atomic_load_n(&f[0], __ATOMIC_ACQUIRE);
+    __atomic_store_n(&f[1], opened != 0 ? Gate::kReleased : Gate::kTimedOut, __ATOMIC_SEQ_CST);
   }
 }
 
