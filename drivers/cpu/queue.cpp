@@ -99,14 +99,15 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
 struct CpuQueue::State {
   WorkerPool& pool;
   size_t stack_bytes;
-  std::mutex mutex;
-  std::condition_variable cv;
+  SpinThenBlockMutex mutex;  // guards the fields marked so; held for a few stores at a time
+  std::condition_variable_any cv;
   std::deque<Item> items;
   bool closing = false;
   uint64_t submitted = 0;             // guarded by mutex
   std::atomic<uint64_t> submitted_hint{0};  // `submitted`, readable without the lock
   bool sleeping = false;              // the executing thread waits on cv; guarded by mutex
   std::atomic<uint64_t> completed{0};
+  std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
   Status error;                       // first asynchronous failure; guarded by mutex
 
   State(WorkerPool& p, size_t s) : pool(p), stack_bytes(s) {}
@@ -160,8 +161,9 @@ struct CpuQueue::State {
           std::lock_guard error_lock(mutex);
           if (error.ok()) error = status;
         }
-        completed.fetch_add(1, std::memory_order_release);
-        completed.notify_all();
+        // seq_cst pairs with synchronize(): either it sees this count, or this sees it waiting.
+        completed.fetch_add(1, std::memory_order_seq_cst);
+        if (completion_waiters.load(std::memory_order_seq_cst) > 0) completed.notify_all();
       }
       lock.lock();
     }
@@ -212,9 +214,12 @@ Status CpuQueue::synchronize() {
     target = state_->submitted;
   }
   spin_until([&] { return state_->completed.load(std::memory_order_acquire) >= target; });
-  for (uint64_t done = state_->completed.load(std::memory_order_acquire); done < target;
-       done = state_->completed.load(std::memory_order_acquire))
+  // The executor notifies only while someone may sleep here (notify_all is a futex call).
+  state_->completion_waiters.fetch_add(1, std::memory_order_seq_cst);
+  for (uint64_t done = state_->completed.load(std::memory_order_seq_cst); done < target;
+       done = state_->completed.load(std::memory_order_seq_cst))
     state_->completed.wait(done, std::memory_order_acquire);
+  state_->completion_waiters.fetch_sub(1, std::memory_order_relaxed);
   std::lock_guard lock(state_->mutex);
   return state_->error;
 }

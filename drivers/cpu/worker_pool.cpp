@@ -28,7 +28,8 @@ void WorkerPool::work_on(Job& job) {
     uint64_t last = std::min(job.count, first + job.chunk);
     job.fn(job.data, first, last);
     uint64_t finished = job.done.fetch_add(last - first, std::memory_order_acq_rel) + (last - first);
-    if (finished == job.count) job.done.notify_all();
+    // Only a shared job's caller can be waiting; notify_all is a futex call every time.
+    if (finished == job.count && job.shared) job.done.notify_all();
   }
 }
 
@@ -71,6 +72,7 @@ void WorkerPool::run(RunBlocks fn, void* data, uint64_t count) {
   uint64_t parts = static_cast<uint64_t>(threads_.size() + 1) * 8;
   job.chunk = std::max<uint64_t>(1, count / parts);
   bool share = count > job.chunk && !threads_.empty();
+  job.shared = share;
   if (share) {
     bool wake;
     {

@@ -38,6 +38,7 @@ class WorkerPool {
     std::atomic<uint64_t> next{0};
     std::atomic<uint64_t> done{0};
     unsigned helpers = 0;  // workers currently inside work_on(); guarded by mutex_
+    bool shared = false;   // posted to the workers (else only the caller runs it)
   };
 
   void worker_loop();
