@@ -99,8 +99,8 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
 struct CpuQueue::State {
   WorkerPool& pool;
   size_t stack_bytes;
-  SpinThenBlockMutex mutex;  // guards the fields marked so; held for a few stores at a time
-  std::condition_variable_any cv;
+  std::mutex mutex;
+  std::condition_variable cv;
   std::deque<Item> items;
   bool closing = false;
   uint64_t submitted = 0;             // guarded by mutex

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <chrono>
-#include <mutex>
 
 namespace weft::cpu {
 
@@ -29,25 +28,5 @@ bool spin_until(Done done) {
     if ((i & 63) == 63 && std::chrono::steady_clock::now() > deadline) return done();
   }
 }
-
-// A mutex for critical sections a few stores long, taken by two threads at high
-// rates (a queue's submitter and its executor): it tries for a while before the
-// kernel puts the caller to sleep, because glibc's std::mutex sleeps at once when
-// it is taken, and that futex round trip costs more than the critical section.
-class SpinThenBlockMutex {
- public:
-  void lock() {
-    for (int i = 0; i < 256; ++i) {
-      if (m_.try_lock()) return;
-      cpu_relax();
-    }
-    m_.lock();
-  }
-  bool try_lock() { return m_.try_lock(); }
-  void unlock() { m_.unlock(); }
-
- private:
-  std::mutex m_;
-};
 
 }  // namespace weft::cpu

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -140,9 +141,9 @@ WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
     return result;
   }
 #endif
-  weftKernelContext* ctx = t_ctx;
-  if (!ctx) return weftSyncThreadsReduce(predicate, op);  // logs: outside a kernel
-  YieldPoint yield;
+  // Outside a kernel there is no thread to record; the engine logs the call.
+  std::optional<YieldPoint> yield;
+  if (t_ctx) yield.emplace();
   if (op == WEFT_REDUCE_NONE) {
     weftSyncThreads();
     return 0;
