@@ -6,7 +6,15 @@
 
 #include <hip/hip_runtime_api.h>
 
+/* As AMD's, the kernel language comes with it (hipExtLaunchKernelGGL needs it); weft's own
+ * sources take the declarations only. */
+#if defined(__cplusplus) && !defined(WEFT_HIP_EXT_DECLARATIONS_ONLY)
+#define WEFT_HIP_EXT_KERNEL_LANGUAGE 1
+#include <hip/hip_runtime.h>
+#endif
+
 #ifdef __cplusplus
+
 #include <cstdint>
 #include <type_traits>
 #endif
@@ -35,10 +43,14 @@ HIP_PUBLIC_API hipError_t hipHccModuleLaunchKernel(
 
 #ifdef __cplusplus
 } /* extern "C" */
+#endif
 
+#ifdef WEFT_HIP_EXT_KERNEL_LANGUAGE
 /* hipExtLaunchKernelGGL(kernel, grid, block, shmem, stream, start, stop, flags, args...):
- * converts each argument to the kernel's parameter type and launches through hipExtLaunchKernel
- * (declared in hip_runtime_api.h). */
+ * hipLaunchKernelGGL with startEvent/stopEvent (when not NULL) recorded on the stream around
+ * the kernel. The kernels of a program built against these headers are single-source kernels
+ * (hip/weft/single_source.h), launched with their parameter types known here. flags
+ * (hipExtAnyOrderLaunch) changes nothing on an in-order stream. */
 template <typename... KernelArgs, typename... Args>
 inline void hipExtLaunchKernelGGL(void (*kernel)(KernelArgs...), const dim3& numBlocks,
                                   const dim3& dimBlocks, std::uint32_t sharedMemBytes,
@@ -46,13 +58,13 @@ inline void hipExtLaunchKernelGGL(void (*kernel)(KernelArgs...), const dim3& num
                                   std::uint32_t flags, Args... args) {
   static_assert(sizeof...(KernelArgs) == sizeof...(Args),
                 "hipExtLaunchKernelGGL: wrong number of kernel arguments");
-  [&](KernelArgs... converted) {
-    void* argv[] = {static_cast<void*>(&converted)..., nullptr};
-    (void)hipExtLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, argv,
-                             sharedMemBytes, stream, startEvent, stopEvent,
-                             static_cast<int>(flags));
-  }(static_cast<KernelArgs>(args)...);
+  (void)flags;
+  if (startEvent && hipEventRecord(startEvent, stream) != hipSuccess) return;
+  if (::weft::detail::launch_pointer(kernel, "hipExtLaunchKernelGGL", numBlocks, dimBlocks,
+                                     sharedMemBytes, stream, args...) != hipSuccess)
+    return;
+  if (stopEvent) (void)hipEventRecord(stopEvent, stream);
 }
-#endif /* __cplusplus */
+#endif /* WEFT_HIP_EXT_KERNEL_LANGUAGE */
 
 #endif /* HIP_INCLUDE_HIP_HIP_EXT_H */

@@ -2,6 +2,7 @@
 // Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
 #include "api/api.hpp"
+#include "api/launch.hpp"
 
 #include "graph/host_kernels.hpp"
 #include "util/env.hpp"
@@ -36,6 +37,41 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
 
 }  // namespace weft::api
 
+namespace weft::api {
+
+Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
+                          hipStream_t stream, bool per_thread) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  DeviceState& device = s->device();
+  if (!device.driver_device().caps().runs_host_kernels)
+    return Status(hipErrorNoBinaryForGpu,
+                  fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
+                              kernel->name(), device.ordinal(), device.driver_device().target_id()));
+  WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
+  DispatchOp op;
+  op.host_kernel = std::move(kernel);
+  op.dims.grid = grid;
+  op.dims.block = block;
+  op.dims.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
+  WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
+  if (env::settings().launch_blocking) return s->synchronize();
+  return Status();
+}
+
+Result<Ref<HostKernel>> host_kernel_for(const void* function, void** args) {
+  const weftHostKernel* d = graph::find_host_kernel(function);
+  if (!d)
+    return Status(hipErrorInvalidDeviceFunction,
+                  fmt::format("{} is not a registered kernel, nor a single-source kernel launched by "
+                              "name before (weft learns a g++-built kernel's parameter types from "
+                              "hipLaunchKernelGGL, or from hipLaunchKernel given the kernel itself "
+                              "rather than a void*)",
+                              function));
+  return graph::make_host_kernel(*d, args);
+}
+
+}  // namespace weft::api
+
 WEFT_EXPORT hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 grid, dim3 block,
                                             size_t shared_bytes, hipStream_t stream) {
   // Own the argument blob first so every failure path below releases it.
@@ -46,20 +82,12 @@ WEFT_EXPORT hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 g
   }
   return call("hipLaunchKernelGGL", [&] {
     if (!owned) return Status(hipErrorInvalidDeviceFunction, "bad single-source kernel descriptor");
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
-    DeviceState& device = s->device();
-    if (!device.driver_device().caps().runs_host_kernels)
-      return Status(hipErrorNoBinaryForGpu,
-                    fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
-                                owned->name(), device.ordinal(), device.driver_device().target_id()));
-    WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
-    DispatchOp op;
-    op.host_kernel = owned;
-    op.dims.grid = grid;
-    op.dims.block = block;
-    op.dims.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
-    WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
-    if (env::settings().launch_blocking) return s->synchronize();
-    return Status();
+    return launch_host_kernel(owned, grid, block, shared_bytes, stream);
   }, kernel ? kernel->name : nullptr, grid, block, shared_bytes, stream);
+}
+
+WEFT_EXPORT hipError_t weftLaunchFailed(const char* api, hipError_t error, const char* why) {
+  return call(api ? api : "hipLaunchKernel", [&] {
+    return Status(error, why ? why : "refused launch");
+  });
 }

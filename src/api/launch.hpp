@@ -10,4 +10,12 @@ namespace weft::api {
 // HIP 7's error codes.
 Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes);
 
+// Submits a single-source kernel (arguments packed) to `stream`.
+Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
+                          hipStream_t stream, bool per_thread = false);
+
+// The single-source kernel behind `function` (a kernel launched by name before, whose
+// arguments can be rebuilt from `args`), or an error saying why there is none.
+Result<Ref<HostKernel>> host_kernel_for(const void* function, void** args);
+
 }  // namespace weft::api

@@ -5,6 +5,7 @@
 #include "api/kernel_launch.hpp"
 #include "codeobj/registry.hpp"
 
+#define WEFT_HIP_EXT_DECLARATIONS_ONLY 1  // the C API, not the kernel language
 #include <hip/hip_ext.h>
 #include <weft/codeobj/image.hpp>
 

@@ -131,6 +131,11 @@ typedef struct weftHostKernel {
 hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 grid, dim3 block,
                                 size_t dynamicSharedBytes, hipStream_t stream);
 
+// Reports a launch that the header refused before reaching the runtime (a null
+// kernel, missing arguments): logs `why` under `api`'s name, sets the last
+// error, and returns `error`.
+hipError_t weftLaunchFailed(const char* api, hipError_t error, const char* why);
+
 // __syncthreads for the GPU threads of the calling block.
 void weftSyncThreads(void);
 // __syncthreads_count/_and/_or: a barrier that also reduces `predicate` (op is a

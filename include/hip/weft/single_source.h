@@ -65,18 +65,28 @@
 
 namespace weft::detail {
 
+// The type of threadIdx, blockIdx, blockDim and gridDim: plain data (so a read
+// needs no initialization guard and `threadIdx.x` is an unsigned int, as printf
+// and `auto` expect), convertible to dim3.
 struct Uint3 {
   uint32_t x, y, z;
   operator dim3() const { return dim3(x, y, z); }
 };
 
-struct ThreadIds {
-  Uint3 thread, block, block_dim, grid_dim;
-};
+}  // namespace weft::detail
 
-// Read by the threadIdx/blockIdx/blockDim/gridDim macros. Plain data, so
-// accesses need no initialization guard.
-inline thread_local ThreadIds t_ids;
+// The GPU thread's coordinates are objects, as in AMD's headers (so a struct
+// member named gridDim still compiles). A block runs on one OS thread, so each
+// is a thread_local of the user's binary: the kernel's entry stores them (loop
+// mode: threadIdx.x once per GPU thread), and a fiber that resumes rewrites
+// threadIdx from its own copy (resume_thread).
+inline thread_local ::weft::detail::Uint3 threadIdx;
+inline thread_local ::weft::detail::Uint3 blockIdx;
+inline thread_local ::weft::detail::Uint3 blockDim;
+inline thread_local ::weft::detail::Uint3 gridDim;
+
+namespace weft::detail {
+
 inline thread_local weftKernelContext* t_ctx = nullptr;
 // In fiber mode: the linear id of the GPU thread running now (its fiber slot).
 inline thread_local uint32_t t_self = 0;
@@ -92,13 +102,13 @@ inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
 // restores this thread's ids, which other GPU threads overwrote meanwhile.
 class YieldPoint {
  public:
-  YieldPoint() : saved_(t_ids.thread) {
+  YieldPoint() : saved_(::threadIdx) {
     t_ctx->threadIdx = dim3(saved_.x, saved_.y, saved_.z);
-    const Uint3& b = t_ids.block;
+    const Uint3& b = ::blockIdx;
     t_ctx->blockIdx = dim3(b.x, b.y, b.z);
   }
   ~YieldPoint() {
-    t_ids.thread = saved_;
+    ::threadIdx = saved_;
     t_self = t_ctx->fibers->current;
   }
   YieldPoint(const YieldPoint&) = delete;
@@ -108,22 +118,17 @@ class YieldPoint {
   Uint3 saved_;
 };
 
-// After an inline switch: `me` runs again. Its threadIdx needs no restoring:
-// while t_fiber_block is set, thread_index() reads it from the thread's fiber.
-WEFT_FIBER_INLINE void resume_thread(uint32_t me) { t_self = me; }
-
-// threadIdx of the GPU thread running now. In loop mode the entry stores it in
-// t_ids (and t_fiber_block is null, which the compiler sees); on fibers that
-// switch inline it is the fiber's copy, so a barrier crossing does not rewrite it.
-WEFT_FIBER_INLINE Uint3 thread_index() {
-#if WEFT_INLINE_FIBER_SWITCH
-  if (const weftFiberBlock* fb = t_fiber_block) {
-    const uint32_t* index = fb->fibers[t_self].threadIdx;
-    return Uint3{index[0], index[1], index[2]};
-  }
-#endif
-  return t_ids.thread;
+// After an inline switch: `me` runs again, and threadIdx becomes its own again
+// (other GPU threads ran on this OS thread meanwhile).
+WEFT_FIBER_INLINE void resume_thread(uint32_t me) {
+  t_self = me;
+  const uint32_t* index = t_fiber_block->fibers[me].threadIdx;
+  ::threadIdx = Uint3{index[0], index[1], index[2]};
 }
+
+// threadIdx of the GPU thread running now (kept for code written before
+// threadIdx became an object).
+WEFT_FIBER_INLINE Uint3 thread_index() { return ::threadIdx; }
 
 #if WEFT_INLINE_FIBER_SWITCH
 struct EngineWait {
@@ -200,8 +205,7 @@ inline unsigned linear_thread() {
 #if WEFT_INLINE_FIBER_SWITCH
   if (t_fiber_block) return t_self;  // a fiber's id is its linear thread index
 #endif
-  const ThreadIds& ids = t_ids;
-  return ids.thread.x + ids.block_dim.x * (ids.thread.y + ids.block_dim.y * ids.thread.z);
+  return ::threadIdx.x + ::blockDim.x * (::threadIdx.y + ::blockDim.y * ::threadIdx.z);
 }
 
 template <typename T>
@@ -499,6 +503,17 @@ namespace weft::detail {
 #endif
 
 // ---- launching ----
+//
+// hipLaunchKernelGGL(kernel, ...) accepts what AMD's macro accepts: a kernel's
+// name, a template kernel whose arguments are deduced from the launch's
+// arguments, HIP_KERNEL_NAME(k<float, 4>), a function-pointer variable, a
+// template parameter. The macro wraps the kernel expression in a closure that
+// calls it (`Call`): empty when the expression names a function, so the entry
+// instantiated for the site calls the kernel directly and inlines it; holding the
+// pointer when it is a variable. A second closure (`probe`) tells whether the
+// expression is one function of known type, so the arguments are converted to
+// its parameter types at the launch (as a GPU launch copies them into its
+// kernarg segment) and graph kernel nodes can rebuild them from kernelParams.
 
 namespace weft::detail {
 
@@ -513,24 +528,51 @@ struct KernelSignature<void (*)(P...) noexcept> {
   using Tuple = std::tuple<std::decay_t<P>...>;
 };
 
+// Probes for the kernel expression's function type: any single function (or
+// function pointer) ...
+struct DeduceSignature {
+  template <typename... P>
+  auto operator()(void (*f)(P...)) const { return f; }
+};
+// ... or a template whose parameters are exactly the arguments' types.
+template <typename... A>
+struct ExactSignature {
+  auto operator()(void (*f)(A...)) const { return f; }
+};
+
+// Calls a kernel through a pointer known only at run time.
+template <typename F>
+struct PointerCall {
+  F function;
+  template <typename... A>
+  void operator()(A&... args) const { function(args...); }
+};
+
+// What a launch hands to its entry: the call and the argument values.
+template <typename Call, typename Tuple>
+struct LaunchBlob {
+  Call call;
+  Tuple args;
+};
+
 // On a fiber: this slot's GPU thread of each block of the range. Flattened: the
 // kernel and everything it calls inline here, so a barrier's switch saves only
 // the registers live at that point and a thread's end costs one more switch
 // (docs/cpu-engine.md measures both).
-template <auto Kernel, typename Tuple>
-__attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx, Tuple& local) {
-  ThreadIds& ids = t_ids;
+template <typename Call, typename Tuple>
+__attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx,
+                                                   LaunchBlob<Call, Tuple>& local) {
   weftFiberBlock* fb = ctx->fibers;
   weftFiberBlock* inline_fb = ctx->mode == WEFT_KERNEL_FIBER_INLINE ? fb : nullptr;
   ctx->inlineFibers = &t_fiber_block;
   uint32_t me = fb->current;
   do {
     t_fiber_block = inline_fb;  // an engine call of another GPU thread may have cleared it
-    ids.block = to_uint3(ctx->blockIdx);
-    resume_thread(me);
-    const uint32_t* index = fb->fibers[me].threadIdx;  // for engine-switched fibers
-    ids.thread = Uint3{index[0], index[1], index[2]};
-    std::apply(Kernel, local);
+    ::blockIdx = to_uint3(ctx->blockIdx);
+    t_self = me;
+    const uint32_t* index = fb->fibers[me].threadIdx;
+    ::threadIdx = Uint3{index[0], index[1], index[2]};
+    std::apply(local.call, local.args);
     me = fiber_thread_exit(ctx);
   } while (me != WEFT_FIBER_DONE);
   t_fiber_block = nullptr;
@@ -538,33 +580,32 @@ __attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx, Tuple
 
 // Runs the engine's range of blocks (kernel_abi.h): every thread as a loop
 // (loop mode), or this fiber's GPU thread of each block (fiber modes).
-// Instantiated per kernel in the user's binary, so the kernel body inlines into
-// both loops and the thread-exit fast path.
-template <auto Kernel, typename Tuple>
+// Instantiated per launch site in the user's binary, so the kernel body inlines
+// into both loops and the thread-exit fast path.
+template <typename Call, typename Tuple>
 void kernel_entry(weftKernelContext* ctx, void* blob) {
   t_ctx = ctx;
-  ThreadIds& ids = t_ids;
-  ids.block_dim = to_uint3(ctx->blockDim);
-  ids.grid_dim = to_uint3(ctx->gridDim);
+  ::blockDim = to_uint3(ctx->blockDim);
+  ::gridDim = to_uint3(ctx->gridDim);
   // A local copy of the arguments (each call copies them again into the kernel's
   // by-value parameters, so no thread sees another's changes): the compiler can
   // keep them in registers, where the stores to threadIdx cannot alias them.
-  Tuple local = *static_cast<Tuple*>(blob);
-  if (ctx->mode != WEFT_KERNEL_LOOP) return fiber_loop<Kernel>(ctx, local);
+  LaunchBlob<Call, Tuple> local = *static_cast<LaunchBlob<Call, Tuple>*>(blob);
+  if (ctx->mode != WEFT_KERNEL_LOOP) return fiber_loop(ctx, local);
   t_fiber_block = nullptr;  // barriers of loop mode go to the engine
   const uint32_t gx = ctx->gridDim.x, gy = ctx->gridDim.y;
   const uint32_t bx = ctx->blockDim.x, by = ctx->blockDim.y, bz = ctx->blockDim.z;
   for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b) {
     if (__atomic_load_n(ctx->stop, __ATOMIC_RELAXED)) return;  // another block failed
-    ids.block = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
-                      static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
+    ::blockIdx = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
+                       static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
     for (uint32_t z = 0; z < bz; ++z)
       for (uint32_t y = 0; y < by; ++y) {
-        ids.thread.y = y;
-        ids.thread.z = z;
+        ::threadIdx.y = y;
+        ::threadIdx.z = z;
         for (uint32_t x = 0; x < bx; ++x) {
-          ids.thread.x = x;  // the one store per GPU thread
-          std::apply(Kernel, local);
+          ::threadIdx.x = x;  // the one store per GPU thread
+          std::apply(local.call, local.args);
           // A barrier turned the block into fibers: the engine runs the rest.
           if (ctx->mode != WEFT_KERNEL_LOOP) return;
         }
@@ -572,54 +613,142 @@ void kernel_entry(weftKernelContext* ctx, void* blob) {
   }
 }
 
-template <typename Tuple>
+template <typename Call, typename Tuple>
 void destroy_blob(void* blob) {
-  delete static_cast<Tuple*>(blob);
+  delete static_cast<LaunchBlob<Call, Tuple>*>(blob);
 }
 
-// Builds an argument blob from HIP-style argument pointers (graph kernel nodes).
-template <typename Tuple, size_t... I>
-void* pack_blob(void* const* params, std::index_sequence<I...>) {
-  return new Tuple(*static_cast<const std::tuple_element_t<I, Tuple>*>(params[I])...);
+// A copy of a site's call when it holds nothing (the site names a function):
+// graph kernel nodes and hipLaunchKernel rebuild launches of it from
+// kernelParams. Set by the site's first launch, before any descriptor of it exists.
+template <typename Call>
+const Call& stateless_call(const Call* first = nullptr) {
+  static const Call call = *first;
+  return call;
 }
-template <typename Tuple>
+
+// Builds an argument blob from HIP-style argument pointers (graph kernel nodes,
+// hipLaunchKernel): argument i is *params[i], of the kernel's parameter type.
+template <typename Call, typename Tuple, size_t... I>
+void* pack_blob(const Call& call, void* const* params, std::index_sequence<I...>) {
+  return new LaunchBlob<Call, Tuple>{
+      call, Tuple(*static_cast<const std::tuple_element_t<I, Tuple>*>(params[I])...)};
+}
+template <typename Call, typename Tuple>
 void* pack_args(void* const* params) {
-  return pack_blob<Tuple>(params, std::make_index_sequence<std::tuple_size_v<Tuple>>());
+  return pack_blob<Call, Tuple>(stateless_call<Call>(), params,
+                                std::make_index_sequence<std::tuple_size_v<Tuple>>());
 }
-template <typename Tuple>
+template <typename Call, typename Tuple>
 void arg_addresses(void* blob, void** out) {
   std::apply([out](auto&... arg) {
     [[maybe_unused]] size_t i = 0;
     ((out[i++] = static_cast<void*>(&arg)), ...);
-  }, *static_cast<Tuple*>(blob));
+  }, static_cast<LaunchBlob<Call, Tuple>*>(blob)->args);
 }
 
-template <auto Kernel, typename... Args>
-hipError_t launch(const char* name, dim3 grid, dim3 block, size_t shared_bytes,
-                  hipStream_t stream, Args&&... args) {
-  using Tuple = typename KernelSignature<decltype(Kernel)>::Tuple;
-  static_assert(sizeof...(Args) == std::tuple_size_v<Tuple>,
-                "hipLaunchKernelGGL: wrong number of kernel arguments");
-  // Arguments are copied now, as a GPU launch copies them into its kernarg segment.
-  auto* blob = new Tuple(std::forward<Args>(args)...);
-  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Kernel, Tuple>, blob, &destroy_blob<Tuple>,
-                   name, reinterpret_cast<const void*>(Kernel),
-                   static_cast<uint32_t>(std::tuple_size_v<Tuple>), &pack_args<Tuple>,
-                   &arg_addresses<Tuple>};
+// Launches `blob` (owned from here on). `function` is the kernel when the site
+// names one function, else null; argument rebuilding needs a call that holds
+// nothing and parameter types that are the kernel's own.
+template <typename Call, typename Tuple>
+hipError_t launch_blob(const char* name, LaunchBlob<Call, Tuple>* blob, const void* function,
+                       bool rebuildable, dim3 grid, dim3 block, size_t shared_bytes,
+                       hipStream_t stream) {
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Call, Tuple>, blob,
+                   &destroy_blob<Call, Tuple>, name, function,
+                   static_cast<uint32_t>(std::tuple_size_v<Tuple>),
+                   rebuildable ? &pack_args<Call, Tuple> : nullptr, &arg_addresses<Call, Tuple>};
   return weftLaunchHostKernel(&k, grid, block, shared_bytes, stream);
+}
+
+template <typename Tuple, typename Call, typename... Args>
+hipError_t launch_converted(const char* name, const Call& call, const void* function,
+                            dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
+                            Args&&... args) {
+  constexpr bool rebuildable = std::is_empty_v<Call>;
+  if constexpr (rebuildable) stateless_call(&call);
+  auto* blob = new LaunchBlob<Call, Tuple>{call, Tuple(std::forward<Args>(args)...)};
+  return launch_blob(name, blob, function, rebuildable && function, grid, block, shared_bytes,
+                     stream);
+}
+
+// hipLaunchKernelGGL's site: `call(args...)` runs the kernel, `probe(p)`
+// passes the kernel expression to p when that is well formed.
+template <typename Call, typename Probe, typename... Args>
+hipError_t launch_site(const char* name, const Call& call, const Probe& probe, dim3 grid,
+                       dim3 block, size_t shared_bytes, hipStream_t stream, Args&&... args) {
+  using Exact = ExactSignature<std::decay_t<Args>...>;
+  if constexpr (std::is_invocable_v<const Probe&, DeduceSignature>) {
+    auto f = probe(DeduceSignature{});
+    using Tuple = typename KernelSignature<decltype(f)>::Tuple;
+    if constexpr (std::tuple_size_v<Tuple> == sizeof...(Args)) {
+      return launch_converted<Tuple>(name, call, reinterpret_cast<const void*>(f), grid, block,
+                                     shared_bytes, stream, std::forward<Args>(args)...);
+    } else {  // a kernel with default arguments: let the call fill them in
+      return launch_converted<std::tuple<std::decay_t<Args>...>>(
+          name, call, nullptr, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+    }
+  } else if constexpr (std::is_invocable_v<const Probe&, Exact>) {
+    auto f = probe(Exact{});
+    return launch_converted<std::tuple<std::decay_t<Args>...>>(
+        name, call, reinterpret_cast<const void*>(f), grid, block, shared_bytes, stream,
+        std::forward<Args>(args)...);
+  } else {
+    // A template whose deduced parameters differ from the arguments' types (or a
+    // callable object): the call converts the stored arguments per GPU thread.
+    return launch_converted<std::tuple<std::decay_t<Args>...>>(
+        name, call, nullptr, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+  }
+}
+
+// A launch through a kernel pointer whose type is known (hipLaunchKernel,
+// hipExtLaunchKernelGGL, hipLaunchKernelGGL of a pointer variable goes through
+// launch_site instead). Arguments come from an array of addresses.
+template <typename... P>
+hipError_t launch_pointer_args(void (*kernel)(P...), const char* name, dim3 grid, dim3 block,
+                               void** args, size_t shared_bytes, hipStream_t stream) {
+  using Tuple = std::tuple<std::decay_t<P>...>;
+  using Call = PointerCall<void (*)(P...)>;
+  if (!kernel) return weftLaunchFailed(name, hipErrorInvalidDeviceFunction, "null kernel");
+  if constexpr (sizeof...(P) > 0) {
+    if (!args) return weftLaunchFailed(name, hipErrorInvalidValue, "the kernel takes arguments but args is null");
+    for (size_t i = 0; i < sizeof...(P); ++i)
+      if (!args[i]) return weftLaunchFailed(name, hipErrorInvalidValue, "an entry of args is null");
+  }
+  auto* blob = static_cast<LaunchBlob<Call, Tuple>*>(
+      pack_blob<Call, Tuple>(Call{kernel}, args, std::index_sequence_for<P...>()));
+  return launch_blob(name, blob, reinterpret_cast<const void*>(kernel), false, grid, block,
+                     shared_bytes, stream);
+}
+
+template <typename... P, typename... Args>
+hipError_t launch_pointer(void (*kernel)(P...), const char* name, dim3 grid, dim3 block,
+                          size_t shared_bytes, hipStream_t stream, Args&&... args) {
+  static_assert(sizeof...(P) == sizeof...(Args), "wrong number of kernel arguments");
+  using Call = PointerCall<void (*)(P...)>;
+  if (!kernel) return weftLaunchFailed(name, hipErrorInvalidDeviceFunction, "null kernel");
+  return launch_converted<std::tuple<std::decay_t<P>...>>(
+      name, Call{kernel}, reinterpret_cast<const void*>(kernel), grid, block, shared_bytes,
+      stream, std::forward<Args>(args)...);
 }
 
 }  // namespace weft::detail
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
-  static_cast<void>(::weft::detail::launch<kernel>(#kernel, dim3(grid), dim3(block),          \
-                                                   static_cast<size_t>(shared_bytes), stream, \
-                                                   ##__VA_ARGS__))
+  static_cast<void>(::weft::detail::launch_site(                                              \
+      #kernel, [=](auto&... weft_args_) { (kernel)(weft_args_...); },                         \
+      [=](auto weft_probe_) -> decltype(weft_probe_(kernel)) { return weft_probe_(kernel); }, \
+      dim3(grid), dim3(block), static_cast<size_t>(shared_bytes), stream, ##__VA_ARGS__))
 
-// Defined last: the code above uses weftKernelContext's fields of the same names.
-#define threadIdx (::weft::detail::thread_index())
-#define blockIdx (::weft::detail::t_ids.block)
-#define blockDim (::weft::detail::t_ids.block_dim)
-#define gridDim (::weft::detail::t_ids.grid_dim)
+// hipLaunchKernel with the kernel function itself (its parameter types are known
+// here; the C entry point with a `const void*` knows single-source kernels only
+// once they were launched by name, see src/api/registration.cpp).
+template <typename... P>
+inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks,
+                                  void** args, size_t sharedMemBytes = 0,
+                                  hipStream_t stream = nullptr) {
+  return ::weft::detail::launch_pointer_args(kernel, "hipLaunchKernel", numBlocks, dimBlocks,
+                                             args, sharedMemBytes, stream);
+}
 
 #endif  // WEFT_HIP_SINGLE_SOURCE_H
