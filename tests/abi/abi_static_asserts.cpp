@@ -7,6 +7,9 @@
 // The HIP 6.0+ device-properties layout (hipDeviceProp_tR0600) and the values that changed after
 // 5.2 are checked against hip-abi-facts.md (sections 6 and 7), written out by hand below.
 // Pointer-valued macros and bit-field positions cannot be constant-evaluated; main() checks them.
+// The C API as declared, without the kernel language (whose typed hipLaunchKernel overload
+// would make &hipLaunchKernel ambiguous).
+#define WEFT_HIP_EXT_DECLARATIONS_ONLY 1
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_ext.h>
 #include <hip/library_types.h>
