@@ -264,8 +264,10 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
   auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
   auto src_span = span_2d(last.src_pitch, last.width, last.height);
   if (!dst_span || !src_span) return invalid_value("the copy extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(p->dstPtr.ptr, last.dst, *dst_span, sides.first, "destination"));
-  WEFT_RETURN_IF_ERROR(check_region(p->srcPtr.ptr, last.src, *src_span, sides.second, "source"));
+  WEFT_RETURN_IF_ERROR(check_region(p->dstPtr.ptr, last.dst, *dst_span, sides.first, "destination",
+                                    Access::kWrite));
+  WEFT_RETURN_IF_ERROR(check_region(p->srcPtr.ptr, last.src, *src_span, sides.second, "source",
+                                    Access::kRead));
   return parts;
 }
 
@@ -292,7 +294,8 @@ Result<NodeParts> symbol_parts(bool to_symbol, const void* symbol, void* other, 
       kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies from a symbol come from the device");
   WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device));
+  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device,
+                                                           to_symbol ? Access::kWrite : Access::kRead));
   if (to_symbol) return copy_parts_1d(address, other, bytes, kind);
   return copy_parts_1d(other, address, bytes, kind);
 }

@@ -14,6 +14,7 @@ namespace {
 struct Search {
   uintptr_t begin = 0;
   uintptr_t end = 0;  // one past the last byte
+  Access access = Access::kRead;
   std::optional<std::span<std::byte>> found;
 };
 
@@ -29,12 +30,15 @@ int visit_object(dl_phdr_info* info, size_t, void* data) {
   }
   for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_R)) continue;
+    bool writable = ph.p_flags & PF_W;
+    if (search->access == Access::kWrite ? !writable : (!writable && (ph.p_flags & PF_X))) continue;
     uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
     uintptr_t hi = lo + ph.p_memsz;  // .bss included
     // The loader makes the RELRO part read-only after relocation; it starts the
     // segment, so the writable part begins where it ends.
-    if (relro_end > lo && relro_begin < hi) lo = std::max(lo, relro_end);
+    if (search->access == Access::kWrite && relro_end > lo && relro_begin < hi)
+      lo = std::max(lo, relro_end);
     if (search->begin >= lo && search->end <= hi) {
       search->found = std::span<std::byte>(reinterpret_cast<std::byte*>(lo), hi - lo);
       return 1;
@@ -45,8 +49,9 @@ int visit_object(dl_phdr_info* info, size_t, void* data) {
 
 }  // namespace
 
-std::optional<std::span<std::byte>> writable_image_range(const void* ptr, size_t bytes) {
+std::optional<std::span<std::byte>> image_data_range(const void* ptr, size_t bytes, Access access) {
   Search search;
+  search.access = access;
   search.begin = reinterpret_cast<uintptr_t>(ptr);
   if (search.begin == 0 || bytes > UINTPTR_MAX - search.begin) return std::nullopt;
   search.end = search.begin + (bytes == 0 ? 1 : bytes);

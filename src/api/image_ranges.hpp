@@ -12,9 +12,14 @@
 
 namespace weft::api {
 
-// The writable, non-RELRO part of a PT_LOAD segment holding [ptr, ptr + bytes)
-// whole, or nullopt when no loaded object's writable data holds all of it.
-std::optional<std::span<std::byte>> writable_image_range(const void* ptr, size_t bytes);
+enum class Access { kRead, kWrite };
+
+// The part of a loaded object's data segment holding [ptr, ptr + bytes) whole, or
+// nullopt when no such segment holds all of it. kWrite: a writable PT_LOAD
+// segment less its RELRO part (read-only once relocated). kRead: that, RELRO
+// data, or a read-only, non-executable PT_LOAD segment (.rodata: a const
+// __constant__ variable can be read, not written).
+std::optional<std::span<std::byte>> image_data_range(const void* ptr, size_t bytes, Access access);
 
 // The object named by the dynamic symbol table entry containing ptr (dladdr1 with
 // RTLD_DL_SYMENT), or nullopt when no exported symbol covers it (an executable

@@ -79,7 +79,8 @@ Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t strea
   const FillOp& last = ops.back();
   auto last_span = span_2d(last.pitch, last.width_elements, last.height);
   if (!last_span) return invalid_value("the extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr"));
+  WEFT_RETURN_IF_ERROR(check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr",
+                                    Access::kWrite));
   return submit_all(stream, ops, sync, per_thread);
 }
 
@@ -139,8 +140,8 @@ Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, 
   auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
   auto src_span = span_2d(last.src_pitch, last.width, last.height);
   if (!dst_span || !src_span) return invalid_value("the extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(dst, last.dst, *dst_span, sides.first, "dstPtr"));
-  WEFT_RETURN_IF_ERROR(check_region(src, last.src, *src_span, sides.second, "srcPtr"));
+  WEFT_RETURN_IF_ERROR(check_region(dst, last.dst, *dst_span, sides.first, "dstPtr", Access::kWrite));
+  WEFT_RETURN_IF_ERROR(check_region(src, last.src, *src_span, sides.second, "srcPtr", Access::kRead));
   return submit_all(stream, ops, sync, per_thread);
 }
 

@@ -23,7 +23,7 @@ bool gpu_driver_may_own_unknown_addresses() {
 }
 
 Status check_side(const std::optional<AllocationRecord>& record, const void* ptr, size_t bytes,
-                  Side side, const char* what) {
+                  Side side, Access access, const char* what) {
   if (record) {
     if (record->contains(ptr, bytes)) return Status();
     size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
@@ -32,7 +32,7 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
         ptr, bytes, record->size, static_cast<const void*>(record->base), offset));
   }
   if (side != Side::kDevice) return Status();
-  if (writable_image_range(ptr, bytes)) return Status();  // a loaded module's variable
+  if (image_data_range(ptr, bytes, access)) return Status();  // a loaded module's variable
   if (gpu_driver_may_own_unknown_addresses()) return Status();
   return invalid_value(fmt::format(
       "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "
@@ -57,18 +57,18 @@ bool device_side(Side side, const std::optional<AllocationRecord>& record) {
 
 }  // namespace
 
-Status check_span(const void* ptr, size_t bytes, Side side, const char* what) {
+Status check_span(const void* ptr, size_t bytes, Side side, const char* what, Access access) {
   if (side == Side::kVerified) return Status();
-  return check_side(Runtime::get().pointers().find(ptr), ptr, bytes, side, what);
+  return check_side(Runtime::get().pointers().find(ptr), ptr, bytes, side, access, what);
 }
 
 Status check_region(const void* base, const void* last_slice, size_t last_slice_span, Side side,
-                    const char* what) {
+                    const char* what, Access access) {
   auto first = reinterpret_cast<uintptr_t>(base), last = reinterpret_cast<uintptr_t>(last_slice);
   size_t bytes = 0;
   if (last < first || __builtin_add_overflow(last - first, last_slice_span, &bytes))
     return invalid_value(fmt::format("the {} region overflows the address space", what));
-  return check_span(base, bytes, side, what);
+  return check_span(base, bytes, side, what, access);
 }
 
 std::optional<size_t> span_2d(size_t pitch, size_t width, size_t height) {
@@ -136,8 +136,8 @@ Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t sr
     return Status(hipErrorInvalidPitchValue, "pitch is smaller than the row width");
   auto dst_span = span_2d(dst_pitch, width, height), src_span = span_2d(src_pitch, width, height);
   if (!dst_span || !src_span) return invalid_value("the copied region overflows the address space");
-  WEFT_RETURN_IF_ERROR(check_side(dst_record, dst, *dst_span, dst_side, "destination"));
-  WEFT_RETURN_IF_ERROR(check_side(src_record, src, *src_span, src_side, "source"));
+  WEFT_RETURN_IF_ERROR(check_side(dst_record, dst, *dst_span, dst_side, Access::kWrite, "destination"));
+  WEFT_RETURN_IF_ERROR(check_side(src_record, src, *src_span, src_side, Access::kRead, "source"));
   return op;
 }
 

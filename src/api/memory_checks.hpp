@@ -15,6 +15,7 @@
 #pragma once
 
 #include "api/api.hpp"
+#include "api/image_ranges.hpp"
 
 #include <weft/driver/op.hpp>
 
@@ -33,14 +34,16 @@ enum class Side {
 // Fails with hipErrorInvalidValue when [ptr, ptr + bytes) starts inside a tracked
 // allocation and runs past its end, or when `side` is kDevice and ptr is no
 // memory HIP knows.
-Status check_span(const void* ptr, size_t bytes, Side side, const char* what);
+// `access` says whether the memory is written (destinations) or only read.
+Status check_span(const void* ptr, size_t bytes, Side side, const char* what,
+                  Access access = Access::kWrite);
 
 // Checks a region of several slices, from its base pointer to the end of its
 // last slice, against the allocation the base lies in: a later slice may start
 // past that allocation's end, where a check of the slice alone would see
 // unknown memory.
 Status check_region(const void* base, const void* last_slice, size_t last_slice_span, Side side,
-                    const char* what);
+                    const char* what, Access access);
 
 // Rows of a 2D region: the span from the first byte to the last row's end, or
 // nullopt when it overflows size_t.

@@ -12,7 +12,7 @@ using namespace weft::api;
 
 namespace weft::api {
 
-Result<SymbolStorage> symbol_storage(const void* symbol, DeviceState& device) {
+Result<SymbolStorage> symbol_storage(const void* symbol, DeviceState& device, Access access) {
   if (!symbol) return Status(hipErrorInvalidSymbol, "null symbol");
   if (Ref<RegisteredVariable> v = Registry::get().variable(symbol)) {
     WEFT_ASSIGN_OR_RETURN(std::span<std::byte> storage, v->address_on(device));
@@ -20,12 +20,12 @@ Result<SymbolStorage> symbol_storage(const void* symbol, DeviceState& device) {
   }
   if (!device.driver_device().caps().runs_host_kernels)
     return Status(hipErrorInvalidSymbol, fmt::format("{} is not a registered device variable", symbol));
-  auto segment = writable_image_range(symbol, 1);
+  auto segment = image_data_range(symbol, 1, access);
   if (!segment)
     return Status(hipErrorInvalidSymbol,
                   fmt::format("{} is neither a registered device variable nor a global in a loaded "
-                              "object's writable data (a stack or heap address is no symbol)",
-                              symbol));
+                              "object's {}data (a stack or heap address is no symbol)",
+                              symbol, access == Access::kWrite ? "writable " : ""));
   auto* begin = static_cast<std::byte*>(const_cast<void*>(symbol));
   if (auto variable = image_symbol(symbol))
     return SymbolStorage{{begin, static_cast<size_t>(variable->data() + variable->size() - begin)}, true};
@@ -33,8 +33,8 @@ Result<SymbolStorage> symbol_storage(const void* symbol, DeviceState& device) {
 }
 
 Result<std::byte*> symbol_range(const void* symbol, size_t offset, size_t bytes,
-                                DeviceState& device) {
-  WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, device));
+                                DeviceState& device, Access access) {
+  WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, device, access));
   size_t size = storage.bytes.size();
   if (offset > size || bytes > size - offset)
     return invalid_value(fmt::format("{} bytes at offset {} exceed the {}-byte {}", bytes, offset,
@@ -58,10 +58,11 @@ Status symbol_copy(bool to_symbol, const void* symbol, void* host, size_t bytes,
   if (!to_symbol && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies from a symbol go device-to-host or device-to-device");
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_of(stream, per_thread));
-  WEFT_RETURN_IF_ERROR(symbol_storage(symbol, *device).status());
+  Access access = to_symbol ? Access::kWrite : Access::kRead;
+  WEFT_RETURN_IF_ERROR(symbol_storage(symbol, *device, access).status());
   if (bytes == 0) return Status();
   if (!host) return invalid_value("null host pointer");
-  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device));
+  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device, access));
   // The other side is what the kind says it is; the symbol's side is checked above.
   Side other = kind == hipMemcpyDeviceToDevice ? Side::kDevice
                : kind == hipMemcpyDefault      ? Side::kEither
@@ -137,7 +138,7 @@ WEFT_EXPORT hipError_t hipGetSymbolAddress(void** devPtr, const void* symbol) {
   return call("hipGetSymbolAddress", [&] {
     if (!devPtr) return invalid_value("null output");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, *device));
+    WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, *device, Access::kRead));
     *devPtr = storage.bytes.data();
     return Status();
   }, devPtr, symbol);
@@ -147,7 +148,7 @@ WEFT_EXPORT hipError_t hipGetSymbolSize(size_t* size, const void* symbol) {
   return call("hipGetSymbolSize", [&] {
     if (!size) return invalid_value("null output");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, *device));
+    WEFT_ASSIGN_OR_RETURN(SymbolStorage storage, symbol_storage(symbol, *device, Access::kRead));
     if (!storage.size_known)
       return Status(hipErrorInvalidSymbol,
                     "the size of an unregistered (single-source) variable is unknown: no dynamic "

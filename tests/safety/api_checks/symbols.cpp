@@ -45,15 +45,14 @@ TEST_CASE("Item4_copy_past_the_variable") {
                   hipErrorInvalidValue);
 }
 
-TEST_CASE("Item4_stack_heap_and_read_only_addresses_are_no_symbol") {
+TEST_CASE("Item4_stack_and_heap_addresses_are_no_symbol") {
   int on_stack[4] = {9, 9, 9, 9};
   auto on_heap = std::make_unique<int[]>(4);
   for (int i = 0; i < 4; ++i) on_heap[i] = 9;
   int src[4] = {1, 2, 3, 4};
   const void* stack_symbol = on_stack;
   const void* heap_symbol = on_heap.get();
-  const void* read_only_symbol = g_read_only;
-  for (const void* symbol : {stack_symbol, heap_symbol, read_only_symbol}) {
+  for (const void* symbol : {stack_symbol, heap_symbol}) {
     HIP_CHECK_ERROR(hipMemcpyToSymbol(symbol, src, sizeof src, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
     HIP_CHECK_ERROR(hipMemcpyToSymbolAsync(symbol, src, sizeof src, 0, hipMemcpyHostToDevice, nullptr),
                     hipErrorInvalidSymbol);
@@ -71,5 +70,20 @@ TEST_CASE("Item4_stack_heap_and_read_only_addresses_are_no_symbol") {
     CHECK(on_stack[i] == 9);
     CHECK(on_heap[i] == 9);
   }
+}
+
+TEST_CASE("Item4_read_only_variable_is_read_not_written") {
+  // A const global lies in read-only data: reading it is fine, writing it would
+  // fault, so a copy to it is refused.
+  int src[4] = {5, 6, 7, 8};
+  HIP_CHECK_ERROR(hipMemcpyToSymbol(g_read_only, src, sizeof src, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
+  int out[4] = {};
+  HIP_CHECK(hipMemcpyFromSymbol(out, g_read_only, sizeof out, 0, hipMemcpyDeviceToHost));
+  CHECK(out[3] == 4);
+  void* address = nullptr;
+  HIP_CHECK(hipGetSymbolAddress(&address, g_read_only));
+  CHECK(address == static_cast<const void*>(g_read_only));
+  HIP_CHECK_ERROR(hipMemcpy(address, src, sizeof src, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK(hipMemcpy(out, address, sizeof out, hipMemcpyDeviceToHost));
   CHECK(g_read_only[0] == 1);
 }
