@@ -93,6 +93,18 @@ Status check_mapped(const void* ptr, size_t size, bool read_only) {
       read_only ? "readable" : "readable and writable", reinterpret_cast<void*>(covered)));
 }
 
+// Rows padded to 256 bytes, as hipMallocPitch lays them out: sets *pitch and
+// returns the allocation's size, or hipErrorOutOfMemory when it overflows.
+Result<size_t> pitched_bytes(size_t width, size_t height, size_t* pitch) {
+  constexpr size_t kAlign = 256;
+  size_t bytes = 0;
+  if (width > SIZE_MAX - (kAlign - 1)) return Status(hipErrorOutOfMemory, "the row width overflows");
+  *pitch = (width + kAlign - 1) / kAlign * kAlign;
+  if (__builtin_mul_overflow(*pitch, height, &bytes))
+    return Status(hipErrorOutOfMemory, fmt::format("{} rows of {} bytes overflow", height, *pitch));
+  return bytes;
+}
+
 }  // namespace
 }  // namespace weft::api
 
@@ -240,10 +252,8 @@ WEFT_EXPORT hipError_t hipHostGetFlags(unsigned int* flags, void* host_ptr) {
 WEFT_EXPORT hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
   return call("hipMallocPitch", [&] {
     if (!ptr || !pitch) return invalid_value("null output pointer");
-    constexpr size_t kAlign = 256;
-    *pitch = (width + kAlign - 1) / kAlign * kAlign;
-    if (height != 0 && *pitch > SIZE_MAX / height) return Status(hipErrorOutOfMemory, "size overflows");
-    return allocate(ptr, *pitch * height, AllocationKind::kDevice, 0);
+    WEFT_ASSIGN_OR_RETURN(size_t bytes, pitched_bytes(width, height, pitch));
+    return allocate(ptr, bytes, AllocationKind::kDevice, 0);
   }, ptr, pitch, width, height);
 }
 
@@ -270,8 +280,8 @@ WEFT_EXPORT hipError_t hipMemAllocPitch(hipDeviceptr_t* ptr, size_t* pitch, size
     if (element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
       return invalid_value("element size must be 4, 8 or 16");
     if (!ptr || !pitch) return invalid_value("null output pointer");
-    *pitch = (width + 255) / 256 * 256;
-    return allocate(reinterpret_cast<void**>(ptr), *pitch * height, AllocationKind::kDevice, 0);
+    WEFT_ASSIGN_OR_RETURN(size_t bytes, pitched_bytes(width, height, pitch));
+    return allocate(reinterpret_cast<void**>(ptr), bytes, AllocationKind::kDevice, 0);
   }, ptr, pitch, width, height, element_bytes);
 }
 

@@ -188,3 +188,18 @@ TEST_CASE("Item3_memset3d_extent_past_pitched_allocation") {
   HIP_CHECK(hipMemset3D(p, 9, make_hipExtent(64, 4, 4)));
   HIP_CHECK(hipFree(p.ptr));
 }
+
+TEST_CASE("Item3_pitched_allocation_size_overflow") {
+  // A wrapped pitch or size would hand out a buffer far smaller than the pitch
+  // and height claim, and every later checked copy would trust that claim.
+  void* p = nullptr;
+  size_t pitch = 1;
+  HIP_CHECK_ERROR(hipMallocPitch(&p, &pitch, SIZE_MAX - 10, 2), hipErrorOutOfMemory);
+  CHECK(p == nullptr);
+  hipDeviceptr_t d = nullptr;
+  HIP_CHECK_ERROR(hipMemAllocPitch(&d, &pitch, SIZE_MAX / 2, 4, 4), hipErrorOutOfMemory);
+  CHECK(d == nullptr);
+  HIP_CHECK(hipMallocPitch(&p, &pitch, 100, 3));
+  CHECK(pitch >= 100);
+  HIP_CHECK(hipFree(p));
+}
