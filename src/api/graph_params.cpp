@@ -6,6 +6,7 @@
 #include "api/kernel_launch.hpp"
 #include "api/launch.hpp"
 #include "api/memory_checks.hpp"
+#include "api/symbol_storage.hpp"
 #include "codeobj/registry.hpp"
 #include "graph/handles.hpp"
 #include "graph/host_kernels.hpp"
@@ -157,6 +158,11 @@ Result<NodeParts> kernel_parts(const hipKernelNodeParams* p, const GraphNode* cu
   } else {
     auto kernel = code_object_kernel(p->func, *device);
     if (!kernel.ok() && same_function && now && now->kernel) kernel = now->kernel;
+    // A registered kernel or hipFunction_t that cannot run here keeps its own
+    // error (hipErrorNoBinaryForGpu when the fat binary has no code object for
+    // the agent); only an address that names no kernel at all is reported so.
+    bool named = Registry::get().function(p->func) || Registry::get().functions().find(p->func);
+    if (!kernel.ok() && named) return kernel.status();
     if (!kernel.ok())
       return Status(hipErrorInvalidDeviceFunction,
                     fmt::format("{} is neither a registered kernel, a hipFunction_t, nor a "
@@ -252,6 +258,16 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
                                                height, p->kind));
     parts.ops.emplace_back(std::in_place_type<CopyOp>, op);
   }
+  // Slices past the first may start beyond the allocation each base lies in.
+  WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(p->kind));
+  const auto& last = std::get<CopyOp>(parts.ops.back());
+  auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
+  auto src_span = span_2d(last.src_pitch, last.width, last.height);
+  if (!dst_span || !src_span) return invalid_value("the copy extent overflows");
+  WEFT_RETURN_IF_ERROR(check_region(p->dstPtr.ptr, last.dst, *dst_span, sides.first, "destination",
+                                    Access::kWrite));
+  WEFT_RETURN_IF_ERROR(check_region(p->srcPtr.ptr, last.src, *src_span, sides.second, "source",
+                                    Access::kRead));
   return parts;
 }
 
@@ -277,21 +293,9 @@ Result<NodeParts> symbol_parts(bool to_symbol, const void* symbol, void* other, 
   if (!to_symbol && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice &&
       kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies from a symbol come from the device");
-  if (!symbol) return Status(hipErrorInvalidSymbol, "null symbol");
   WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-  std::span<std::byte> storage;
-  if (Ref<RegisteredVariable> v = Registry::get().variable(symbol)) {
-    WEFT_ASSIGN_OR_RETURN(storage, v->address_on(*device));
-  } else if (device->driver_device().caps().runs_host_kernels) {
-    // A g++-compiled __device__ variable is the host variable itself.
-    storage = std::span<std::byte>(static_cast<std::byte*>(const_cast<void*>(symbol)), SIZE_MAX);
-  } else {
-    return Status(hipErrorInvalidSymbol, fmt::format("{} is not a registered device variable", symbol));
-  }
-  if (storage.size() != SIZE_MAX && (offset > storage.size() || bytes > storage.size() - offset))
-    return invalid_value(fmt::format("{} bytes at offset {} exceed the {}-byte variable", bytes,
-                                     offset, storage.size()));
-  std::byte* address = storage.data() + offset;
+  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device,
+                                                           to_symbol ? Access::kWrite : Access::kRead));
   if (to_symbol) return copy_parts_1d(address, other, bytes, kind);
   return copy_parts_1d(other, address, bytes, kind);
 }

@@ -5,6 +5,8 @@
 #include "graph/capture.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace weft::api {
 namespace {
@@ -63,6 +65,46 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
   return device->driver_device().deallocate(ptr, record->size, driver_kind(record->kind));
 }
 
+// Whether all of [ptr, ptr + size) is mapped in this process, readable, and
+// writable unless the registration is read-only. /proc/self/maps lists the
+// mappings in address order; the walk stops at the first hole. (mincore would
+// not see protections, and counts a reserved PROT_NONE range as mapped.)
+Status check_mapped(const void* ptr, size_t size, bool read_only) {
+  auto begin = reinterpret_cast<uintptr_t>(ptr);
+  if (size > UINTPTR_MAX - begin)
+    return invalid_value(fmt::format("{} + {} bytes wraps around the address space", ptr, size));
+  uintptr_t end = begin + size;
+  std::FILE* maps = std::fopen("/proc/self/maps", "re");
+  if (!maps) return Status();  // nothing to check against (no procfs): accept as before
+  uintptr_t covered = begin;   // [begin, covered) is known to be usable
+  char perms[8] = {};
+  unsigned long lo = 0, hi = 0;
+  char line[512];
+  while (covered < end && std::fgets(line, sizeof line, maps)) {
+    if (std::sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) != 3 || hi <= covered) continue;
+    if (lo > covered) break;  // a hole
+    if (perms[0] != 'r' || (!read_only && perms[1] != 'w')) break;
+    covered = hi;
+  }
+  std::fclose(maps);
+  if (covered >= end) return Status();
+  return invalid_value(fmt::format(
+      "{} + {} bytes is not {} memory of this process: {} is unmapped or protected", ptr, size,
+      read_only ? "readable" : "readable and writable", reinterpret_cast<void*>(covered)));
+}
+
+// Rows padded to 256 bytes, as hipMallocPitch lays them out: sets *pitch and
+// returns the allocation's size, or hipErrorOutOfMemory when it overflows.
+Result<size_t> pitched_bytes(size_t width, size_t height, size_t* pitch) {
+  constexpr size_t kAlign = 256;
+  size_t bytes = 0;
+  if (width > SIZE_MAX - (kAlign - 1)) return Status(hipErrorOutOfMemory, "the row width overflows");
+  *pitch = (width + kAlign - 1) / kAlign * kAlign;
+  if (__builtin_mul_overflow(*pitch, height, &bytes))
+    return Status(hipErrorOutOfMemory, fmt::format("{} rows of {} bytes overflow", height, *pitch));
+  return bytes;
+}
+
 }  // namespace
 }  // namespace weft::api
 
@@ -85,6 +127,17 @@ WEFT_EXPORT hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int fl
     if (flags != hipMemAttachGlobal && flags != hipMemAttachHost)
       return invalid_value("flags must be hipMemAttachGlobal or hipMemAttachHost");
     if (size == 0) return invalid_value("managed allocations must not be empty");
+    // The CPU agent's managed memory is host memory that nothing can page out to a
+    // device: more than is free would only overcommit the host (GPU agents may
+    // oversubscribe managed memory; their drivers decide).
+    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    if (device->driver_device().kind() == AgentKind::kCpu) {
+      size_t free_bytes = device->driver_device().memory_info().free_bytes;
+      if (size > free_bytes)
+        return Status(hipErrorOutOfMemory,
+                      fmt::format("{} bytes of managed memory exceed the {} bytes free on device {}",
+                                  size, free_bytes, device->ordinal()));
+    }
     return allocate(ptr, size, AllocationKind::kManaged, flags);
   }, ptr, size, flags);
 }
@@ -135,6 +188,7 @@ WEFT_EXPORT hipError_t hipHostRegister(void* host_ptr, size_t size, unsigned int
   return call("hipHostRegister", [&] {
     if (!host_ptr || size == 0) return invalid_value("null pointer or zero size");
     if (flags & ~kHostRegisterFlags) return invalid_value("unknown hipHostRegister flags");
+    WEFT_RETURN_IF_ERROR(check_mapped(host_ptr, size, flags & hipHostRegisterReadOnly));
     Runtime& rt = Runtime::get();
     auto* bytes = static_cast<std::byte*>(host_ptr);
     if (rt.pointers().find(bytes) || rt.pointers().find(bytes + size - 1))
@@ -198,10 +252,8 @@ WEFT_EXPORT hipError_t hipHostGetFlags(unsigned int* flags, void* host_ptr) {
 WEFT_EXPORT hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
   return call("hipMallocPitch", [&] {
     if (!ptr || !pitch) return invalid_value("null output pointer");
-    constexpr size_t kAlign = 256;
-    *pitch = (width + kAlign - 1) / kAlign * kAlign;
-    if (height != 0 && *pitch > SIZE_MAX / height) return Status(hipErrorOutOfMemory, "size overflows");
-    return allocate(ptr, *pitch * height, AllocationKind::kDevice, 0);
+    WEFT_ASSIGN_OR_RETURN(size_t bytes, pitched_bytes(width, height, pitch));
+    return allocate(ptr, bytes, AllocationKind::kDevice, 0);
   }, ptr, pitch, width, height);
 }
 
@@ -228,8 +280,8 @@ WEFT_EXPORT hipError_t hipMemAllocPitch(hipDeviceptr_t* ptr, size_t* pitch, size
     if (element_bytes != 4 && element_bytes != 8 && element_bytes != 16)
       return invalid_value("element size must be 4, 8 or 16");
     if (!ptr || !pitch) return invalid_value("null output pointer");
-    *pitch = (width + 255) / 256 * 256;
-    return allocate(reinterpret_cast<void**>(ptr), *pitch * height, AllocationKind::kDevice, 0);
+    WEFT_ASSIGN_OR_RETURN(size_t bytes, pitched_bytes(width, height, pitch));
+    return allocate(reinterpret_cast<void**>(ptr), bytes, AllocationKind::kDevice, 0);
   }, ptr, pitch, width, height, element_bytes);
 }
 

@@ -75,6 +75,12 @@ Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t strea
       ops.push_back(op);
     }
   }
+  // Slices past the first may start beyond the allocation p.ptr lies in.
+  const FillOp& last = ops.back();
+  auto last_span = span_2d(last.pitch, last.width_elements, last.height);
+  if (!last_span) return invalid_value("the extent overflows");
+  WEFT_RETURN_IF_ERROR(check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr",
+                                    Access::kWrite));
   return submit_all(stream, ops, sync, per_thread);
 }
 
@@ -128,14 +134,22 @@ Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, 
                                                p.srcPtr.pitch, e.width, rows, p.kind));
     ops.push_back(op);
   }
+  // Slices past the first may start beyond the allocation each base lies in.
+  WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(p.kind));
+  const CopyOp& last = ops.back();
+  auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
+  auto src_span = span_2d(last.src_pitch, last.width, last.height);
+  if (!dst_span || !src_span) return invalid_value("the extent overflows");
+  WEFT_RETURN_IF_ERROR(check_region(dst, last.dst, *dst_span, sides.first, "dstPtr", Access::kWrite));
+  WEFT_RETURN_IF_ERROR(check_region(src, last.src, *src_span, sides.second, "srcPtr", Access::kRead));
   return submit_all(stream, ops, sync, per_thread);
 }
 
-// One side of a hip_Memcpy2D: the address it names, and whether it is host memory
-// (nullopt: unified, let the pointer table decide).
+// One side of a hip_Memcpy2D: the address it names, and what its memory type
+// says it is (unified: let the pointer table decide).
 struct Param2DSide {
   const std::byte* ptr = nullptr;
-  std::optional<bool> host;
+  Side side = Side::kEither;
 };
 
 Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void* device,
@@ -145,12 +159,12 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
   switch (type) {
     case hipMemoryTypeHost:
       side.ptr = static_cast<const std::byte*>(host);
-      side.host = true;
+      side.side = Side::kHost;
       break;
     case hipMemoryTypeDevice:
     case hipMemoryTypeManaged:
       side.ptr = static_cast<const std::byte*>(device);
-      side.host = false;
+      side.side = Side::kDevice;
       break;
     case hipMemoryTypeUnified:
       side.ptr = static_cast<const std::byte*>(device);
@@ -184,15 +198,19 @@ Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, bool sync) 
   WEFT_ASSIGN_OR_RETURN(Param2DSide dst, param_side(c.dstMemoryType, c.dstHost, c.dstDevice,
                                                     c.dstArray, c.dstXInBytes, c.dstY,
                                                     c.dstPitch, "dst"));
+  // The driver-API form reports a short pitch as cuMemcpy2D does: the driver API
+  // has no pitch error, so it is hipErrorInvalidValue (pitch 0 included). One
+  // row needs no pitch.
   if (c.Height > 1 && (c.srcPitch < c.srcXInBytes + c.WidthInBytes ||
                        c.dstPitch < c.dstXInBytes + c.WidthInBytes))
-    return Status(hipErrorInvalidPitchValue, "a pitch is smaller than XInBytes + WidthInBytes");
-  hipMemcpyKind kind = hipMemcpyDefault;
-  if (src.host && dst.host)
-    kind = *src.host ? (*dst.host ? hipMemcpyHostToHost : hipMemcpyHostToDevice)
-                     : (*dst.host ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice);
+    return invalid_value(fmt::format(
+        "srcPitch {} or dstPitch {} is smaller than XInBytes + WidthInBytes ({} + {} / {} + {}) "
+        "for a copy of {} rows",
+        c.srcPitch, c.dstPitch, c.srcXInBytes, c.WidthInBytes, c.dstXInBytes, c.WidthInBytes,
+        c.Height));
   WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(dst.ptr), c.dstPitch, src.ptr,
-                                             c.srcPitch, c.WidthInBytes, c.Height, kind));
+                                             c.srcPitch, c.WidthInBytes, c.Height, dst.side,
+                                             src.side));
   return submit_on(stream, op, sync);
 }
 

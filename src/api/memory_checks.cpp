@@ -1,47 +1,124 @@
 // SPDX-License-Identifier: MIT
 #include "api/memory_checks.hpp"
 
+#include "api/image_ranges.hpp"
 #include "graph/capture.hpp"
 
 namespace weft::api {
 
-Status check_span(const void* ptr, size_t bytes, const char* what) {
-  auto record = Runtime::get().pointers().find(ptr);
-  if (!record || record->contains(ptr, bytes)) return Status();
-  size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
+namespace {
+
+bool holds_device_data(const AllocationRecord& record) {
+  return record.kind == AllocationKind::kDevice || record.kind == AllocationKind::kManaged;
+}
+
+// On a host with GPU agents an address the pointer table does not list may be a
+// GPU driver's own device memory (a module global from hipModuleGetGlobal), which
+// only that driver can judge. The CPU agent's device memory is host memory, where
+// a wrong address is a wild write, so there every unknown address is refused.
+bool gpu_driver_may_own_unknown_addresses() {
+  if (!Runtime::get().any_gpu()) return false;
+  auto device = current_device();
+  return device.ok() && device.value()->driver_device().kind() != AgentKind::kCpu;
+}
+
+Status check_side(const std::optional<AllocationRecord>& record, const void* ptr, size_t bytes,
+                  Side side, Access access, const char* what) {
+  if (record) {
+    if (record->contains(ptr, bytes)) return Status();
+    size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
+    return invalid_value(fmt::format(
+        "{} {} + {} bytes runs past the end of its allocation ({} bytes at {}, offset {})", what,
+        ptr, bytes, record->size, static_cast<const void*>(record->base), offset));
+  }
+  if (side != Side::kDevice) return Status();
+  if (image_data_range(ptr, bytes, access)) return Status();  // a loaded module's variable
+  if (gpu_driver_may_own_unknown_addresses()) return Status();
   return invalid_value(fmt::format(
-      "{} {} + {} bytes runs past the end of its allocation ({} bytes at {}, offset {})", what,
-      ptr, bytes, record->size, static_cast<const void*>(record->base), offset));
+      "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "
+      "allocated by HIP, or past the end of an allocation)",
+      what, ptr, bytes));
+}
+
+std::optional<AllocationRecord> lookup(const void* ptr, Side side) {
+  if (side == Side::kVerified) return std::nullopt;
+  return Runtime::get().pointers().find(ptr);
+}
+
+bool device_side(Side side, const std::optional<AllocationRecord>& record) {
+  switch (side) {
+    case Side::kDevice:
+    case Side::kVerified: return true;
+    case Side::kEither: return record && holds_device_data(*record);
+    case Side::kHost: return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+Status check_span(const void* ptr, size_t bytes, Side side, const char* what, Access access) {
+  if (side == Side::kVerified) return Status();
+  return check_side(Runtime::get().pointers().find(ptr), ptr, bytes, side, access, what);
+}
+
+Status check_region(const void* base, const void* last_slice, size_t last_slice_span, Side side,
+                    const char* what, Access access) {
+  auto first = reinterpret_cast<uintptr_t>(base), last = reinterpret_cast<uintptr_t>(last_slice);
+  size_t bytes = 0;
+  if (last < first || __builtin_add_overflow(last - first, last_slice_span, &bytes))
+    return invalid_value(fmt::format("the {} region overflows the address space", what));
+  return check_span(base, bytes, side, what, access);
+}
+
+std::optional<size_t> span_2d(size_t pitch, size_t width, size_t height) {
+  if (height == 0) return 0;
+  size_t rows = 0, span = 0;
+  if (__builtin_mul_overflow(pitch, height - 1, &rows) || __builtin_add_overflow(rows, width, &span))
+    return std::nullopt;
+  return span;
 }
 
 bool is_device_pointer(const void* ptr) {
   auto record = Runtime::get().pointers().find(ptr);
-  return record && (record->kind == AllocationKind::kDevice ||
-                    record->kind == AllocationKind::kManaged);
+  return record && holds_device_data(*record);
 }
 
-Result<CopyDirection> copy_direction(hipMemcpyKind kind, const void* dst, const void* src) {
+Result<std::pair<Side, Side>> copy_sides(hipMemcpyKind kind) {
   switch (kind) {
-    case hipMemcpyHostToHost: return CopyDirection::kHostToHost;
-    case hipMemcpyHostToDevice: return CopyDirection::kHostToDevice;
-    case hipMemcpyDeviceToHost: return CopyDirection::kDeviceToHost;
+    case hipMemcpyHostToHost: return std::pair{Side::kHost, Side::kHost};
+    case hipMemcpyHostToDevice: return std::pair{Side::kDevice, Side::kHost};
+    case hipMemcpyDeviceToHost: return std::pair{Side::kHost, Side::kDevice};
     case hipMemcpyDeviceToDevice:
-    case hipMemcpyDeviceToDeviceNoCU: return CopyDirection::kDeviceToDevice;
-    case hipMemcpyDefault: {
-      bool d = is_device_pointer(dst), s = is_device_pointer(src);
-      if (d && s) return CopyDirection::kDeviceToDevice;
-      if (d) return CopyDirection::kHostToDevice;
-      if (s) return CopyDirection::kDeviceToHost;
-      return CopyDirection::kHostToHost;
-    }
+    case hipMemcpyDeviceToDeviceNoCU: return std::pair{Side::kDevice, Side::kDevice};
+    case hipMemcpyDefault: return std::pair{Side::kEither, Side::kEither};
   }
   return Status(hipErrorInvalidMemcpyDirection,
                 fmt::format("{} is not a hipMemcpyKind", static_cast<int>(kind)));
 }
 
+Result<CopyDirection> copy_direction(hipMemcpyKind kind, const void* dst, const void* src) {
+  WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(kind));
+  bool d = device_side(sides.first, lookup(dst, sides.first));
+  bool s = device_side(sides.second, lookup(src, sides.second));
+  if (d && s) return CopyDirection::kDeviceToDevice;
+  if (d) return CopyDirection::kHostToDevice;
+  if (s) return CopyDirection::kDeviceToHost;
+  return CopyDirection::kHostToHost;
+}
+
 Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                          size_t width, size_t height, hipMemcpyKind kind) {
-  WEFT_ASSIGN_OR_RETURN(CopyDirection direction, copy_direction(kind, dst, src));
+  WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(kind));
+  return make_copy(dst, dst_pitch, src, src_pitch, width, height, sides.first, sides.second);
+}
+
+Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                         size_t width, size_t height, Side dst_side, Side src_side) {
+  // Host-to-host needs no lookup for its direction, only for the bounds below.
+  auto dst_record = lookup(dst, dst_side);
+  auto src_record = lookup(src, src_side);
+  bool d = device_side(dst_side, dst_record), s = device_side(src_side, src_record);
   CopyOp op;
   op.dst = dst;
   op.src = src;
@@ -49,13 +126,18 @@ Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t sr
   op.height = height;
   op.dst_pitch = dst_pitch;
   op.src_pitch = src_pitch;
-  op.direction = direction;
+  op.direction = d && s ? CopyDirection::kDeviceToDevice
+                 : d    ? CopyDirection::kHostToDevice
+                 : s    ? CopyDirection::kDeviceToHost
+                        : CopyDirection::kHostToHost;
   if (width == 0 || height == 0) return op;
   if (!dst || !src) return invalid_value("null source or destination");
   if (height > 1 && (dst_pitch < width || src_pitch < width))
     return Status(hipErrorInvalidPitchValue, "pitch is smaller than the row width");
-  WEFT_RETURN_IF_ERROR(check_span(dst, span_2d(dst_pitch, width, height), "destination"));
-  WEFT_RETURN_IF_ERROR(check_span(src, span_2d(src_pitch, width, height), "source"));
+  auto dst_span = span_2d(dst_pitch, width, height), src_span = span_2d(src_pitch, width, height);
+  if (!dst_span || !src_span) return invalid_value("the copied region overflows the address space");
+  WEFT_RETURN_IF_ERROR(check_side(dst_record, dst, *dst_span, dst_side, Access::kWrite, "destination"));
+  WEFT_RETURN_IF_ERROR(check_side(src_record, src, *src_span, src_side, Access::kRead, "source"));
   return op;
 }
 
@@ -70,10 +152,15 @@ Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t elemen
   op.pitch = pitch;
   if (width_elements == 0 || height == 0) return op;
   if (!dst) return invalid_value("null destination");
-  size_t row_bytes = width_elements * element_size;
+  size_t row_bytes = 0;
+  if (__builtin_mul_overflow(width_elements, size_t{element_size}, &row_bytes))
+    return invalid_value(fmt::format("{} elements of {} bytes overflow the address space",
+                                     width_elements, element_size));
   if (height > 1 && pitch < row_bytes)
     return Status(hipErrorInvalidPitchValue, "pitch is smaller than the row width");
-  WEFT_RETURN_IF_ERROR(check_span(dst, span_2d(pitch, row_bytes, height), "destination"));
+  auto span = span_2d(pitch, row_bytes, height);
+  if (!span) return invalid_value("the filled region overflows the address space");
+  WEFT_RETURN_IF_ERROR(check_span(dst, *span, Side::kDevice, "destination"));
   return op;
 }
 
