@@ -18,10 +18,6 @@ namespace {
 struct sigaction g_previous_segv {};
 struct sigaction g_previous_bus {};
 
-// initial-exec: read from the signal handler, where a lazy TLS lookup could allocate.
-thread_local const char* t_kernel_name __attribute__((tls_model("initial-exec"))) = nullptr;
-thread_local uint64_t t_kernel_launch __attribute__((tls_model("initial-exec"))) = 0;
-
 // The thread's alternate signal stack, if weft gave it one; freed when the thread ends.
 struct AltStack {
   std::byte* base = nullptr;
@@ -62,7 +58,10 @@ void on_fault(int signal, siginfo_t* info, void* raw_context) {
   BlockRunner* runner = BlockRunner::current();
   // si_code <= 0: sent by kill() or similar, not raised by the kernel's own access.
   // A pending fault means the fault path itself faulted: crash rather than loop.
-  if (!runner || !t_kernel_name || info->si_code <= 0 || runner->fault_pending())
+  // The thread's runner is active (BlockRunner::current(), an initial-exec
+  // thread_local) only inside run_range, around the kernel's entry calls: that
+  // is the "this thread runs a kernel" mark, whichever path started the range.
+  if (!runner || info->si_code <= 0 || runner->fault_pending())
     return forward(signal, info, raw_context);
   auto* context = static_cast<ucontext_t*>(raw_context);
   BlockRunner::Fault fault;
@@ -117,19 +116,5 @@ void prepare_thread_for_kernels() {
   alt.base = static_cast<std::byte*>(base);
   alt.bytes = bytes;
 }
-
-ScopedKernelMarker::ScopedKernelMarker(const char* name, uint64_t launch)
-    : previous_name_(t_kernel_name), previous_launch_(t_kernel_launch) {
-  t_kernel_name = name;
-  t_kernel_launch = launch;
-}
-
-ScopedKernelMarker::~ScopedKernelMarker() {
-  t_kernel_name = previous_name_;
-  t_kernel_launch = previous_launch_;
-}
-
-const char* running_kernel_name() { return t_kernel_name; }
-uint64_t running_kernel_launch() { return t_kernel_launch; }
 
 }  // namespace weft::cpu

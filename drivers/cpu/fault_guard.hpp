@@ -3,13 +3,12 @@
 // reports hipErrorIllegalAddress; here a bad load or store in a kernel raises
 // SIGSEGV/SIGBUS on the thread running it. The handler (installed once, chaining
 // to whatever handler was there before) ends the block the way a failed device
-// assert does, when the thread is marked as running a kernel; any other fault
+// assert does when the thread runs a kernel (its BlockRunner is inside
+// run_range, around the kernel's entry calls); any other fault
 // goes to the previous handler, or to the default action, and crashes as before.
 // The handler runs on an alternate signal stack, so it also runs when a fiber
 // overflowed into its guard page.
 #pragma once
-
-#include <cstdint>
 
 namespace weft::cpu {
 
@@ -17,22 +16,5 @@ namespace weft::cpu {
 // an alternate signal stack (first call on the thread, unless it has one).
 // Call on every thread before it runs kernels.
 void prepare_thread_for_kernels();
-
-// "This thread is running kernel `name` of launch `launch`" while alive.
-class ScopedKernelMarker {
- public:
-  ScopedKernelMarker(const char* name, uint64_t launch);
-  ~ScopedKernelMarker();
-  ScopedKernelMarker(const ScopedKernelMarker&) = delete;
-  ScopedKernelMarker& operator=(const ScopedKernelMarker&) = delete;
-
- private:
-  const char* previous_name_;
-  uint64_t previous_launch_;
-};
-
-// The kernel the calling thread runs now (null outside kernels), and its launch.
-const char* running_kernel_name();
-uint64_t running_kernel_launch();
 
 }  // namespace weft::cpu

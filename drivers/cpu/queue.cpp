@@ -3,7 +3,6 @@
 
 #include "block_runner.hpp"
 #include "event.hpp"
-#include "fault_guard.hpp"
 #include "spin.hpp"
 #include "module.hpp"
 #include "worker_pool.hpp"
@@ -75,11 +74,7 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
   if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) return;
   BlockRunner& runner = BlockRunner::for_this_thread(job->stack_bytes);
   bool on_fibers = job->on_fibers.load(std::memory_order_relaxed);
-  Status status;
-  {
-    ScopedKernelMarker marker(job->name, job->launch);  // faults in here end the block
-    status = runner.run_range(job->entry, job->args, job->dims, first, last, &job->failed, on_fibers);
-  }
+  Status status = runner.run_range(job->entry, job->args, job->dims, first, last, &job->failed, on_fibers);
   if (on_fibers) job->on_fibers.store(true, std::memory_order_relaxed);
   if (!status.ok()) {
     std::lock_guard lock(job->error_mutex);
