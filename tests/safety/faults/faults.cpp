@@ -15,18 +15,48 @@
 
 namespace {
 
-// Device pointers that no allocation backs; volatile so the accesses stay.
-__global__ void read_null(int* out, volatile int* bad) { out[threadIdx.x] = *bad; }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
 
-__global__ void write_through(volatile int* bad) { *bad = 1; }
+// True when the case can run; prints why not otherwise.
+bool can_fault() {
+  if (!hip_test::kernels_supported()) return false;
+  if (kSanitized) {
+    // ASan and TSan keep their own SEGV handling (ASan's handler and alternate
+    // stack, TSan's signal wrapper, which a handler that never returns leaves
+    // "inside a signal"); weft chains to them, but leaving a kernel's block from
+    // inside them was not verified, so these cases run in plain builds only.
+    hip_test::skip("kernel faults are tested in builds without ASan/TSan (sanitizer signal handling)");
+    return false;
+  }
+  return true;
+}
+
+// UndefinedBehaviorSanitizer would stop the null accesses before they fault (CI
+// runs it with halt_on_error): these kernels fault on purpose.
+#define FAULTING_KERNEL __global__ __attribute__((no_sanitize("undefined")))
+
+// Device pointers that no allocation backs; volatile so the accesses stay.
+FAULTING_KERNEL void read_null(int* out, volatile int* bad) { out[threadIdx.x] = *bad; }
+
+FAULTING_KERNEL void write_through(volatile int* bad) { *bad = 1; }
 
 // A store `offset` bytes from `base`: far out of bounds, into a PROT_NONE mapping.
-__global__ void write_far(int* base, uintptr_t offset) {
+FAULTING_KERNEL void write_far(int* base, uintptr_t offset) {
   if (threadIdx.x == 7) *reinterpret_cast<volatile int*>(reinterpret_cast<uintptr_t>(base) + offset) = 5;
 }
 
 // Every thread reaches the barrier (so the block runs on fibers), then one faults.
-__global__ void write_null_after_barrier(int* out, volatile int* bad) {
+FAULTING_KERNEL void write_null_after_barrier(int* out, volatile int* bad) {
   __shared__ int seen;
   if (threadIdx.x == 0) seen = 0;
   __syncthreads();
@@ -37,7 +67,7 @@ __global__ void write_null_after_barrier(int* out, volatile int* bad) {
 }
 
 // One block of a big grid faults while the other blocks count themselves.
-__global__ void fault_in_one_block(unsigned* count, unsigned bad_block, volatile int* bad) {
+FAULTING_KERNEL void fault_in_one_block(unsigned* count, unsigned bad_block, volatile int* bad) {
   if (blockIdx.x == bad_block && threadIdx.x == 3) *bad = 1;
   atomicAdd(count, 1u);
 }
@@ -76,7 +106,7 @@ void expect_sticky_then_recover(hipError_t error) {
 }  // namespace
 
 TEST_CASE("Safety_faults_NullRead_LoopMode") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   hip_test::DeviceBuffer<int> out(64);
   HIP_LAUNCH_CHECK(read_null, dim3(1), dim3(64), 0, nullptr, out.get(), nullptr);
   HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorIllegalAddress);
@@ -85,7 +115,7 @@ TEST_CASE("Safety_faults_NullRead_LoopMode") {
 }
 
 TEST_CASE("Safety_faults_NullWrite_SeenByStreamSynchronize") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   hipStream_t stream = nullptr;
   HIP_CHECK(hipStreamCreate(&stream));
   HIP_LAUNCH_CHECK(write_through, dim3(2), dim3(32), 0, stream, nullptr);
@@ -94,7 +124,7 @@ TEST_CASE("Safety_faults_NullWrite_SeenByStreamSynchronize") {
 }
 
 TEST_CASE("Safety_faults_WildWriteFarOutOfBounds") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   const size_t bytes = 1 << 20;
   void* hole = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   REQUIRE(hole != MAP_FAILED);
@@ -108,7 +138,7 @@ TEST_CASE("Safety_faults_WildWriteFarOutOfBounds") {
 }
 
 TEST_CASE("Safety_faults_NullWrite_FiberMode") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   int* out = nullptr;
   HIP_CHECK(hipMalloc(&out, 64 * sizeof(int)));
   // Twice: the fibers the fault abandoned must be rebuilt for the next launch.
@@ -126,7 +156,7 @@ TEST_CASE("Safety_faults_NullWrite_FiberMode") {
 }
 
 TEST_CASE("Safety_faults_StackOverflowInFiber") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   int* out = nullptr;
   HIP_CHECK(hipMalloc(&out, 64 * sizeof(int)));
   // 4 KiB frames, far more of them than a 256 KiB fiber stack holds.
@@ -143,7 +173,7 @@ TEST_CASE("Safety_faults_StackOverflowInFiber") {
 }
 
 TEST_CASE("Safety_faults_OneBlockOfABigGrid") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   unsigned* count = nullptr;
   HIP_CHECK(hipMalloc(&count, sizeof(unsigned)));
   HIP_CHECK(hipMemset(count, 0, sizeof(unsigned)));
@@ -159,7 +189,7 @@ TEST_CASE("Safety_faults_OneBlockOfABigGrid") {
 }
 
 TEST_CASE("Safety_faults_FaultOutsideKernelsStillCrashes") {
-  if (!hip_test::kernels_supported()) return;
+  if (!can_fault()) return;
   // Run a kernel so the handlers are installed, then fault on the host in a child.
   int* d = nullptr;
   HIP_CHECK(hipMalloc(&d, 64 * sizeof(int)));
