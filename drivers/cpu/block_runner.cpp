@@ -124,8 +124,12 @@ StackSpan StackPool::acquire() {
   void* base = mmap(nullptr, bytes + guard, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) throw std::bad_alloc();
-  // The lowest page catches stack overflows instead of corrupting a neighbour.
-  mprotect(base, guard, PROT_NONE);
+  // The lowest page catches stack overflows instead of corrupting a neighbour
+  // (fault_guard.cpp reports a fault there as a stack overflow): no stack without it.
+  if (mprotect(base, guard, PROT_NONE) != 0) {
+    munmap(base, bytes + guard);
+    throw std::bad_alloc();
+  }
   return StackSpan{static_cast<std::byte*>(base) + guard, bytes};
 }
 
