@@ -3,9 +3,14 @@
 
 #include <hip/weft/fiber_sync.h>
 
+#include "fault_guard.hpp"
 #include "util/log.hpp"
 
+#include <fmt/format.h>
+#include <weft/driver/address_report.hpp>
+
 #include <pthread.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -119,8 +124,12 @@ StackSpan StackPool::acquire() {
   void* base = mmap(nullptr, bytes + guard, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (base == MAP_FAILED) throw std::bad_alloc();
-  // The lowest page catches stack overflows instead of corrupting a neighbour.
-  mprotect(base, guard, PROT_NONE);
+  // The lowest page catches stack overflows instead of corrupting a neighbour
+  // (fault_guard.cpp reports a fault there as a stack overflow): no stack without it.
+  if (mprotect(base, guard, PROT_NONE) != 0) {
+    munmap(base, bytes + guard);
+    throw std::bad_alloc();
+  }
   return StackSpan{static_cast<std::byte*>(base) + guard, bytes};
 }
 
@@ -192,7 +201,10 @@ void* BlockRunner::tsan_fiber_of(uint32_t thread) const {
 BlockRunner* BlockRunner::current() { return t_active; }
 
 BlockRunner& BlockRunner::for_this_thread(size_t stack_bytes) {
-  if (!t_runner) t_runner = std::make_unique<BlockRunner>(stack_bytes);
+  if (!t_runner) {
+    prepare_thread_for_kernels();  // faults in kernels end the block, not the process
+    t_runner = std::make_unique<BlockRunner>(stack_bytes);
+  }
   return *t_runner;
 }
 
@@ -257,6 +269,11 @@ Status BlockRunner::run_range(weftKernelEntry entry, void* args, const LaunchDim
     }
   }
   if (fiber_mode_) after_fibers();
+  faulted_ = fault_pending_;
+  if (fault_pending_) {
+    abort_message_ = describe_fault();
+    fault_pending_ = false;
+  }
   // Aborted fibers never cleared the kernel binary's own pointer to hot_.
   if (ctx_.inlineFibers) *ctx_.inlineFibers = nullptr;
   ctx_.inlineFibers = nullptr;
@@ -611,6 +628,48 @@ void BlockRunner::abort_block(std::string message, hipError_t code) {
   std::string().swap(message);
   if (!fiber_mode_ || info_[hot_.current].state == Slot::OsThread) longjmp(abort_jump_, 1);
   return_to_os_stack(hot_.current);
+}
+
+void BlockRunner::fault_block(const Fault& fault) {
+  // A fault at or just below the running stack's bottom is that stack's guard page
+  // (or below it: a frame larger than a page jumped over it).
+  const StackSpan& stack = fiber_mode_ ? stack_of(hot_.current) : os_stack_;
+  auto* address = static_cast<std::byte*>(fault.address);
+  bool overflow = stack.bottom && ((address < stack.bottom && address + 16 * page_size() >= stack.bottom) ||
+                                   static_cast<std::byte*>(fault.stack_pointer) < stack.bottom);
+  if (!aborted_) {
+    aborted_ = true;
+    abort_code_ = overflow ? hipErrorLaunchFailure : hipErrorIllegalAddress;
+    fault_ = fault;
+    fault_.overflow = overflow;
+    fault_.in_fibers = fiber_mode_;
+    fault_.block = ctx_.blockIdx;
+    fault_.thread = current_thread_index();
+    fault_.first_block = ctx_.blockBegin;
+    fault_.last_block = ctx_.blockEnd - 1;
+    fault_pending_ = true;
+  }
+  if (!fiber_mode_ || info_[hot_.current].state == Slot::OsThread) longjmp(abort_jump_, 1);
+  return_to_os_stack(hot_.current);
+}
+
+std::string BlockRunner::describe_fault() const {
+  const Fault& f = fault_;
+  if (f.overflow)
+    return fmt::format(
+        "stack overflow: GPU thread [{},{},{}] of block [{},{},{}] ran past the end of its "
+        "stack (fault at {} in the guard page; WEFT_CPU_STACK_SIZE or "
+        "hipDeviceSetLimit(hipLimitStackSize) sets the size)",
+        f.thread.x, f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z, f.address);
+  const char* access = f.access == Fault::kWrite ? "write to" : f.access == Fault::kRead ? "read of" : "access to";
+  // In loop mode only the kernel binary's entry loop knows which thread runs.
+  std::string who = f.in_fibers ? fmt::format("GPU thread [{},{},{}] of block [{},{},{}]", f.thread.x,
+                                              f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z)
+                                : fmt::format("a GPU thread of blocks {}..{} (linear ids)", f.first_block,
+                                              f.last_block);
+  return fmt::format("illegal memory access{}: {} address {} by {}; {}",
+                     f.signal == SIGBUS ? " (bus error)" : "", access, f.address, who,
+                     describe_nearest_allocation(f.address));
 }
 
 void BlockRunner::return_to_os_stack(uint32_t me) {

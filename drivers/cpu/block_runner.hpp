@@ -85,6 +85,30 @@ class BlockRunner {
   // Ends the block after a failed device assert; does not return.
   [[noreturn]] void abort_block(std::string message, hipError_t code);
 
+  // A memory fault raised by the running GPU thread (fault_guard.cpp), as the
+  // signal handler sees it.
+  struct Fault {
+    enum Access : uint8_t { kUnknown, kRead, kWrite };
+    void* address = nullptr;
+    void* stack_pointer = nullptr;
+    int signal = 0;
+    Access access = kUnknown;
+    // Set by fault_block:
+    bool overflow = false;   // the address is in (or below) the running stack's guard page
+    bool in_fibers = false;  // block and thread are known (loop mode knows the range only)
+    dim3 block{0, 0, 0};
+    dim3 thread{0, 0, 0};
+    uint64_t first_block = 0, last_block = 0;
+  };
+  // Ends the block after a fault, from the signal handler (on the alternate
+  // stack, signal mask restored): hipErrorIllegalAddress, or
+  // hipErrorLaunchFailure for a stack overflow. Allocates nothing; run_range
+  // writes the message once the block is left. Does not return.
+  [[noreturn]] void fault_block(const Fault& fault);
+  bool fault_pending() const { return fault_pending_; }
+  // The last range ended with a memory fault (its Status says where).
+  bool faulted() const { return faulted_; }
+
   weftKernelContext* context() { return &ctx_; }
   // threadIdx of the GPU thread running now.
   dim3 current_thread_index() const;
@@ -165,6 +189,10 @@ class BlockRunner {
   std::string abort_message_;
   std::jmp_buf abort_jump_;
   hipError_t abort_code_ = hipSuccess;
+  Fault fault_;
+  bool fault_pending_ = false;  // fault_ awaits its message in run_range
+  bool faulted_ = false;
+  std::string describe_fault() const;
   std::unique_ptr<weftFiber[], AlignedDelete> fiber_storage_;
   size_t fiber_capacity_ = 0;
   std::vector<ThreadInfo> info_;  // stacks stay attached to their slot

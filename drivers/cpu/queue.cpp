@@ -8,6 +8,7 @@
 #include "worker_pool.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <condition_variable>
 #include <cstring>
 #include <deque>
@@ -59,6 +60,8 @@ struct DispatchJob {
   void* args;
   LaunchDims dims;
   size_t stack_bytes;
+  const char* name;  // for fault reports
+  uint64_t launch;   // process-wide launch number, for fault reports
   uint32_t failed = 0;  // read by kernels' block loops (relaxed), written once under error_mutex
   // Set once a range waited at a barrier: later ranges start on fibers.
   std::atomic<bool> on_fibers{false};
@@ -76,6 +79,10 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
   if (!status.ok()) {
     std::lock_guard lock(job->error_mutex);
     if (!__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) {
+      // One line per faulted launch, as a GPU's fault report; sticks to the device from the next sync.
+      if (runner.faulted())
+        std::fprintf(stderr, "weft: kernel %s (launch %llu): %s\n", job->name,
+                     static_cast<unsigned long long>(job->launch), status.message().c_str());
       job->error = std::move(status);
       __atomic_store_n(&job->failed, 1u, __ATOMIC_RELAXED);
     }
@@ -89,6 +96,9 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
   job.args = args;
   job.dims = dims;
   job.stack_bytes = stack_bytes;
+  job.name = name;
+  static std::atomic<uint64_t> launches{0};
+  job.launch = launches.fetch_add(1, std::memory_order_relaxed) + 1;
   uint64_t blocks = uint64_t(dims.grid.x) * dims.grid.y * dims.grid.z;
   pool.run(run_blocks, &job, blocks);
   if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE)) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());

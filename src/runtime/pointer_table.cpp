@@ -31,6 +31,16 @@ std::optional<AllocationRecord> PointerTable::find(const void* ptr) const {
   return std::nullopt;
 }
 
+PointerTable::Neighbours PointerTable::neighbours(const void* ptr) const {
+  auto key = reinterpret_cast<uintptr_t>(ptr);
+  std::shared_lock lock(mutex_);
+  Neighbours result;
+  auto above = by_base_.upper_bound(key);
+  if (above != by_base_.end()) result.above = above->second;
+  if (above != by_base_.begin()) result.below = std::prev(above)->second;
+  return result;
+}
+
 std::vector<AllocationRecord> PointerTable::erase_device(int device) {
   std::unique_lock lock(mutex_);
   std::vector<AllocationRecord> out;

@@ -40,6 +40,12 @@ class PointerTable {
   std::optional<AllocationRecord> erase(const void* base);
   // The allocation containing `ptr`, if any.
   std::optional<AllocationRecord> find(const void* ptr) const;
+  // The allocations with the highest base at or below `ptr` and the lowest above
+  // it (fault reports name the nearest one).
+  struct Neighbours {
+    std::optional<AllocationRecord> below, above;
+  };
+  Neighbours neighbours(const void* ptr) const;
   // Removes and returns every allocation of `device`.
   std::vector<AllocationRecord> erase_device(int device);
 

@@ -58,6 +58,8 @@ Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags
 void DeviceState::remove_stream(Stream* stream) {
   std::lock_guard lock(order_mutex_);
   streams_.erase(std::remove(streams_.begin(), streams_.end(), stream), streams_.end());
+  // Drained ones go now, so programs that never synchronize the device keep few.
+  std::erase_if(retired_, [](const Ref<Queue>& queue) { return queue->is_idle(); });
   if (!stream->is_idle()) retired_.push_back(Ref<Queue>(&stream->queue()));
 }
 
@@ -77,13 +79,25 @@ void DeviceState::drop_streams() {
 }
 
 Status DeviceState::synchronize() {
+  // Copied, not taken: a thread that destroyed a stream with work pending and then
+  // synchronizes must wait for that work even while another thread's
+  // synchronize waits for it too (taking the list let the second caller return
+  // early and free memory the pending kernel still wrote: the 16-thread stress).
   std::vector<Ref<Queue>> retired;
   {
     std::lock_guard lock(order_mutex_);
-    retired.swap(retired_);
+    retired = retired_;
   }
-  for (auto& queue : retired) (void)queue->synchronize();
   Status first;
+  for (auto& queue : retired) {
+    Status s = queue->synchronize();
+    if (!s.ok() && is_sticky_error(s.code())) set_sticky_error(s.code());
+    if (!s.ok() && first.ok()) first = s;
+  }
+  {
+    std::lock_guard lock(order_mutex_);
+    std::erase_if(retired_, [](const Ref<Queue>& queue) { return queue->is_idle(); });
+  }
   for (auto& stream : streams()) {
     Status s = stream->synchronize();
     if (!s.ok() && first.ok()) first = s;
