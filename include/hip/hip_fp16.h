@@ -6,8 +6,9 @@
 // computes there and rounds once back to binary16, round to nearest even unless the name
 // says otherwise (_rz, _rd, _ru). float carries 24 bits, more than 2*11+2, so add, sub,
 // mul, div and sqrt done in float and rounded to binary16 equal the correctly rounded
-// binary16 results; fma multiplies exactly in double. Conversions handle subnormals,
-// infinities and NaN bit-exactly (weft/fp_round.h); NaN payloads pass through unchanged.
+// binary16 results; fma multiplies exactly in double and adds with one rounding.
+// Conversions handle subnormals, infinities and NaN bit-exactly (weft/fp_round.h); NaN
+// payloads pass through unchanged.
 //
 // Defining __HIP_NO_HALF_CONVERSIONS__ or __HIP_NO_HALF_OPERATORS__ removes the implicit
 // conversions or the C++ operators, as with AMD's header.
@@ -256,10 +257,9 @@ inline __half saturate(__half h) {
   return f > 1.0f ? from_bits(0x3c00) : h;
 }
 inline __half fma(__half a, __half b, __half c) {
-  // The product of two halves is exact in double; one rounding to double, then one to half,
-  // agrees with the exact fma (the double result of a half fma is a binary16 midpoint only
-  // when it is exact).
-  return from_double(double(to_float(a)) * double(to_float(b)) + double(to_float(c)));
+  // The product of two halves is exact in double; the sum is rounded to odd, then to half.
+  return from_double(::weft::fp::sum_round_to_odd(double(to_float(a)) * double(to_float(b)),
+                                                  double(to_float(c))));
 }
 }  // namespace weft::fp16
 

@@ -183,6 +183,18 @@ inline float half_bits_to_float(uint16_t h) {
 
 inline float bf16_bits_to_float(uint16_t b) { return bits_as<float>(uint32_t(b) << 16); }
 
+// p + c rounded to double "to odd" (truncated, last bit set when inexact). Rounding that
+// once more to a format of at most 51 bits gives the correctly rounded p + c; a plain
+// double sum could land exactly on a midpoint of the narrow format and round wrongly.
+inline double sum_round_to_odd(double p, double c) {
+  const double s = p + c;
+  const double cv = s - p;
+  const double error = (p - (s - cv)) + (c - cv);  // TwoSum: s + error == p + c exactly
+  if (error == 0 || !std::isfinite(s)) return s;
+  if (bits_as<uint64_t>(s) & 1) return s;
+  return std::nextafter(s, error > 0 ? INFINITY : -INFINITY);
+}
+
 // Round to nearest integer, ties to even, whatever the thread's rounding mode.
 inline double rint_even(double v) {
   const double down = std::floor(v);
