@@ -60,4 +60,14 @@ struct Table {
 
 }  // namespace fp_ref
 
+// The exhaustive loops run millions of checks: FP_CHECK costs a comparison while it passes
+// and only on a failure builds the message (a local lambda fp_context()) and REQUIREs.
+#define FP_CHECK(...)                 \
+  do {                                \
+    if (!(__VA_ARGS__)) {             \
+      INFO(fp_context());             \
+      REQUIRE(__VA_ARGS__);           \
+    }                                 \
+  } while (0)
+
 #endif
