@@ -309,6 +309,14 @@ WEFT_BF16_MATH_(hrint, h2rint, ::weft::fp::rint_even(v))
 inline __hip_bfloat16 __ldg(const __hip_bfloat16* p) { return *p; }
 inline __hip_bfloat162 __ldg(const __hip_bfloat162* p) { return *p; }
 
+inline __hip_bfloat16 atomicAdd(__hip_bfloat16* address, __hip_bfloat16 v) {
+  return ::weft::fp::atomic_update<__hip_bfloat16, unsigned short>(address, [v](__hip_bfloat16 old) { return __hadd(old, v); });
+}
+inline __hip_bfloat162 atomicAdd(__hip_bfloat162* address, __hip_bfloat162 v) {
+  return ::weft::fp::atomic_update<__hip_bfloat162, unsigned int>(address, [v](__hip_bfloat162 old) { return __hadd2(old, v); });
+}
+inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162* address, __hip_bfloat162 v) { return atomicAdd(address, v); }
+
 namespace std {
 template <>
 class numeric_limits<__hip_bfloat16> {

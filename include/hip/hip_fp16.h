@@ -4,7 +4,7 @@
 //
 // The CPU has no binary16 arithmetic, so every operation widens to float (or double),
 // computes there and rounds once back to binary16, round to nearest even unless the name
-// says otherwise (_rz, _rd, _ru). float carries 24 bits, more than 2*11+2, so add, sub,
+// says otherwise (_rz, _rd, _ru). float's 24 bits are at least 2*11+2, so add, sub,
 // mul, div and sqrt done in float and rounded to binary16 equal the correctly rounded
 // binary16 results; fma multiplies exactly in double and adds with one rounding.
 // Conversions handle subnormals, infinities and NaN bit-exactly (weft/fp_round.h); NaN
@@ -177,11 +177,6 @@ static_assert(sizeof(__half) == 2 && alignof(__half) == 2, "__half is binary16 s
 static_assert(sizeof(__half2) == 4, "__half2 is two binary16 values");
 static_assert(std::is_trivially_copyable<__half>::value && std::is_trivially_copyable<__half2>::value,
               "half types copy as bytes (kernel arguments, warp shuffles)");
-
-#if !defined(HIP_NO_HALF)
-using half = __half;
-using half2 = __half2;
-#endif
 
 // ---- conversions ----------------------------------------------------------------------------
 
@@ -416,26 +411,11 @@ inline __half2 __ldcs(const __half2* p) { return *p; }
 
 // ---- atomics: compare-and-swap loops on the 16- or 32-bit storage ------------------------------
 
-namespace weft::fp16 {
-template <typename T, typename Bits, typename F>
-inline T atomic_update(T* address, F update) {
-  static_assert(sizeof(T) == sizeof(Bits), "atomic_update works on the storage bits");
-  Bits* raw = reinterpret_cast<Bits*>(address);
-  Bits expected = __atomic_load_n(raw, __ATOMIC_RELAXED);
-  for (;;) {
-    T old = ::weft::fp::bits_as<T>(expected);
-    const Bits desired = ::weft::fp::bits_as<Bits>(update(old));
-    if (__atomic_compare_exchange_n(raw, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-      return old;
-  }
-}
-}  // namespace weft::fp16
-
 inline __half atomicAdd(__half* address, __half v) {
-  return ::weft::fp16::atomic_update<__half, unsigned short>(address, [v](__half old) { return __hadd(old, v); });
+  return ::weft::fp::atomic_update<__half, unsigned short>(address, [v](__half old) { return __hadd(old, v); });
 }
 inline __half2 atomicAdd(__half2* address, __half2 v) {
-  return ::weft::fp16::atomic_update<__half2, unsigned int>(address, [v](__half2 old) { return __hadd2(old, v); });
+  return ::weft::fp::atomic_update<__half2, unsigned int>(address, [v](__half2 old) { return __hadd2(old, v); });
 }
 inline __half2 unsafeAtomicAdd(__half2* address, __half2 v) { return atomicAdd(address, v); }
 
@@ -481,3 +461,12 @@ class numeric_limits<__half> {
 }  // namespace std
 
 #endif  // WEFT_HIP_FP16_H
+
+// The short names come with an explicit #include <hip/hip_fp16.h> (as with AMD's header),
+// not when hip_runtime.h pulls the types in, so programs that only include hip_runtime.h
+// keep the names `half` and `half2` to themselves.
+#if !defined(WEFT_HIP_FP16_ALIASES) && !defined(HIP_NO_HALF) && !defined(WEFT_HIP_RUNTIME_INCLUDES_FP16)
+#define WEFT_HIP_FP16_ALIASES
+using half = __half;
+using half2 = __half2;
+#endif

@@ -224,6 +224,21 @@ inline I to_integer(double v, Round mode) {
   return I(r);
 }
 
+// Atomic read-modify-write of a 2- or 4-byte floating-point value (device memory is host
+// memory on the CPU agent): a compare-and-swap loop on its storage bits. Returns the old value.
+template <typename T, typename Bits, typename F>
+inline T atomic_update(T* address, F update) {
+  static_assert(sizeof(T) == sizeof(Bits), "atomic_update works on the storage bits");
+  Bits* raw = reinterpret_cast<Bits*>(address);
+  Bits expected = __atomic_load_n(raw, __ATOMIC_RELAXED);
+  for (;;) {
+    const T old = bits_as<T>(expected);
+    const Bits desired = bits_as<Bits>(update(old));
+    if (__atomic_compare_exchange_n(raw, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return old;
+  }
+}
+
 }  // namespace weft::fp
 
 #endif  // WEFT_FP_ROUND_H

@@ -152,6 +152,8 @@ __global__ void bf16_dot(int n, const __hip_bfloat162* a, const __hip_bfloat162*
   atomicAdd(sum, __low2float(product) + __high2float(product));
 }
 
+__global__ void bf16_atomic_count(__hip_bfloat162* counter) { atomicAdd(counter, __floats2bfloat162_rn(1.0f, -2.0f)); }
+
 }  // namespace
 
 TEST_CASE("a bfloat16 dot product runs on the CPU agent", "[bf16][kernel]") {
@@ -174,4 +176,13 @@ TEST_CASE("a bfloat16 dot product runs on the CPU agent", "[bf16][kernel]") {
   float sum = 0;
   HIP_CHECK(hipMemcpy(&sum, dsum.get(), sizeof sum, hipMemcpyDeviceToHost));
   REQUIRE(double(sum) == expected);
+
+  // 128 atomic updates; partial sums up to 256 are exact in bfloat16.
+  hip_test::DeviceBuffer<__hip_bfloat162> counter(1);
+  HIP_CHECK(hipMemset(counter.get(), 0, sizeof(__hip_bfloat162)));
+  HIP_LAUNCH_CHECK(bf16_atomic_count, dim3(4), dim3(32), 0, 0, counter.get());
+  __hip_bfloat162 c;
+  HIP_CHECK(hipMemcpy(&c, counter.get(), sizeof c, hipMemcpyDeviceToHost));
+  REQUIRE(__low2float(c) == 128.0f);
+  REQUIRE(__high2float(c) == -256.0f);
 }

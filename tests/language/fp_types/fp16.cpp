@@ -340,7 +340,30 @@ __global__ void half2_warp_sum(const __half2* in, __half2* out) {
   if (threadIdx.x % warpSize == 0) out[i / warpSize] = __halves2half2(lo, __high2half(v));
 }
 
+// Every thread adds (1, 0.5) to one pair and 0.25 to one half.
+__global__ void half_atomic_add(__half2* pair, __half* single) {
+  atomicAdd(pair, __floats2half2_rn(1.0f, 0.5f));
+  atomicAdd(single, __float2half(0.25f));
+}
+
 }  // namespace
+
+TEST_CASE("atomicAdd on __half and __half2 loses no update", "[fp16][kernel]") {
+  if (!hip_test::kernels_supported()) return;
+  hip_test::DeviceBuffer<__half2> pair(1);
+  hip_test::DeviceBuffer<__half> single(1);
+  HIP_CHECK(hipMemset(pair.get(), 0, sizeof(__half2)));
+  HIP_CHECK(hipMemset(single.get(), 0, sizeof(__half)));
+  HIP_LAUNCH_CHECK(half_atomic_add, dim3(8), dim3(64), 0, 0, pair.get(), single.get());
+  __half2 p;
+  __half h;
+  HIP_CHECK(hipMemcpy(&p, pair.get(), sizeof p, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(&h, single.get(), sizeof h, hipMemcpyDeviceToHost));
+  // 512 updates; every partial sum is exact in binary16.
+  REQUIRE(__low2float(p) == 512.0f);
+  REQUIRE(__high2float(p) == 256.0f);
+  REQUIRE(__half2float(h) == 128.0f);
+}
 
 TEST_CASE("a __half2 axpy and a warp reduction of __half2 run on the CPU agent", "[fp16][kernel]") {
   if (!hip_test::kernels_supported()) return;
