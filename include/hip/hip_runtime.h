@@ -15,6 +15,10 @@
 
 #ifdef __cplusplus
 #include <hip/weft/single_source.h>
+/* __half and __half2 without an explicit <hip/hip_fp16.h>, as HIP-CPU programs expect. */
+#define WEFT_HIP_RUNTIME_INCLUDES_FP16
+#include <hip/hip_fp16.h>
+#undef WEFT_HIP_RUNTIME_INCLUDES_FP16
 #endif
 
 #endif /* WEFT_HIP_RUNTIME_H */
