@@ -110,7 +110,17 @@ void asan_arrived(void* fake_stack) {
 // ---- stacks ----
 
 StackPool::~StackPool() {
-  for (auto& s : free_) munmap(s.bottom - page_size(), s.size + page_size());
+  for (auto& s : free_) release(s);
+}
+
+void StackPool::release(const StackSpan& stack) {
+  munmap(stack.bottom - page_size(), stack.size + page_size());
+}
+
+void StackPool::resize(size_t bytes) {
+  for (auto& s : free_) release(s);
+  free_.clear();
+  stack_bytes_ = bytes;
 }
 
 StackSpan StackPool::acquire() {
@@ -204,8 +214,23 @@ BlockRunner& BlockRunner::for_this_thread(size_t stack_bytes) {
   if (!t_runner) {
     prepare_thread_for_kernels();  // faults in kernels end the block, not the process
     t_runner = std::make_unique<BlockRunner>(stack_bytes);
+  } else if (t_runner->stacks_.stack_bytes() != stack_bytes && t_active != t_runner.get()) {
+    // Not while this thread runs a range (a launch run from inside a kernel): its
+    // fibers live on the current stacks.
+    t_runner->resize_stacks(stack_bytes);
   }
   return *t_runner;
+}
+
+// No fiber is inside a kernel: the parked ones are dropped with their stacks and
+// every slot gets a fresh fiber on a stack of the new size when it next runs.
+void BlockRunner::resize_stacks(size_t stack_bytes) {
+  for (ThreadInfo& t : info_) {
+    if (t.stack.bottom) StackPool::release(t.stack);
+    tsan_drop_fiber(t.tsan_fiber);
+    t = ThreadInfo{};
+  }
+  stacks_.resize(stack_bytes);
 }
 
 unsigned BlockRunner::linear_index(const dim3& t) const {
@@ -299,6 +324,7 @@ void BlockRunner::prepare_slots() {
   hot_.fibers = fibers_;
   unsigned warps = (threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE;
   if (warps_.size() < warps) warps_.resize(warps);
+  if (held_.size() < warps) held_.resize(warps);
   hot_.warps = warps_.data();
   const dim3& b = ctx_.blockDim;
   if (indexed_dims_.x != b.x || indexed_dims_.y != b.y || indexed_dims_.z != b.z) {
@@ -323,6 +349,7 @@ void BlockRunner::set_block(uint64_t block) {
 void BlockRunner::reset_counters(uint32_t first) {
   hot_.alive = threads_ - first;
   hot_.arrived = 0;
+  hold_ = 0;  // an abort may have written to it (return_to_os_stack)
   hot_.trueCount = 0;
   unsigned warps = (threads_ + WEFT_CPU_WARP_SIZE - 1) / WEFT_CPU_WARP_SIZE;
   for (unsigned w = 0; w < warps; ++w) {
@@ -331,7 +358,9 @@ void BlockRunner::reset_counters(uint32_t first) {
     if (hi > threads_) hi = threads_;
     warp.alive = hi > first ? hi - (lo > first ? lo : first) : 0;
     warp.arrived = 0;
+    warp.site = 0;
     warp.masks[warp.generation & 1] = 0;
+    held_[w].held = 0;
   }
 }
 
@@ -453,7 +482,9 @@ void BlockRunner::count_exit(uint32_t thread) {
   }
   weftWarpState& warp = warps_[thread / WEFT_CPU_WARP_SIZE];
   --warp.alive;
-  if (warp.arrived > 0 && warp.arrived == warp.alive) {
+  if (warp.arrived > 0 && warp.arrived == warp.alive && warp.site == WEFT_WARP_SITE_DIVERGENT) {
+    complete_earliest(thread / WEFT_CPU_WARP_SIZE);
+  } else if (warp.arrived > 0 && warp.arrived == warp.alive) {
     warp.arrived = 0;
     ++warp.generation;
     warp.masks[warp.generation & 1] = 0;
@@ -611,10 +642,12 @@ int BlockRunner::barrier(int predicate, int op) {
   return result;
 }
 
-const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask) {
+const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask, uint64_t site) {
   if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
   uint32_t me = hot_.current;
-  return fiber::warp_exchange(&hot_, me, value, active_mask, EngineSwitch{this}, EngineWait{this});
+  return fiber::warp_exchange(&hot_, me, value, active_mask, site, EngineSwitch{this},
+                              EngineWait{this},
+                              [&] { return warp_divergent(value, active_mask, site); });
 }
 
 void BlockRunner::abort_block(std::string message, hipError_t code) {
@@ -726,7 +759,8 @@ __attribute__((visibility("default"))) int weftSyncThreadsReduce(int predicate, 
 }
 
 __attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64_t value,
-                                                                          uint64_t* active_mask) {
+                                                                          uint64_t* active_mask,
+                                                                          uint64_t site) {
   weft::cpu::BlockRunner* runner = weft::cpu::t_active;
   if (WEFT_UNLIKELY(!runner)) {
     static thread_local uint64_t lone[WEFT_CPU_WARP_SIZE];
@@ -735,7 +769,7 @@ __attribute__((visibility("default"))) const uint64_t* weftWarpCollective(uint64
     if (active_mask) *active_mask = 1;
     return lone;
   }
-  return runner->warp_collective(value, active_mask);
+  return runner->warp_collective(value, active_mask, site);
 }
 
 __attribute__((visibility("default"))) uint32_t weftFiberWait(void) {

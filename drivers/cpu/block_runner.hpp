@@ -56,6 +56,11 @@ class StackPool {
 
   StackSpan acquire();  // throws std::bad_alloc when the kernel refuses memory
   void give_back(const StackSpan& stack) { free_.push_back(stack); }
+  size_t stack_bytes() const { return stack_bytes_; }
+  // Later stacks get `bytes`; the free ones are unmapped. Stacks handed out
+  // must not be given back afterwards (unmap them with release()).
+  void resize(size_t bytes);
+  static void release(const StackSpan& stack);
 
  private:
   size_t stack_bytes_;
@@ -79,7 +84,7 @@ class BlockRunner {
 
   // Engine side of the kernel ABI (kernel_abi.h) for the calling GPU thread.
   int barrier(int predicate, int op);  // op: WEFT_REDUCE_*
-  const uint64_t* warp_collective(uint64_t value, uint64_t* active_mask);
+  const uint64_t* warp_collective(uint64_t value, uint64_t* active_mask, uint64_t site);
   uint32_t wait_until_runnable();  // weftFiberWait
   uint32_t thread_exit();          // weftFiberExit
   // Ends the block after a failed device assert; does not return.
@@ -119,7 +124,8 @@ class BlockRunner {
 
   // The runner of the calling OS thread while it executes a range, else null.
   static BlockRunner* current();
-  // The runner of the calling OS thread, created on first use.
+  // The runner of the calling OS thread, created on first use; its fibers get
+  // stacks of `stack_bytes` (hipLimitStackSize) from now on.
   static BlockRunner& for_this_thread(size_t stack_bytes);
 
  private:
@@ -135,6 +141,15 @@ class BlockRunner {
     void* tsan_fiber = nullptr;  // ThreadSanitizer's context for this slot's fiber
     Slot state = Slot::Empty;
   };
+  // Lanes of a warp waiting at sites other than the open exchange's (warp_sites.cpp).
+  struct HeldLanes {
+    uint64_t open = 0;  // site of the open exchange (its lanes wait on the warp's generation)
+    uint64_t held = 0;  // mask of lanes held at other sites
+    uint64_t done = 0;  // mask of the held group completed last
+    uint64_t site[WEFT_CPU_WARP_SIZE];
+    uint64_t value[WEFT_CPU_WARP_SIZE];
+    uint64_t result[WEFT_CPU_WARP_SIZE];  // the completed held group's values
+  };
   struct EngineSwitch;
   struct EngineWait;
   struct AlignedDelete {
@@ -143,6 +158,7 @@ class BlockRunner {
   };
 
   void prepare_slots();
+  void resize_stacks(size_t stack_bytes);
   void set_block(uint64_t block);
   void reset_counters(uint32_t first);
   void link_rings(uint32_t first);
@@ -153,6 +169,9 @@ class BlockRunner {
   void unlink(uint32_t thread);
   bool advance_block();
   void count_exit(uint32_t thread);
+  const uint64_t* warp_divergent(uint64_t value, uint64_t* active_mask, uint64_t site);
+  void complete_earliest(uint32_t warp);
+  void settle_warp(uint32_t warp);
   void resume_from_main(uint32_t next);
   uint32_t next_in_entry(uint32_t after) const;
   void park(uint32_t me);
@@ -197,6 +216,8 @@ class BlockRunner {
   size_t fiber_capacity_ = 0;
   std::vector<ThreadInfo> info_;  // stacks stay attached to their slot
   std::vector<weftWarpState> warps_;
+  std::vector<HeldLanes> held_;  // by warp
+  uint32_t hold_ = 0;            // never changes: held lanes wait on it
   weftFiber main_{};  // the OS stack while fibers run
   void* main_fake_stack_ = nullptr;
   void* os_tsan_fiber_ = nullptr;  // ThreadSanitizer's context of the OS thread

@@ -9,6 +9,8 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +42,17 @@ int parse_cache_size(const std::string& text) {  // "1024K", "32M"
 }  // namespace
 
 namespace {
+// A fiber's stack holds the engine's frames too, so small GPU-style limits (AMD's
+// default is 1 KiB) are raised to this; sizes are whole pages.
+constexpr size_t kMinStackBytes = 16 * 1024;
+constexpr size_t kMaxStackBytes = size_t(1) << 30;
+
+size_t round_stack_bytes(size_t bytes) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  bytes = std::max(bytes, kMinStackBytes);
+  return (bytes + page - 1) / page * page;
+}
+
 size_t available_host_memory(size_t total) {
   std::ifstream meminfo("/proc/meminfo");
   for (std::string line; std::getline(meminfo, line);) {
@@ -88,8 +101,18 @@ HostFacts read_host_facts() {
   return f;
 }
 
+Status CpuDevice::set_thread_stack_bytes(size_t bytes) {
+  if (bytes > kMaxStackBytes)
+    return Status(hipErrorInvalidValue,
+                  fmt::format("stack size {} is above the CPU agent's limit of {} bytes per GPU thread",
+                              bytes, kMaxStackBytes));
+  fiber_stack_bytes_->store(round_stack_bytes(bytes));
+  return Status();
+}
+
 CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes)
-    : facts_(std::move(facts)), fiber_stack_bytes_(fiber_stack_bytes) {
+    : facts_(std::move(facts)),
+      fiber_stack_bytes_(std::make_shared<std::atomic<size_t>>(round_stack_bytes(fiber_stack_bytes))) {
   available_at_start_ = available_host_memory(facts_.total_memory);
   caps_.runs_host_kernels = true;
   caps_.host_can_access_device_memory = true;

@@ -37,6 +37,9 @@ class CpuDevice final : public Device {
   std::string target_id() const override;
   void properties(hipDeviceProp_tR0600& props) const override;
   MemoryInfo memory_info() const override;
+  // The fibers' stacks (WEFT_CPU_STACK_SIZE, then hipDeviceSetLimit(hipLimitStackSize)).
+  size_t thread_stack_bytes() const override { return fiber_stack_bytes_->load(); }
+  Status set_thread_stack_bytes(size_t bytes) override;
 
   Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
   Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;
@@ -53,7 +56,8 @@ class CpuDevice final : public Device {
  private:
   HostFacts facts_;
   DeviceCaps caps_;
-  size_t fiber_stack_bytes_;
+  // Shared with the queues, which read it when a kernel starts.
+  std::shared_ptr<std::atomic<size_t>> fiber_stack_bytes_;
   std::atomic<size_t> allocated_bytes_{0};
   size_t available_at_start_ = 0;
   // Never destroyed: queue threads may run past static destruction.

@@ -22,13 +22,14 @@ uint64_t CpuEvent::armed_generation() {
   return armed_;
 }
 
-void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns) {
+void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns, Status error) {
   {
     std::lock_guard lock(mutex_);
     // Records on different queues may complete out of order; the newest wins.
     if (generation > completed_) {
       completed_ = generation;
       timestamp_ns_ = timestamp_ns;
+      error_ = std::move(error);
     }
   }
   cv_.notify_all();
@@ -45,8 +46,10 @@ bool CpuEvent::is_complete() {
 }
 
 Status CpuEvent::synchronize() {
-  wait_for(armed_generation());
-  return Status();
+  std::unique_lock lock(mutex_);
+  const uint64_t target = armed_;
+  cv_.wait(lock, [&] { return completed_ >= target; });
+  return error_;
 }
 
 bool CpuEvent::ever_recorded() {

@@ -19,8 +19,10 @@ class CpuEvent final : public Event {
   uint64_t arm();
   // The generation a wait submitted now must wait for.
   uint64_t armed_generation();
-  // Called by the queue when it reaches record `generation`.
-  void complete(uint64_t generation, uint64_t timestamp_ns);
+  // Called by the queue when it reaches record `generation`; `error` is the queue's
+  // first asynchronous failure so far (a device assert, a fault), which the
+  // event's synchronize() then reports as the queue's would.
+  void complete(uint64_t generation, uint64_t timestamp_ns, Status error);
   void wait_for(uint64_t generation);
 
   bool is_complete() override;
@@ -35,6 +37,7 @@ class CpuEvent final : public Event {
   uint64_t armed_ = 0;
   uint64_t completed_ = 0;
   uint64_t timestamp_ns_ = 0;
+  Status error_;  // of the newest completed record
 };
 
 uint64_t now_ns();

@@ -108,7 +108,7 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
 
 struct CpuQueue::State {
   WorkerPool& pool;
-  size_t stack_bytes;
+  std::shared_ptr<const std::atomic<size_t>> stack_bytes;
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<Item> items;
@@ -120,7 +120,7 @@ struct CpuQueue::State {
   std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
   Status error;                       // first asynchronous failure; guarded by mutex
 
-  State(WorkerPool& p, size_t s) : pool(p), stack_bytes(s) {}
+  State(WorkerPool& p, std::shared_ptr<const std::atomic<size_t>> s) : pool(p), stack_bytes(std::move(s)) {}
 
   Status execute(Item& item) {
     return std::visit([&](auto& op) { return run(op, item.generation); }, item.op);
@@ -128,16 +128,21 @@ struct CpuQueue::State {
   Status run(DispatchOp& op, uint64_t) {
     if (!op.host_kernel) {  // a CPU code-object kernel (module.hpp): arguments in op.kernarg
       WEFT_ASSIGN_OR_RETURN(weftKernelEntry entry, code_object_entry(op.kernel.get()));
-      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes, op.kernel->info().name.c_str());
+      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(), op.kernel->info().name.c_str());
     }
-    return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes,
+    return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes->load(),
                         op.host_kernel->name());
   }
   Status run(CopyOp& op, uint64_t) { run_copy(op); return Status(); }
   Status run(FillOp& op, uint64_t) { run_fill(op); return Status(); }
   Status run(HostFuncOp& op, uint64_t) { op.fn(); return Status(); }
   Status run(EventRecordOp& op, uint64_t generation) {
-    static_cast<CpuEvent*>(op.event.get())->complete(generation, now_ns());
+    Status failed;
+    {
+      std::lock_guard lock(mutex);
+      failed = error;
+    }
+    static_cast<CpuEvent*>(op.event.get())->complete(generation, now_ns(), std::move(failed));
     return Status();
   }
   Status run(EventWaitOp& op, uint64_t generation) {
@@ -181,8 +186,8 @@ struct CpuQueue::State {
   std::deque<Item> batch;  // used by loop() only
 };
 
-CpuQueue::CpuQueue(WorkerPool& pool, size_t fiber_stack_bytes)
-    : state_(std::make_shared<State>(pool, fiber_stack_bytes)) {
+CpuQueue::CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes)
+    : state_(std::make_shared<State>(pool, std::move(fiber_stack_bytes))) {
   std::thread([state = state_] { state->loop(); }).detach();
 }
 

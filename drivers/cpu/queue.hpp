@@ -7,6 +7,8 @@
 
 #include <weft/driver/device.hpp>
 
+#include <atomic>
+#include <cstddef>
 #include <memory>
 
 namespace weft::cpu {
@@ -15,7 +17,8 @@ class WorkerPool;
 
 class CpuQueue final : public Queue {
  public:
-  CpuQueue(WorkerPool& pool, size_t fiber_stack_bytes);
+  // `fiber_stack_bytes` is the device's current stack size, read as each kernel starts.
+  CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes);
   ~CpuQueue() override;
 
   Status submit(Op op) override;

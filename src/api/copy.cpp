@@ -2,6 +2,7 @@
 // Copy and fill API: hipMemcpy*, hipMemset* (synchronous, async and _spt forms).
 #include "api/api.hpp"
 #include "api/memory_checks.hpp"
+#include "api/pageable_copy.hpp"
 
 using namespace weft;
 using namespace weft::api;
@@ -19,14 +20,14 @@ Result<hipMemcpyKind> memcpy_kind(const hipMemcpyKind& kind) {
 Status copy(void* dst, const void* src, size_t bytes, hipMemcpyKind kind, hipStream_t stream,
             bool sync, bool per_thread = false) {
   WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst, bytes, src, bytes, bytes, 1, kind));
-  return submit_on(stream, op, sync, per_thread);
+  return submit_copy(stream, op, sync, per_thread);
 }
 
 Status copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                size_t height, hipMemcpyKind kind, hipStream_t stream, bool sync,
                bool per_thread = false) {
   WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst, dpitch, src, spitch, width, height, kind));
-  return submit_on(stream, op, sync, per_thread);
+  return submit_copy(stream, op, sync, per_thread);
 }
 
 Status fill(void* dst, uint32_t value, uint8_t element_size, size_t count, hipStream_t stream,

@@ -301,7 +301,11 @@ WEFT_EXPORT hipError_t hipDeviceGetLimit(size_t* value, hipLimit_t limit) {
     if (!value) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
     switch (raw_value(limit)) {
-      case hipLimitStackSize: *value = device->limit_stack; return Status();
+      case hipLimitStackSize: {
+        const size_t in_effect = device->driver_device().thread_stack_bytes();
+        *value = in_effect != 0 ? in_effect : device->limit_stack.load();
+        return Status();
+      }
       case hipLimitPrintfFifoSize: *value = device->limit_printf_fifo; return Status();
       case hipLimitMallocHeapSize: *value = device->limit_malloc_heap; return Status();
       default: return Status(hipErrorUnsupportedLimit, "unknown limit");
@@ -313,7 +317,10 @@ WEFT_EXPORT hipError_t hipDeviceSetLimit(hipLimit_t limit, size_t value) {
   return call("hipDeviceSetLimit", [&] {
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
     switch (raw_value(limit)) {
-      case hipLimitStackSize: device->limit_stack = value; return Status();
+      case hipLimitStackSize:
+        WEFT_RETURN_IF_ERROR(device->driver_device().set_thread_stack_bytes(value));
+        device->limit_stack = value;
+        return Status();
       case hipLimitPrintfFifoSize: device->limit_printf_fifo = value; return Status();
       case hipLimitMallocHeapSize: device->limit_malloc_heap = value; return Status();
       default: return Status(hipErrorUnsupportedLimit, "unknown limit");

@@ -32,6 +32,14 @@ Status create(hipEvent_t* out, unsigned flags) {
   return Status();
 }
 
+// A device failure (a device assert, a fault) in the work before the record: the
+// event reports it, and it becomes the device's sticky error, as a stream
+// synchronize would make it.
+Status device_error(const CoreEvent& event, Status status) {
+  if (!status.ok() && is_sticky_error(status.code())) event.device().set_sticky_error(status.code());
+  return status;
+}
+
 Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
   Ref<CoreEvent> e = Runtime::get().events().find(event);
   if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
@@ -76,7 +84,7 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   return call("hipEventSynchronize", [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
-    return e->driver_event().synchronize();
+    return device_error(*e, e->driver_event().synchronize());
   }, event);
 }
 
@@ -84,8 +92,8 @@ WEFT_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
   return call("hipEventQuery", [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
-    return e->driver_event().is_complete() ? Status()
-                                           : Status(hipErrorNotReady, "recorded work is pending");
+    if (!e->driver_event().is_complete()) return Status(hipErrorNotReady, "recorded work is pending");
+    return device_error(*e, e->driver_event().synchronize());  // complete: returns at once
   }, event);
 }
 

@@ -107,13 +107,24 @@ WEFT_FIBER_INLINE uint32_t barrier(weftFiberBlock* fb, uint32_t me, int predicat
   return me;
 }
 
-// A warp-wide exchange: every live lane contributes `value`; returns the lanes'
-// values (valid until the caller's next exchange) and in *mask who took part.
-// `me` is updated to the running thread's id afterwards.
-template <class Switch, class Wait>
+// A warp-wide exchange at call site `site` (warp_site() below): every live lane
+// contributes `value`; returns the lanes' values (valid until the caller's next
+// exchange) and in *mask who took part. `me` is updated to the running thread's id
+// afterwards. Lanes exchange only with lanes at the same site. The fast path is
+// the warp's open exchange (w->site): a lane at another site while lanes wait
+// goes to `divergent` (the engine), which holds it until every live lane waits
+// and then completes the group at the earliest site first, as a GPU runs a
+// divergent branch before its lanes reconverge (docs/cpu-engine.md). While the
+// engine holds lanes, w->site is WEFT_WARP_SITE_DIVERGENT, so every arrival goes there.
+template <class Switch, class Wait, class Divergent>
 WEFT_FIBER_INLINE const uint64_t* warp_exchange(weftFiberBlock* fb, uint32_t& me, uint64_t value,
-                                                uint64_t* mask, Switch&& sw, Wait&& wait) {
+                                                uint64_t* mask, uint64_t site, Switch&& sw,
+                                                Wait&& wait, Divergent&& divergent) {
   weftWarpState* w = &fb->warps[me / WEFT_CPU_WARP_SIZE];
+  if (__builtin_expect(w->site != site, 0)) {
+    if (w->arrived != 0) return divergent();
+    w->site = site;  // nobody waits: this lane opens the exchange at its site
+  }
   const uint32_t lane = me % WEFT_CPU_WARP_SIZE;
   const uint32_t generation = w->generation;
   const uint32_t buffer = generation & 1;
@@ -128,6 +139,12 @@ WEFT_FIBER_INLINE const uint64_t* warp_exchange(weftFiberBlock* fb, uint32_t& me
   }
   if (mask) *mask = w->masks[buffer];
   return w->values[buffer];
+}
+
+// The site key of a warp operation's call: its line first, so that comparing keys
+// compares lines (the engine's "earlier" rule), then the file's name address.
+WEFT_FIBER_INLINE uint64_t warp_site(unsigned line, const char* file) {
+  return uint64_t(line) << 32 | uint32_t(reinterpret_cast<uintptr_t>(file));
 }
 
 // Thread `me`'s kernel returned. The common case waits for the block's end right

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The contract between single-source kernels compiled into a user's program by an
-// ordinary C++ compiler and weft's CPU execution engine (ABI version 3).
+// ordinary C++ compiler and weft's CPU execution engine (ABI version 4).
 //
 // A launch hands the runtime a weftHostKernel: an entry function instantiated in
 // the user's translation unit plus a heap blob holding the kernel's arguments.
@@ -30,13 +30,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WEFT_KERNEL_ABI_VERSION 3u
+#define WEFT_KERNEL_ABI_VERSION 4u
 #define WEFT_CPU_WARP_SIZE 32
 
 #define WEFT_KERNEL_LOOP 0u
 #define WEFT_KERNEL_FIBER 1u
 #define WEFT_KERNEL_FIBER_INLINE 2u
 #define WEFT_FIBER_DONE 0xffffffffu
+#define WEFT_WARP_SITE_DIVERGENT 0xffffffffffffffffull
 
 #define WEFT_REDUCE_NONE 0
 #define WEFT_REDUCE_COUNT 1
@@ -61,11 +62,15 @@ typedef struct weftFiber {
   uint32_t reserved[2];
 } weftFiber;
 
+// A warp's exchanges. Lanes exchange with the lanes at the same call site (site,
+// hip/weft/fiber_sync.h): `site` is the open exchange's, or
+// WEFT_WARP_SITE_DIVERGENT while the engine holds lanes waiting at other sites.
 typedef struct weftWarpState {
   uint32_t alive;       // lanes that have not returned
-  uint32_t arrived;     // lanes waiting in the pending exchange
-  uint32_t generation;  // exchanges completed
+  uint32_t arrived;     // lanes waiting at a warp operation (at any site)
+  uint32_t generation;  // exchanges of the open site completed
   uint32_t reserved;
+  uint64_t site;        // call site of the open exchange
   uint64_t masks[2];    // lanes that took part, by generation parity
   uint64_t values[2][WEFT_CPU_WARP_SIZE];
 } weftWarpState;
@@ -141,10 +146,11 @@ void weftSyncThreads(void);
 // __syncthreads_count/_and/_or: a barrier that also reduces `predicate` (op is a
 // WEFT_REDUCE_* value) over the block's live threads.
 int weftSyncThreadsReduce(int predicate, int op);
-// A warp-wide exchange: every live lane of the caller's warp contributes `value`;
-// returns the WEFT_CPU_WARP_SIZE values by lane (valid until the caller's next
-// warp operation) and the mask of lanes that took part.
-const uint64_t* weftWarpCollective(uint64_t value, uint64_t* activeMask);
+// A warp-wide exchange at call site `site` (weft::fiber::warp_site): every live
+// lane of the caller's warp at the same site contributes `value`; returns the
+// WEFT_CPU_WARP_SIZE values by lane (valid until the caller's next warp operation)
+// and the mask of lanes that took part.
+const uint64_t* weftWarpCollective(uint64_t value, uint64_t* activeMask, uint64_t site);
 // Fiber slow paths for the inline code of hip/weft/fiber_sync.h. weftFiberWait:
 // the calling thread was resumed while what it waits for is still pending; returns
 // (with the thread's id) once it may run. weftFiberExit: the calling thread's

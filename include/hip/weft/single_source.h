@@ -224,30 +224,47 @@ inline T from_bits(uint64_t bits) {
   return value;
 }
 
-// Every live lane of the warp contributes `value`; returns all lanes' values.
-WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask) {
+// The call site of a warp operation: every public warp function takes one as its
+// last parameter, defaulted, so it names the line of the user's call (a default
+// argument is evaluated at the caller). Lanes exchange only at the same site.
+struct WarpSite {
+  unsigned line;
+  const char* file;
+  static constexpr WarpSite here(unsigned at_line = __builtin_LINE(),
+                                 const char* in_file = __builtin_FILE()) {
+    return WarpSite{at_line, in_file};
+  }
+  uint64_t id() const { return ::weft::fiber::warp_site(line, file); }
+};
+
+// Every live lane of the warp at the same site contributes `value`; returns all
+// lanes' values.
+WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask,
+                                                WarpSite where = WarpSite::here()) {
+  const uint64_t site = where.id();
 #if WEFT_INLINE_FIBER_SWITCH
   if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
     uint32_t me = t_self;
-    const uint64_t* values = ::weft::fiber::warp_exchange(fb, me, value, mask,
-                                                          ::weft::fiber::InlineSwitch{}, EngineWait{});
+    const uint64_t* values = ::weft::fiber::warp_exchange(
+        fb, me, value, mask, site, ::weft::fiber::InlineSwitch{}, EngineWait{},
+        [&] { return weftWarpCollective(value, mask, site); });
     resume_thread(me);
     return values;
   }
 #endif
   weftKernelContext* ctx = t_ctx;
-  if (!ctx) return weftWarpCollective(value, mask);  // logs: outside a kernel
+  if (!ctx) return weftWarpCollective(value, mask, site);  // logs: outside a kernel
   YieldPoint yield;
-  return weftWarpCollective(value, mask);
+  return weftWarpCollective(value, mask, site);
 }
 
 // Reads lane `src` of the exchange, or keeps `var` when src is outside the
 // caller's width-sized segment or did not take part.
 template <typename T>
-inline T shuffle(T var, int src, unsigned lane, int width) {
+inline T shuffle(T var, int src, unsigned lane, int width, WarpSite site = WarpSite::here()) {
   unsigned segment = lane & ~unsigned(width - 1);
   uint64_t mask = 0;
-  const uint64_t* values = warp_exchange(to_bits(var), &mask);
+  const uint64_t* values = warp_exchange(to_bits(var), &mask, site);
   if (src < int(segment) || src >= int(segment) + width || !(mask >> src & 1)) return var;
   return from_bits<T>(values[src]);
 }
@@ -256,64 +273,74 @@ inline T shuffle(T var, int src, unsigned lane, int width) {
 
 inline unsigned __lane_id() { return ::weft::detail::linear_thread() % WEFT_CPU_WARP_SIZE; }
 
+#define WEFT_WARP_SITE ::weft::detail::WarpSite site = ::weft::detail::WarpSite::here()
 template <typename T>
-inline T __shfl(T var, int src_lane, int width = warpSize) {
+inline T __shfl(T var, int src_lane, int width = warpSize, WEFT_WARP_SITE) {
   unsigned lane = __lane_id();
   int segment = int(lane & ~unsigned(width - 1));
-  return ::weft::detail::shuffle(var, segment + (src_lane & (width - 1)), lane, width);
+  return ::weft::detail::shuffle(var, segment + (src_lane & (width - 1)), lane, width, site);
 }
 template <typename T>
-inline T __shfl_up(T var, unsigned delta, int width = warpSize) {
+inline T __shfl_up(T var, unsigned delta, int width = warpSize, WEFT_WARP_SITE) {
   unsigned lane = __lane_id();
-  return ::weft::detail::shuffle(var, int(lane) - int(delta), lane, width);
+  return ::weft::detail::shuffle(var, int(lane) - int(delta), lane, width, site);
 }
 template <typename T>
-inline T __shfl_down(T var, unsigned delta, int width = warpSize) {
+inline T __shfl_down(T var, unsigned delta, int width = warpSize, WEFT_WARP_SITE) {
   unsigned lane = __lane_id();
-  return ::weft::detail::shuffle(var, int(lane + delta), lane, width);
+  return ::weft::detail::shuffle(var, int(lane + delta), lane, width, site);
 }
 template <typename T>
-inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {
+inline T __shfl_xor(T var, int lane_mask, int width = warpSize, WEFT_WARP_SITE) {
   unsigned lane = __lane_id();
-  return ::weft::detail::shuffle(var, int(lane ^ unsigned(lane_mask)), lane, width);
+  return ::weft::detail::shuffle(var, int(lane ^ unsigned(lane_mask)), lane, width, site);
 }
-inline unsigned long long __ballot(int predicate) {
+inline unsigned long long __ballot(int predicate, WEFT_WARP_SITE) {
   uint64_t mask = 0;
-  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask);
+  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask, site);
   unsigned long long result = 0;
   for (int l = 0; l < WEFT_CPU_WARP_SIZE; ++l)
     if ((mask >> l & 1) && values[l]) result |= 1ull << l;
   return result;
 }
-inline int __any(int predicate) { return __ballot(predicate) != 0; }
-inline int __all(int predicate) {
+inline int __any(int predicate, WEFT_WARP_SITE) { return __ballot(predicate, site) != 0; }
+inline int __all(int predicate, WEFT_WARP_SITE) {
   uint64_t mask = 0;
-  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask);
+  const uint64_t* values = ::weft::detail::warp_exchange(predicate != 0, &mask, site);
   for (int l = 0; l < WEFT_CPU_WARP_SIZE; ++l)
     if ((mask >> l & 1) && !values[l]) return 0;
   return 1;
 }
-inline unsigned long long __activemask() {
+inline unsigned long long __activemask(WEFT_WARP_SITE) {
   uint64_t mask = 0;
-  ::weft::detail::warp_exchange(0, &mask);
+  ::weft::detail::warp_exchange(0, &mask, site);
   return mask;
 }
-inline void __syncwarp(unsigned long long = ~0ull) {
+inline void __syncwarp(unsigned long long = ~0ull, WEFT_WARP_SITE) {
   uint64_t mask = 0;
-  ::weft::detail::warp_exchange(0, &mask);
+  ::weft::detail::warp_exchange(0, &mask, site);
 }
 // CUDA-style _sync forms; the mask is implied by the lanes that arrive.
 template <typename T>
-inline T __shfl_sync(unsigned long long, T var, int src, int width = warpSize) { return __shfl(var, src, width); }
+inline T __shfl_sync(unsigned long long, T var, int src, int width = warpSize, WEFT_WARP_SITE) {
+  return __shfl(var, src, width, site);
+}
 template <typename T>
-inline T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize) { return __shfl_up(var, d, width); }
+inline T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize, WEFT_WARP_SITE) {
+  return __shfl_up(var, d, width, site);
+}
 template <typename T>
-inline T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize) { return __shfl_down(var, d, width); }
+inline T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize, WEFT_WARP_SITE) {
+  return __shfl_down(var, d, width, site);
+}
 template <typename T>
-inline T __shfl_xor_sync(unsigned long long, T var, int m, int width = warpSize) { return __shfl_xor(var, m, width); }
-inline unsigned long long __ballot_sync(unsigned long long, int p) { return __ballot(p); }
-inline int __any_sync(unsigned long long, int p) { return __any(p); }
-inline int __all_sync(unsigned long long, int p) { return __all(p); }
+inline T __shfl_xor_sync(unsigned long long, T var, int m, int width = warpSize, WEFT_WARP_SITE) {
+  return __shfl_xor(var, m, width, site);
+}
+inline unsigned long long __ballot_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __ballot(p, site); }
+inline int __any_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __any(p, site); }
+inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(p, site); }
+#undef WEFT_WARP_SITE
 
 // ---- atomics (global and shared memory are both plain host memory here) ----
 

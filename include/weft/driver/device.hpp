@@ -168,6 +168,12 @@ class Device : public RefCounted {
     return Status(hipErrorNotSupported, "attribute not provided by this driver");
   }
   virtual MemoryInfo memory_info() const = 0;
+  // The stack of each GPU thread (hipLimitStackSize) on agents that size it in
+  // software, else 0 (the runtime then only stores what it was given).
+  virtual size_t thread_stack_bytes() const { return 0; }
+  // Sets it for kernels that start after the call; the size in effect may be
+  // rounded up.
+  virtual Status set_thread_stack_bytes(size_t) { return Status(); }
 
   virtual Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) = 0;
   // `bytes` is the size given to allocate().
