@@ -609,7 +609,42 @@ hipError_t launch(const char* name, dim3 grid, dim3 block, size_t shared_bytes,
   return weftLaunchHostKernel(&k, grid, block, shared_bytes, stream);
 }
 
+// hipLaunchCooperativeKernel takes the kernel as a value, not as a template
+// argument, so its entry calls the kernel through the pointer that heads the
+// argument blob (kernel_abi.h: weftLaunchCooperativeHostKernel packs it).
+template <typename Fn, typename... A>
+void call_through(const void* kernel, A... args) {
+  reinterpret_cast<Fn>(kernel)(args...);
+}
+
+template <typename... P>
+hipError_t launch_cooperative(void (*kernel)(P...), dim3 grid, dim3 block, void** params,
+                              size_t shared_bytes, hipStream_t stream) {
+  using Fn = void (*)(P...);
+  using Tuple = std::tuple<const void*, std::decay_t<P>...>;
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<&call_through<Fn, std::decay_t<P>...>, Tuple>,
+                   nullptr, &destroy_blob<Tuple>, "<cooperative kernel>", reinterpret_cast<const void*>(kernel),
+                   static_cast<uint32_t>(sizeof...(P)), &pack_args<Tuple>, &arg_addresses<Tuple>};
+  if (!kernel) k.entry = nullptr;  // reported as a bad kernel
+  return weftLaunchCooperativeHostKernel(&k, grid, block, params, shared_bytes, stream);
+}
+
 }  // namespace weft::detail
+
+// hipLaunchCooperativeKernel(kernel, grid, block, args, shared, stream) for a
+// single-source kernel: preferred over hip_runtime_api.h's template, which passes
+// the kernel's address to the C function (that one only finds kernels the
+// runtime already knows).
+template <typename... P>
+inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim, dim3 blockDim,
+                                             void** kernelParams, unsigned int sharedMemBytes,
+                                             hipStream_t stream) {
+#ifdef HIP_API_PER_THREAD_DEFAULT_STREAM
+  if (!stream) stream = hipStreamPerThread;
+#endif
+  return ::weft::detail::launch_cooperative(kernel, gridDim, blockDim, kernelParams, sharedMemBytes,
+                                            stream);
+}
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
   static_cast<void>(::weft::detail::launch<kernel>(#kernel, dim3(grid), dim3(block),          \
