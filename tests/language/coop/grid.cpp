@@ -176,6 +176,66 @@ TEST_CASE("Unit_cg_GridGroup_Positive_BlocksThatReturnDoNotHoldTheBarrier") {
   for (unsigned b = 0; b < blocks; ++b) CHECK(out[b] == (b % 2 == 0 ? 1 : 0));
 }
 
+// Every block bumps its counter, then after grid.sync() checks that all blocks
+// did: a barrier that let a block through early shows up as a stale counter.
+__global__ void lockstep(int* counters, int* stale, int rounds) {
+  cg::grid_group grid = cg::this_grid();
+  const unsigned blocks = gridDim.x;
+  for (int round = 0; round < rounds; ++round) {
+    if (threadIdx.x == 0) atomicAdd(&counters[blockIdx.x], 1);
+    grid.sync();
+    for (unsigned k = threadIdx.x; k < blocks; k += blockDim.x)
+      if (__atomic_load_n(&counters[k], __ATOMIC_RELAXED) != round + 1) atomicAdd(stale, 1);
+    grid.sync();
+  }
+}
+
+TEST_CASE("Unit_cg_GridGroup_Positive_ManyGridSyncsInLockstep") {
+  if (!hip_test::kernels_supported()) return;
+  const unsigned blocks = static_cast<unsigned>(cooperative_limit(48));
+  constexpr int rounds = 50;
+  hip_test::DeviceBuffer<int> d_counters(blocks), d_stale(1);
+  HIP_CHECK(hipMemset(d_counters.get(), 0, d_counters.bytes()));
+  HIP_CHECK(hipMemset(d_stale.get(), 0, d_stale.bytes()));
+  int* counters = d_counters.get();
+  int* stale = d_stale.get();
+  int r = rounds;
+  void* args[] = {&counters, &stale, &r};
+  HIP_CHECK(hipLaunchCooperativeKernel(lockstep, dim3(blocks), dim3(48), args, 0, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  std::vector<int> out(blocks);
+  int stale_count = -1;
+  HIP_CHECK(hipMemcpy(out.data(), counters, d_counters.bytes(), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpy(&stale_count, stale, sizeof(int), hipMemcpyDeviceToHost));
+  CHECK(stale_count == 0);
+  for (unsigned b = 0; b < blocks; ++b) CHECK(out[b] == rounds);
+}
+
+// Block 1 fails a device assert while the others wait at grid.sync(): the launch
+// reports the assert, and nobody waits for block 1 forever.
+__global__ void fail_before_sync(int* out) {
+  if (blockIdx.x == 1 && threadIdx.x == 5) assert(out == nullptr && "block 1 fails");
+  cg::this_grid().sync();
+  if (threadIdx.x == 0) out[blockIdx.x] = 1;
+}
+
+TEST_CASE("Unit_cg_GridGroup_Negative_FailedBlockBreaksTheGridBarrier") {
+  if (!hip_test::kernels_supported()) return;
+#ifdef NDEBUG
+  hip_test::skip("device asserts are compiled out (NDEBUG)");
+  return;
+#endif
+  const unsigned blocks = static_cast<unsigned>(std::min(cooperative_limit(32), 4));
+  hip_test::DeviceBuffer<int> d_out(blocks);
+  int* p = d_out.get();
+  void* args[] = {&p};
+  HIP_CHECK(hipLaunchCooperativeKernel(fail_before_sync, dim3(blocks), dim3(32), args, 0, nullptr));
+  REQUIRE(hipDeviceSynchronize() == hipErrorAssert);
+  HIP_CHECK(hipDeviceReset());
+  HIP_CHECK(hipDeviceSynchronize());
+  (void)d_out.release();  // reset freed it
+}
+
 TEST_CASE("Unit_cg_MultiGrid_Positive_OneDeviceLaunch") {
   if (!hip_test::kernels_supported()) return;
   constexpr unsigned blocks = 2;
