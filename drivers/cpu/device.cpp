@@ -162,7 +162,7 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.asyncEngineCount = 1;
   p.unifiedAddressing = 1;
   p.l2CacheSize = facts_.l2_cache_bytes;
-  p.maxThreadsPerMultiProcessor = kMaxThreadsPerBlock;
+  p.maxThreadsPerMultiProcessor = kMaxThreadsPerBlock * kResidentBlocksPerCore;
   p.streamPrioritiesSupported = 1;
   p.managedMemory = 1;
   p.hostNativeAtomicSupported = 1;
@@ -171,7 +171,9 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.canUseHostPointerForRegisteredMem = 1;
   p.pageableMemoryAccessUsesHostPageTables = 1;
   p.directManagedMemAccessFromHost = 1;
-  p.maxBlocksPerMultiProcessor = 1;
+  p.maxBlocksPerMultiProcessor = kResidentBlocksPerCore;
+  p.cooperativeLaunch = 1;  // drivers/cpu/cooperative.hpp
+  p.cooperativeMultiDeviceLaunch = 1;  // with this one device
   p.hostRegisterSupported = 1;
   p.memoryPoolsSupported = 1;
   p.clockInstructionRate = facts_.clock_khz;

@@ -29,6 +29,11 @@ class CpuDevice final : public Device {
   static constexpr int kWarpSize = 32;
   static constexpr int kMaxThreadsPerBlock = 1024;
   static constexpr size_t kSharedMemPerBlock = 64 * 1024;
+  // Blocks of one launch resident per core, whatever their size: what occupancy
+  // queries report, and so the most blocks per core a cooperative launch may have
+  // (each gets an OS thread; beyond a few per core, grid.sync() is mostly the OS
+  // scheduler's time). Ordinary launches run one block per worker at a time.
+  static constexpr int kResidentBlocksPerCore = 4;
 
   explicit CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes);
 

@@ -2,6 +2,7 @@
 #include "queue.hpp"
 
 #include "block_runner.hpp"
+#include "cooperative.hpp"
 #include "event.hpp"
 #include "spin.hpp"
 #include "module.hpp"
@@ -90,7 +91,12 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
 }
 
 Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const LaunchDims& dims,
-                    size_t stack_bytes, const char* name) {
+                    size_t stack_bytes, const char* name, bool cooperative) {
+  if (cooperative) {  // every block resident at once, each on its own OS thread
+    Status status = run_cooperative(entry, args, dims, stack_bytes);
+    if (!status.ok()) return Status(status.code(), std::string("kernel ") + name + ": " + status.message());
+    return status;
+  }
   DispatchJob job;
   job.entry = entry;
   job.args = args;
@@ -128,10 +134,11 @@ struct CpuQueue::State {
   Status run(DispatchOp& op, uint64_t) {
     if (!op.host_kernel) {  // a CPU code-object kernel (module.hpp): arguments in op.kernarg
       WEFT_ASSIGN_OR_RETURN(weftKernelEntry entry, code_object_entry(op.kernel.get()));
-      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(), op.kernel->info().name.c_str());
+      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(), op.kernel->info().name.c_str(),
+                          op.cooperative);
     }
     return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes->load(),
-                        op.host_kernel->name());
+                        op.host_kernel->name(), op.cooperative);
   }
   Status run(CopyOp& op, uint64_t) { run_copy(op); return Status(); }
   Status run(FillOp& op, uint64_t) { run_fill(op); return Status(); }

@@ -52,7 +52,8 @@ Result<std::vector<std::byte>> pack_extra(const KernelInfo& info, void** extra) 
 }
 
 Status launch_function(const Function& function, const Ref<Stream>& stream, dim3 grid, dim3 block,
-                       size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared) {
+                       size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared,
+                       bool cooperative) {
   DeviceState& device = stream->device();
   const KernelInfo& info = function.info();
   if (&device != &function.device())
@@ -68,8 +69,11 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
   if (max_dynamic_shared >= 0 && dynamic_shared > size_t(max_dynamic_shared))
     return invalid_value(fmt::format("{} bytes of dynamic shared memory exceed the {} set with hipFuncSetAttribute",
                                      dynamic_shared, max_dynamic_shared));
+  if (cooperative)
+    WEFT_RETURN_IF_ERROR(check_cooperative(device, info, grid, block, dynamic_shared));
   DispatchOp op;
   op.kernel = function.kernel();
+  op.cooperative = cooperative;
   op.dims.grid = grid;
   op.dims.block = block;
   op.dims.dynamic_shared_bytes = static_cast<uint32_t>(dynamic_shared);

@@ -25,9 +25,16 @@ Result<std::vector<std::byte>> pack_extra(const KernelInfo& info, void** extra);
 
 // Validates and submits a launch of `function` on `stream` (which must belong to
 // the function's device). `max_dynamic_shared` is the hipFuncSetAttribute limit
-// (-1 when unset).
+// (-1 when unset). `cooperative`: hipLaunchCooperativeKernel (check_cooperative).
 Status launch_function(const Function& function, const Ref<Stream>& stream, dim3 grid, dim3 block,
-                       size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared);
+                       size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared,
+                       bool cooperative = false);
+
+// A cooperative launch's grid must fit on the device at once: at most
+// active_blocks_per_unit() x multiProcessorCount blocks (hipErrorCooperativeLaunchTooLarge),
+// on a device whose queues run cooperative dispatches (api/cooperative.cpp).
+Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3 grid, dim3 block,
+                         size_t dynamic_shared);
 
 // hipLaunchKernel for a registered host function.
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Occupancy queries. The answers come from the agent's properties and the
-// kernel's resource needs (api/kernel_launch.cpp); for the CPU agent, which runs
-// one block per worker at a time, a valid block size gives one resident block
-// per unit and a grid of one block per worker.
+// kernel's resource needs (api/kernel_launch.cpp); for the CPU agent a valid block
+// size gives maxBlocksPerMultiProcessor resident blocks per core, the most a
+// cooperative launch may have at once (docs/cpu-engine.md, "Cooperative launches").
 #include "api/api.hpp"
 #include "api/kernel_launch.hpp"
 

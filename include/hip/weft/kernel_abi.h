@@ -140,6 +140,23 @@ hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 grid, dim3 bl
 // kernel, missing arguments): logs `why` under `api`'s name, sets the last
 // error, and returns `error`.
 hipError_t weftLaunchFailed(const char* api, hipError_t error, const char* why);
+// hipLaunchCooperativeKernel for a single-source kernel: every block is resident
+// at once, so blocks may wait for each other at weftGridSync. `kernel` describes
+// an entry that calls the kernel through a pointer: its args are NULL, and
+// packArgs takes the address of kernel->function followed by the kernel's
+// argCount arguments (kernelParams[i] points at argument i). Fails with
+// hipErrorCooperativeLaunchTooLarge when the grid has more blocks than the
+// occupancy queries allow at once (blocks per unit x multiProcessorCount).
+hipError_t weftLaunchCooperativeHostKernel(const weftHostKernel* kernel, dim3 grid, dim3 block,
+                                           void** kernelParams, size_t dynamicSharedBytes,
+                                           hipStream_t stream);
+// grid.sync() for one GPU thread per block (its other threads wait at a block
+// barrier around it): returns once every live block of the cooperative launch
+// arrived. In a launch that is not cooperative, the block fails and the launch
+// reports hipErrorLaunchFailure.
+void weftGridSync(void);
+// Nonzero while the caller runs a block of a cooperative launch (grid.is_valid()).
+int weftGridIsCooperative(void);
 
 // __syncthreads for the GPU threads of the calling block.
 void weftSyncThreads(void);

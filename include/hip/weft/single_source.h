@@ -759,7 +759,46 @@ hipError_t launch_pointer(void (*kernel)(P...), const char* name, dim3 grid, dim
       stream, std::forward<Args>(args)...);
 }
 
+// hipLaunchCooperativeKernel with the kernel itself: the runtime packs the
+// arguments (kernel_abi.h: weftLaunchCooperativeHostKernel), handing packArgs the
+// address of kernel->function first, then the kernel's arguments.
+template <typename Fn, typename Tuple>
+void* pack_cooperative(void* const* params) {
+  Fn kernel = reinterpret_cast<Fn>(*static_cast<const void* const*>(params[0]));
+  return pack_blob<PointerCall<Fn>, Tuple>(PointerCall<Fn>{kernel}, params + 1,
+                                            std::make_index_sequence<std::tuple_size_v<Tuple>>());
+}
+
+template <typename... P>
+hipError_t launch_cooperative(void (*kernel)(P...), dim3 grid, dim3 block, void** params,
+                              size_t shared_bytes, hipStream_t stream) {
+  using Fn = void (*)(P...);
+  using Tuple = std::tuple<std::decay_t<P>...>;
+  using Call = PointerCall<Fn>;
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Call, Tuple>, nullptr,
+                   &destroy_blob<Call, Tuple>, "<cooperative kernel>",
+                   reinterpret_cast<const void*>(kernel), static_cast<uint32_t>(sizeof...(P)),
+                   &pack_cooperative<Fn, Tuple>, &arg_addresses<Call, Tuple>};
+  if (!kernel) k.entry = nullptr;  // reported as a bad kernel
+  return weftLaunchCooperativeHostKernel(&k, grid, block, params, shared_bytes, stream);
+}
+
 }  // namespace weft::detail
+
+// hipLaunchCooperativeKernel(kernel, grid, block, args, shared, stream) for a
+// single-source kernel: preferred over hip_runtime_api.h's template, which passes
+// the kernel's address to the C function (that one only finds kernels the
+// runtime already knows).
+template <typename... P>
+inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim, dim3 blockDim,
+                                             void** kernelParams, unsigned int sharedMemBytes,
+                                             hipStream_t stream) {
+#ifdef HIP_API_PER_THREAD_DEFAULT_STREAM
+  if (!stream) stream = hipStreamPerThread;
+#endif
+  return ::weft::detail::launch_cooperative(kernel, gridDim, blockDim, kernelParams, sharedMemBytes,
+                                            stream);
+}
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
   static_cast<void>(::weft::detail::launch_site(                                              \

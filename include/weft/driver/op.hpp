@@ -51,6 +51,10 @@ struct DispatchOp {
   Ref<HostKernel> host_kernel;
   LaunchDims dims;
   std::vector<std::byte> kernarg;  // packed explicit + hidden arguments (code objects)
+  // hipLaunchCooperativeKernel: every block is resident at once, so blocks may
+  // wait for each other (grid.sync()). The core checked the grid against the
+  // agent's occupancy limit.
+  bool cooperative = false;
 };
 
 enum class CopyDirection { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
