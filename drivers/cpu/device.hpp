@@ -37,6 +37,8 @@ class CpuDevice final : public Device {
   std::string target_id() const override;
   void properties(hipDeviceProp_tR0600& props) const override;
   MemoryInfo memory_info() const override;
+  // What hipDeviceProp_t cannot say: the wall clock's rate (device_clock.h's wall_clock64()).
+  Result<int> attribute(hipDeviceAttribute_t attr) const override;
 
   Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
   Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;
