@@ -5,6 +5,8 @@
 #include "event.hpp"
 #include "queue.hpp"
 
+#include <hip/weft/device_clock.h>
+
 #include <sched.h>
 #include <sys/sysinfo.h>
 #include <unistd.h>
@@ -202,6 +204,13 @@ MemoryInfo CpuDevice::memory_info() const {
   size_t budget = available_at_start_ > allocated ? available_at_start_ - allocated : 0;
   info.free_bytes = std::min(available_host_memory(info.total_bytes), budget);
   return info;
+}
+
+Result<int> CpuDevice::attribute(hipDeviceAttribute_t attr) const {
+  // Kernels here read wall_clock64() from the steady clock in nanoseconds, not at the core's
+  // clockRate the properties would otherwise report for it.
+  if (attr == hipDeviceAttributeWallClockRate) return ::weft::detail::wall_clock_khz;
+  return Status(hipErrorNotSupported, "attribute not provided by the CPU agent driver");
 }
 
 Result<void*> CpuDevice::allocate(MemoryKind, size_t bytes, unsigned) {

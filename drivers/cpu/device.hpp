@@ -45,6 +45,8 @@ class CpuDevice final : public Device {
   // The fibers' stacks (WEFT_CPU_STACK_SIZE, then hipDeviceSetLimit(hipLimitStackSize)).
   size_t thread_stack_bytes() const override { return fiber_stack_bytes_->load(); }
   Status set_thread_stack_bytes(size_t bytes) override;
+  // What hipDeviceProp_t cannot say: the wall clock's rate (device_clock.h's wall_clock64()).
+  Result<int> attribute(hipDeviceAttribute_t attr) const override;
 
   Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
   Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;

@@ -10,8 +10,38 @@
 #error "weft's headers serve ordinary C++ compilers. Build HIP-language (hipcc) sources with AMD's HIP headers; the binaries they produce run on weft's libamdhip64 unchanged."
 #endif
 
+/* What AMD's hip_runtime.h brings in (directly or through its amd_detail headers and, under
+ * hipcc, Clang's CUDA wrapper headers), so that a program relying on it compiles here too. */
+#include <assert.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __cplusplus
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <thread>
+#else
+#include <math.h>
+#endif
+
+#include <hip/hip_common.h>
+#include <hip/hip_version.h>
 #include <hip/hip_runtime_api.h>
+#include <hip/library_types.h>
 #include <hip/hip_vector_types.h>
+
+/* A __device__ or __constant__ variable names its own symbol: hipMemcpyToSymbol & co. take it
+ * by reference (the C++ overloads in hip_runtime_api.h), as with AMD's HIP_SYMBOL(X) X. */
+#ifndef HIP_SYMBOL
+#define HIP_SYMBOL(X) X
+#endif
 
 #ifdef __cplusplus
 #include <hip/weft/single_source.h>

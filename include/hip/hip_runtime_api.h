@@ -2419,9 +2419,15 @@ template <typename T>
 hipError_t hipGetSymbolAddress(void** devPtr, const T& symbol) {
   return ::hipGetSymbolAddress(devPtr, static_cast<const void*>(&symbol));
 }
+/* The variable's type gives its size, which the runtime cannot know for a single-source
+ * (unregistered) variable; the runtime still validates the symbol and the output pointer. */
 template <typename T>
 hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
-  return ::hipGetSymbolSize(size, static_cast<const void*>(&symbol));
+  void* address = nullptr;
+  hipError_t err = size ? ::hipGetSymbolAddress(&address, static_cast<const void*>(&symbol))
+                        : ::hipGetSymbolSize(size, static_cast<const void*>(&symbol));
+  if (err == hipSuccess) *size = sizeof(T);
+  return err;
 }
 template <typename T>
 hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes,

@@ -3,8 +3,11 @@
  *
  * Size and alignment follow AMD's HIP: an N-component vector of T has size N*sizeof(T) and
  * alignment N*sizeof(T) for N = 1, 2, 4, while 3-component vectors are packed (alignment of T).
- * In C the types are plain structs. In C++ they also get constructors and component-wise
- * operators (arithmetic for all, bitwise/shift/modulo for integer element types). */
+ * In C the types are plain structs. In C++ they also get value_type, constructors (explicit
+ * broadcast of one scalar, one value per component) and AMD's component-wise operators:
+ * + - * / with compound forms, unary + - ++ --, == and != (a bool: all components equal), each
+ * binary one also with a scalar on either side (the scalar is broadcast), and % & | ^ << >> ~
+ * for integer element types. */
 #ifndef HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H
 #define HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H
 
@@ -21,34 +24,33 @@
 #define WEFT_VEC_HD_ __host__ __device__
 #define WEFT_VEC_ARITH_T_(A) typename std::enable_if<std::is_arithmetic<A>::value, int>::type = 0
 
-/* Constructors: default (trivial), scalar broadcast and one value per component. */
+/* C++ members (none of them changes the layout): value_type, the tag the operators below
+ * recognise, a trivial default constructor, an explicit broadcast of one scalar (as AMD's) and
+ * one value per component. */
+#define WEFT_VEC_MEMBERS_(N, T)                      \
+  using value_type = T;                              \
+  using weft_vector_tag = void;                      \
+  N() = default;                                     \
+  template <class A, WEFT_VEC_ARITH_T_(A)>           \
+  WEFT_VEC_HD_ constexpr explicit N(A a)
 #define WEFT_VEC_CTORS1_(N, T) \
-  N() = default;               \
-  template <class A, WEFT_VEC_ARITH_T_(A)> \
-  WEFT_VEC_HD_ constexpr N(A a) : x(static_cast<T>(a)) {}
-#define WEFT_VEC_CTORS2_(N, T)                                                         \
-  N() = default;                                                                       \
-  template <class A, WEFT_VEC_ARITH_T_(A)>                                             \
-  WEFT_VEC_HD_ constexpr explicit N(A a) : x(static_cast<T>(a)), y(static_cast<T>(a)) {} \
-  template <class A, class B>                                                          \
+  WEFT_VEC_MEMBERS_(N, T) : x(static_cast<T>(a)) {}
+#define WEFT_VEC_CTORS2_(N, T)                                                     \
+  WEFT_VEC_MEMBERS_(N, T) : x(static_cast<T>(a)), y(static_cast<T>(a)) {}          \
+  template <class A, class B>                                                      \
   WEFT_VEC_HD_ constexpr N(A a, B b) : x(static_cast<T>(a)), y(static_cast<T>(b)) {}
-#define WEFT_VEC_CTORS3_(N, T)                                                       \
-  N() = default;                                                                     \
-  template <class A, WEFT_VEC_ARITH_T_(A)>                                           \
-  WEFT_VEC_HD_ constexpr explicit N(A a)                                             \
-      : x(static_cast<T>(a)), y(static_cast<T>(a)), z(static_cast<T>(a)) {}          \
-  template <class A, class B, class C>                                               \
-  WEFT_VEC_HD_ constexpr N(A a, B b, C c)                                            \
+#define WEFT_VEC_CTORS3_(N, T)                                                           \
+  WEFT_VEC_MEMBERS_(N, T) : x(static_cast<T>(a)), y(static_cast<T>(a)), z(static_cast<T>(a)) {} \
+  template <class A, class B, class C>                                                   \
+  WEFT_VEC_HD_ constexpr N(A a, B b, C c)                                                \
       : x(static_cast<T>(a)), y(static_cast<T>(b)), z(static_cast<T>(c)) {}
-#define WEFT_VEC_CTORS4_(N, T)                                                          \
-  N() = default;                                                                        \
-  template <class A, WEFT_VEC_ARITH_T_(A)>                                              \
-  WEFT_VEC_HD_ constexpr explicit N(A a)                                                \
-      : x(static_cast<T>(a)), y(static_cast<T>(a)), z(static_cast<T>(a)),               \
-        w(static_cast<T>(a)) {}                                                         \
-  template <class A, class B, class C, class D>                                         \
-  WEFT_VEC_HD_ constexpr N(A a, B b, C c, D d)                                          \
-      : x(static_cast<T>(a)), y(static_cast<T>(b)), z(static_cast<T>(c)),               \
+#define WEFT_VEC_CTORS4_(N, T)                                                      \
+  WEFT_VEC_MEMBERS_(N, T)                                                           \
+      : x(static_cast<T>(a)), y(static_cast<T>(a)), z(static_cast<T>(a)),           \
+        w(static_cast<T>(a)) {}                                                     \
+  template <class A, class B, class C, class D>                                     \
+  WEFT_VEC_HD_ constexpr N(A a, B b, C c, D d)                                      \
+      : x(static_cast<T>(a)), y(static_cast<T>(b)), z(static_cast<T>(c)),           \
         w(static_cast<T>(d)) {}
 #else
 #define WEFT_VEC_CTORS1_(N, T)
@@ -113,91 +115,157 @@
   }
 
 #ifdef __cplusplus
-/* Component-wise expressions for each rank: V op V, V op scalar, scalar op V. */
-#define WEFT_VEC_VV1_(N, op) N(a.x op b.x)
-#define WEFT_VEC_VV2_(N, op) N(a.x op b.x, a.y op b.y)
-#define WEFT_VEC_VV3_(N, op) N(a.x op b.x, a.y op b.y, a.z op b.z)
-#define WEFT_VEC_VV4_(N, op) N(a.x op b.x, a.y op b.y, a.z op b.z, a.w op b.w)
-#define WEFT_VEC_VS1_(N, op) N(a.x op s)
-#define WEFT_VEC_VS2_(N, op) N(a.x op s, a.y op s)
-#define WEFT_VEC_VS3_(N, op) N(a.x op s, a.y op s, a.z op s)
-#define WEFT_VEC_VS4_(N, op) N(a.x op s, a.y op s, a.z op s, a.w op s)
-#define WEFT_VEC_SV1_(N, op) N(s op b.x)
-#define WEFT_VEC_SV2_(N, op) N(s op b.x, s op b.y)
-#define WEFT_VEC_SV3_(N, op) N(s op b.x, s op b.y, s op b.z)
-#define WEFT_VEC_SV4_(N, op) N(s op b.x, s op b.y, s op b.z, s op b.w)
-#define WEFT_VEC_UN1_(N, op) N(op a.x)
-#define WEFT_VEC_UN2_(N, op) N(op a.x, op a.y)
-#define WEFT_VEC_UN3_(N, op) N(op a.x, op a.y, op a.z)
-#define WEFT_VEC_UN4_(N, op) N(op a.x, op a.y, op a.z, op a.w)
-#define WEFT_VEC_EQ1_ (a.x == b.x)
-#define WEFT_VEC_EQ2_ (a.x == b.x && a.y == b.y)
-#define WEFT_VEC_EQ3_ (a.x == b.x && a.y == b.y && a.z == b.z)
-#define WEFT_VEC_EQ4_ (a.x == b.x && a.y == b.y && a.z == b.z && a.w == b.w)
+/* The operators are templates over every vector type (recognised by weft_vector_tag), as
+ * AMD's are: a non-template overload for one type wins over them, which is how hip_complex.h
+ * makes hipFloatComplex * hipFloatComplex a complex product under both implementations. A
+ * scalar operand has type value_type (not deduced), so any arithmetic scalar converts to it. */
+namespace weft {
+namespace detail {
+template <class V, class = void>
+struct is_vector : std::false_type {};
+template <class V>
+struct is_vector<V, std::void_t<typename V::weft_vector_tag>> : std::true_type {};
+template <class V>
+using if_vector = typename std::enable_if<is_vector<V>::value, int>::type;
+template <class V, class = void>
+struct is_integer_vector : std::false_type {};
+template <class V>
+struct is_integer_vector<V, std::void_t<typename V::weft_vector_tag>>
+    : std::is_integral<typename V::value_type> {};
+template <class V>
+using if_integer_vector = typename std::enable_if<is_integer_vector<V>::value, int>::type;
 
-#define WEFT_VEC_BINOP_(R, N, T, op, opeq)                                                \
-  inline WEFT_VEC_HD_ N operator op(const N& a, const N& b) { return WEFT_VEC_VV##R##_(N, op); } \
-  inline WEFT_VEC_HD_ N operator op(const N& a, T s) { return WEFT_VEC_VS##R##_(N, op); }        \
-  inline WEFT_VEC_HD_ N operator op(T s, const N& b) { return WEFT_VEC_SV##R##_(N, op); }        \
-  inline WEFT_VEC_HD_ N& operator opeq(N& a, const N& b) { return a = a op b; }                  \
-  inline WEFT_VEC_HD_ N& operator opeq(N& a, T s) { return a = a op s; }
+/* 3-component vectors are packed, the others have no padding: size / element size is the rank. */
+template <class V>
+constexpr int vector_rank = static_cast<int>(sizeof(V) / sizeof(typename V::value_type));
 
-#define WEFT_VEC_OPS_(R, N, T)                                                              \
-  WEFT_VEC_BINOP_(R, N, T, +, +=)                                                          \
-  WEFT_VEC_BINOP_(R, N, T, -, -=)                                                          \
-  WEFT_VEC_BINOP_(R, N, T, *, *=)                                                          \
-  WEFT_VEC_BINOP_(R, N, T, /, /=)                                                          \
-  inline WEFT_VEC_HD_ N operator-(const N& a) { return WEFT_VEC_UN##R##_(N, -); }          \
-  inline WEFT_VEC_HD_ N operator+(const N& a) { return a; }                                 \
-  inline WEFT_VEC_HD_ bool operator==(const N& a, const N& b) { return WEFT_VEC_EQ##R##_; } \
-  inline WEFT_VEC_HD_ bool operator!=(const N& a, const N& b) { return !(a == b); }        \
-  inline WEFT_VEC_HD_ N& operator++(N& a) { return a += static_cast<T>(1); }               \
-  inline WEFT_VEC_HD_ N& operator--(N& a) { return a -= static_cast<T>(1); }               \
-  inline WEFT_VEC_HD_ N operator++(N& a, int) { N t = a; a += static_cast<T>(1); return t; } \
-  inline WEFT_VEC_HD_ N operator--(N& a, int) { N t = a; a -= static_cast<T>(1); return t; }
+template <class V, class F>
+WEFT_VEC_HD_ constexpr V map(const V& a, F f) {
+  using T = typename V::value_type;
+  V r = a;
+  r.x = static_cast<T>(f(a.x));
+  if constexpr (vector_rank<V> > 1) r.y = static_cast<T>(f(a.y));
+  if constexpr (vector_rank<V> > 2) r.z = static_cast<T>(f(a.z));
+  if constexpr (vector_rank<V> > 3) r.w = static_cast<T>(f(a.w));
+  return r;
+}
+template <class V, class F>
+WEFT_VEC_HD_ constexpr V zip(const V& a, const V& b, F f) {
+  using T = typename V::value_type;
+  V r = a;
+  r.x = static_cast<T>(f(a.x, b.x));
+  if constexpr (vector_rank<V> > 1) r.y = static_cast<T>(f(a.y, b.y));
+  if constexpr (vector_rank<V> > 2) r.z = static_cast<T>(f(a.z, b.z));
+  if constexpr (vector_rank<V> > 3) r.w = static_cast<T>(f(a.w, b.w));
+  return r;
+}
+template <class V>
+WEFT_VEC_HD_ constexpr bool all_equal(const V& a, const V& b) {
+  bool same = a.x == b.x;
+  if constexpr (vector_rank<V> > 1) same = same && a.y == b.y;
+  if constexpr (vector_rank<V> > 2) same = same && a.z == b.z;
+  if constexpr (vector_rank<V> > 3) same = same && a.w == b.w;
+  return same;
+}
+}  // namespace detail
+}  // namespace weft
 
-#define WEFT_VEC_INT_OPS_(R, N, T)                                                 \
-  WEFT_VEC_BINOP_(R, N, T, %, %=)                                                 \
-  WEFT_VEC_BINOP_(R, N, T, &, &=)                                                 \
-  WEFT_VEC_BINOP_(R, N, T, |, |=)                                                 \
-  WEFT_VEC_BINOP_(R, N, T, ^, ^=)                                                 \
-  WEFT_VEC_BINOP_(R, N, T, <<, <<=)                                               \
-  WEFT_VEC_BINOP_(R, N, T, >>, >>=)                                               \
-  inline WEFT_VEC_HD_ N operator~(const N& a) { return WEFT_VEC_UN##R##_(N, ~); }
-#else
-#define WEFT_VEC_OPS_(R, N, T)
-#define WEFT_VEC_INT_OPS_(R, N, T)
+/* V op V, V op scalar, scalar op V, V op= V and V op= scalar, for vectors that pass `enable`.
+ * Each is computed here, component by component, never through another operator, so that an
+ * overload hip_complex.h adds for one form (complex V * V) leaves the others (V * scalar) as
+ * AMD's. */
+#define WEFT_VEC_BINARY_(op, enable)                                                        \
+  template <class V, ::weft::detail::enable<V> = 0>                                         \
+  inline WEFT_VEC_HD_ constexpr V operator op(const V& a, const V& b) {                     \
+    return ::weft::detail::zip(a, b, [](auto p, auto q) { return p op q; });                \
+  }                                                                                         \
+  template <class V, ::weft::detail::enable<V> = 0>                                         \
+  inline WEFT_VEC_HD_ constexpr V operator op(const V& a, typename V::value_type s) {       \
+    return ::weft::detail::zip(a, V(s), [](auto p, auto q) { return p op q; });             \
+  }                                                                                         \
+  template <class V, ::weft::detail::enable<V> = 0>                                         \
+  inline WEFT_VEC_HD_ constexpr V operator op(typename V::value_type s, const V& b) {       \
+    return ::weft::detail::zip(V(s), b, [](auto p, auto q) { return p op q; });             \
+  }                                                                                         \
+  template <class V, ::weft::detail::enable<V> = 0>                                         \
+  inline WEFT_VEC_HD_ constexpr V& operator op##=(V& a, const V& b) {                       \
+    return a = ::weft::detail::zip(a, b, [](auto p, auto q) { return p op q; });            \
+  }                                                                                         \
+  template <class V, ::weft::detail::enable<V> = 0>                                         \
+  inline WEFT_VEC_HD_ constexpr V& operator op##=(V& a, typename V::value_type s) {         \
+    return a = ::weft::detail::zip(a, V(s), [](auto p, auto q) { return p op q; });         \
+  }
+#define WEFT_VEC_UNARY_(op, enable)                                   \
+  template <class V, ::weft::detail::enable<V> = 0>                   \
+  inline WEFT_VEC_HD_ constexpr V operator op(const V& a) {           \
+    return ::weft::detail::map(a, [](auto p) { return op p; });       \
+  }
+
+WEFT_VEC_BINARY_(+, if_vector)
+WEFT_VEC_BINARY_(-, if_vector)
+WEFT_VEC_BINARY_(*, if_vector)
+WEFT_VEC_BINARY_(/, if_vector)
+WEFT_VEC_BINARY_(%, if_integer_vector)
+WEFT_VEC_BINARY_(&, if_integer_vector)
+WEFT_VEC_BINARY_(|, if_integer_vector)
+WEFT_VEC_BINARY_(^, if_integer_vector)
+WEFT_VEC_BINARY_(<<, if_integer_vector)
+WEFT_VEC_BINARY_(>>, if_integer_vector)
+WEFT_VEC_UNARY_(+, if_vector)
+WEFT_VEC_UNARY_(-, if_vector)
+WEFT_VEC_UNARY_(~, if_integer_vector)
+
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr V& operator++(V& a) { return a += typename V::value_type(1); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr V& operator--(V& a) { return a -= typename V::value_type(1); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr V operator++(V& a, int) { V old = a; ++a; return old; }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr V operator--(V& a, int) { V old = a; --a; return old; }
+
+/* Equality is one bool for the whole vector (every component equal), as AMD's. */
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator==(const V& a, const V& b) { return ::weft::detail::all_equal(a, b); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator==(const V& a, typename V::value_type s) { return ::weft::detail::all_equal(a, V(s)); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator==(typename V::value_type s, const V& b) { return ::weft::detail::all_equal(V(s), b); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator!=(const V& a, const V& b) { return !::weft::detail::all_equal(a, b); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator!=(const V& a, typename V::value_type s) { return !::weft::detail::all_equal(a, V(s)); }
+template <class V, ::weft::detail::if_vector<V> = 0>
+inline WEFT_VEC_HD_ constexpr bool operator!=(typename V::value_type s, const V& b) { return !::weft::detail::all_equal(V(s), b); }
+
+#undef WEFT_VEC_UNARY_
+#undef WEFT_VEC_BINARY_
 #endif
 
-/* One element type: four ranks, their make_* helpers and operators. */
-#define WEFT_VEC_FAMILY_(base, T, MT, EXTRA)                                              \
-  WEFT_VEC_DECL1_(base##1, T) WEFT_VEC_DECL2_(base##2, T)                                 \
-  WEFT_VEC_DECL3_(base##3, T) WEFT_VEC_DECL4_(base##4, T)                                 \
-  WEFT_VEC_MAKE1_(base##1, MT) WEFT_VEC_MAKE2_(base##2, MT)                               \
-  WEFT_VEC_MAKE3_(base##3, MT) WEFT_VEC_MAKE4_(base##4, MT)                               \
-  WEFT_VEC_OPS_(1, base##1, T) WEFT_VEC_OPS_(2, base##2, T)                               \
-  WEFT_VEC_OPS_(3, base##3, T) WEFT_VEC_OPS_(4, base##4, T)                               \
-  EXTRA(1, base##1, T) EXTRA(2, base##2, T) EXTRA(3, base##3, T) EXTRA(4, base##4, T)
-
-#define WEFT_VEC_NO_EXTRA_(R, N, T)
+/* One element type: four ranks and their make_* helpers. */
+#define WEFT_VEC_FAMILY_(base, T, MT)                                \
+  WEFT_VEC_DECL1_(base##1, T) WEFT_VEC_DECL2_(base##2, T)            \
+  WEFT_VEC_DECL3_(base##3, T) WEFT_VEC_DECL4_(base##4, T)            \
+  WEFT_VEC_MAKE1_(base##1, MT) WEFT_VEC_MAKE2_(base##2, MT)          \
+  WEFT_VEC_MAKE3_(base##3, MT) WEFT_VEC_MAKE4_(base##4, MT)
 
 #if defined(__clang__)
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wunused-function"
 #endif
 
-WEFT_VEC_FAMILY_(char, char, signed char, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(uchar, unsigned char, unsigned char, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(short, short, short, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(ushort, unsigned short, unsigned short, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(int, int, int, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(uint, unsigned int, unsigned int, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(long, long, long, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(ulong, unsigned long, unsigned long, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(longlong, long long, long long, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(ulonglong, unsigned long long, unsigned long long, WEFT_VEC_INT_OPS_)
-WEFT_VEC_FAMILY_(float, float, float, WEFT_VEC_NO_EXTRA_)
-WEFT_VEC_FAMILY_(double, double, double, WEFT_VEC_NO_EXTRA_)
+WEFT_VEC_FAMILY_(char, char, signed char)
+WEFT_VEC_FAMILY_(uchar, unsigned char, unsigned char)
+WEFT_VEC_FAMILY_(short, short, short)
+WEFT_VEC_FAMILY_(ushort, unsigned short, unsigned short)
+WEFT_VEC_FAMILY_(int, int, int)
+WEFT_VEC_FAMILY_(uint, unsigned int, unsigned int)
+WEFT_VEC_FAMILY_(long, long, long)
+WEFT_VEC_FAMILY_(ulong, unsigned long, unsigned long)
+WEFT_VEC_FAMILY_(longlong, long long, long long)
+WEFT_VEC_FAMILY_(ulonglong, unsigned long long, unsigned long long)
+WEFT_VEC_FAMILY_(float, float, float)
+WEFT_VEC_FAMILY_(double, double, double)
 
 #if defined(__clang__)
 #pragma clang diagnostic pop

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <memory>
 #include <new>
 
@@ -33,7 +34,9 @@ Status submit_copy(hipStream_t stream, CopyOp op, bool sync, bool per_thread) {
   if (s->device().driver_device().kind() != AgentKind::kCpu) return submit_on(stream, op, sync, per_thread);
   // Waiting covers a pageable source too: the copy has run when the call returns.
   if (pageable_dst) return submit_on(stream, op, true, per_thread);
-  const size_t bytes = span_2d(op.src_pitch, op.width, op.height);
+  const std::optional<size_t> span = span_2d(op.src_pitch, op.width, op.height);
+  if (!span) return invalid_value("the copy's source span overflows size_t");
+  const size_t bytes = *span;
   std::shared_ptr<std::byte[]> staging(new (std::nothrow) std::byte[bytes]);
   if (!staging) return submit_on(stream, op, true, per_thread);  // no memory to stage: wait instead
   std::memcpy(staging.get(), op.src, bytes);

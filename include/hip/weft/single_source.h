@@ -54,8 +54,17 @@
 #ifndef __forceinline__
 #define __forceinline__ inline __attribute__((always_inline))
 #endif
-// __noinline__ is deliberately not defined: libstdc++ spells its own attribute
-// __attribute__((__noinline__)), which such a macro would break.
+// __noinline__ as AMD defines it. libstdc++ spells its own attribute __noinline__ in
+// <memory> (shared_ptr_base.h) and, in C++23, <stacktrace>: those are parsed here, before the
+// macro exists, so including them again later is a no-op. (<experimental/simd> and libc++
+// spell it inside macros expanded at use; they cannot follow this header.)
+#include <memory>
+#if __cplusplus > 202002L && __has_include(<stacktrace>)
+#include <stacktrace>
+#endif
+#ifndef __noinline__
+#define __noinline__ __attribute__((noinline))
+#endif
 #ifndef __launch_bounds__
 #define __launch_bounds__(...)
 #endif
@@ -342,70 +351,9 @@ inline int __any_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __any(
 inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(p, site); }
 #undef WEFT_WARP_SITE
 
-// ---- atomics (global and shared memory are both plain host memory here) ----
+// ---- atomics ----
 
-// GCC/Clang __atomic builtins rather than std::atomic_ref, so the header works in
-// C++17 (g++'s default); floating-point read-modify-writes use a CAS loop.
-namespace weft::detail {
-template <typename T, typename F>
-inline T atomic_update(T* address, F update) {
-  T old;
-  __atomic_load(address, &old, __ATOMIC_RELAXED);
-  T desired = update(old);
-  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
-    desired = update(old);
-  return old;
-}
-}  // namespace weft::detail
-
-template <typename T>
-inline T atomicAdd(T* address, T value) {
-  if constexpr (std::is_integral_v<T>) return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
-  else return ::weft::detail::atomic_update(address, [value](T old) { return old + value; });
-}
-template <typename T>
-inline T atomicSub(T* address, T value) {
-  if constexpr (std::is_integral_v<T>) return __atomic_fetch_sub(address, value, __ATOMIC_SEQ_CST);
-  else return ::weft::detail::atomic_update(address, [value](T old) { return old - value; });
-}
-template <typename T>
-inline T atomicExch(T* address, T value) {
-  T old;
-  __atomic_exchange(address, &value, &old, __ATOMIC_SEQ_CST);
-  return old;
-}
-template <typename T>
-inline T atomicMin(T* address, T value) {
-  return ::weft::detail::atomic_update(address, [value](T old) { return value < old ? value : old; });
-}
-template <typename T>
-inline T atomicMax(T* address, T value) {
-  return ::weft::detail::atomic_update(address, [value](T old) { return value > old ? value : old; });
-}
-template <typename T>
-inline T atomicAnd(T* address, T value) { return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST); }
-template <typename T>
-inline T atomicOr(T* address, T value) { return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST); }
-template <typename T>
-inline T atomicXor(T* address, T value) { return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST); }
-template <typename T>
-inline T atomicCAS(T* address, T compare, T value) {
-  __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-  return compare;
-}
-inline unsigned atomicInc(unsigned* address, unsigned limit) {
-  return ::weft::detail::atomic_update(address, [limit](unsigned old) { return old >= limit ? 0u : old + 1; });
-}
-inline unsigned atomicDec(unsigned* address, unsigned limit) {
-  return ::weft::detail::atomic_update(
-      address, [limit](unsigned old) { return (old == 0 || old > limit) ? limit : old - 1; });
-}
-template <typename T>
-inline T atomicAdd_system(T* a, T v) { return atomicAdd(a, v); }
-template <typename T>
-inline T atomicCAS_system(T* a, T c, T v) { return atomicCAS(a, c, v); }
-template <typename T>
-inline T atomicExch_system(T* a, T v) { return atomicExch(a, v); }
+#include <hip/weft/device_atomics.h>
 
 // ---- integer and bit intrinsics ----
 
@@ -446,14 +394,7 @@ inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
 
 // ---- clocks ----
 
-inline long long clock64() {
-#if defined(__x86_64__) || defined(__i386__)
-  return static_cast<long long>(__builtin_ia32_rdtsc());
-#else
-  return static_cast<long long>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
-inline long long wall_clock64() { return clock64(); }
+#include <hip/weft/device_clock.h>
 
 // ---- device math beyond <cmath> ----
 
