@@ -388,26 +388,36 @@ inline double __uint2double_rn(unsigned x) { return x; }
 // _rn is the default mode's arithmetic, kept from fusing with its neighbours;
 // the directed forms switch the FPU's mode around the one operation.
 
-#define WEFT_ROUNDED_OP(name, T, params, args, expr)                                              \
-  inline T name##_rn params { return ::weft::detail::keep_rounded<T>(expr); }                     \
-  inline T name##_rz params { return ::weft::detail::with_rounding<T>(FE_TOWARDZERO, [] params { return expr; }, args); } \
-  inline T name##_ru params { return ::weft::detail::with_rounding<T>(FE_UPWARD, [] params { return expr; }, args); }     \
-  inline T name##_rd params { return ::weft::detail::with_rounding<T>(FE_DOWNWARD, [] params { return expr; }, args); }
+namespace weft::detail {
+struct Add { template <typename T> T operator()(T a, T b) const { return a + b; } };
+struct Sub { template <typename T> T operator()(T a, T b) const { return a - b; } };
+struct Mul { template <typename T> T operator()(T a, T b) const { return a * b; } };
+struct Div { template <typename T> T operator()(T a, T b) const { return a / b; } };
+struct Rcp { template <typename T> T operator()(T a) const { return T(1) / a; } };
+struct Sqrt { template <typename T> T operator()(T a) const { return std::sqrt(a); } };
+struct Fma { template <typename T> T operator()(T a, T b, T c) const { return std::fma(a, b, c); } };
+}  // namespace weft::detail
+
+#define WEFT_ROUNDED_OP(name, T, Op, params, args)                                                      \
+  inline T name##_rn params { return ::weft::detail::keep_rounded<T>(::weft::detail::Op{}(args)); }     \
+  inline T name##_rz params { return ::weft::detail::with_rounding<T>(FE_TOWARDZERO, ::weft::detail::Op{}, args); } \
+  inline T name##_ru params { return ::weft::detail::with_rounding<T>(FE_UPWARD, ::weft::detail::Op{}, args); }     \
+  inline T name##_rd params { return ::weft::detail::with_rounding<T>(FE_DOWNWARD, ::weft::detail::Op{}, args); }
 #define WEFT_COMMA ,
-WEFT_ROUNDED_OP(__fadd, float, (float a, float b), a WEFT_COMMA b, a + b)
-WEFT_ROUNDED_OP(__fsub, float, (float a, float b), a WEFT_COMMA b, a - b)
-WEFT_ROUNDED_OP(__fmul, float, (float a, float b), a WEFT_COMMA b, a * b)
-WEFT_ROUNDED_OP(__fdiv, float, (float a, float b), a WEFT_COMMA b, a / b)
-WEFT_ROUNDED_OP(__frcp, float, (float a), a, 1.0f / a)
-WEFT_ROUNDED_OP(__fsqrt, float, (float a), a, std::sqrt(a))
-WEFT_ROUNDED_OP(__fmaf, float, (float a, float b, float c), a WEFT_COMMA b WEFT_COMMA c, std::fma(a, b, c))
-WEFT_ROUNDED_OP(__dadd, double, (double a, double b), a WEFT_COMMA b, a + b)
-WEFT_ROUNDED_OP(__dsub, double, (double a, double b), a WEFT_COMMA b, a - b)
-WEFT_ROUNDED_OP(__dmul, double, (double a, double b), a WEFT_COMMA b, a * b)
-WEFT_ROUNDED_OP(__ddiv, double, (double a, double b), a WEFT_COMMA b, a / b)
-WEFT_ROUNDED_OP(__drcp, double, (double a), a, 1.0 / a)
-WEFT_ROUNDED_OP(__dsqrt, double, (double a), a, std::sqrt(a))
-WEFT_ROUNDED_OP(__fma, double, (double a, double b, double c), a WEFT_COMMA b WEFT_COMMA c, std::fma(a, b, c))
+WEFT_ROUNDED_OP(__fadd, float, Add, (float a, float b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__fsub, float, Sub, (float a, float b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__fmul, float, Mul, (float a, float b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__fdiv, float, Div, (float a, float b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__frcp, float, Rcp, (float a), a)
+WEFT_ROUNDED_OP(__fsqrt, float, Sqrt, (float a), a)
+WEFT_ROUNDED_OP(__fmaf, float, Fma, (float a, float b, float c), a WEFT_COMMA b WEFT_COMMA c)
+WEFT_ROUNDED_OP(__dadd, double, Add, (double a, double b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__dsub, double, Sub, (double a, double b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__dmul, double, Mul, (double a, double b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__ddiv, double, Div, (double a, double b), a WEFT_COMMA b)
+WEFT_ROUNDED_OP(__drcp, double, Rcp, (double a), a)
+WEFT_ROUNDED_OP(__dsqrt, double, Sqrt, (double a), a)
+WEFT_ROUNDED_OP(__fma, double, Fma, (double a, double b, double c), a WEFT_COMMA b WEFT_COMMA c)
 #undef WEFT_COMMA
 #undef WEFT_ROUNDED_OP
 inline float __frsqrt_rn(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }
