@@ -9,8 +9,9 @@
 // brings std's float/double/integer overloads of sin, sqrt, isnan, fma, ...
 // into the global namespace with using-declarations, so `isnan(x)` in a kernel
 // finds the same function whether or not the program says `using namespace
-// std;`. Everything defined here has a name that neither std nor the C library
-// declares, for the same reason.
+// std;`. For the same reason the functions defined here have names that
+// neither std nor the C library declares (the fast intrinsics excepted: glibc
+// declares __expf & co. as C functions, which these define inline).
 //
 // Accuracy: functions are computed in a wider type (double for float, long
 // double for double) and rounded once, so most are within 1 ulp. Directed
