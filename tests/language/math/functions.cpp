@@ -363,4 +363,38 @@ TEST_CASE("norm3d, norm4d, rnorm3d, rnorm4d, norm, rnorm, rhypot, fdivide (float
   check_lengths<double>();
 }
 
+// Unqualified standard calls without `using namespace std;` (std_in_kernels.cpp has it):
+// the float overloads, found in the global namespace.
+static_assert(std::is_same_v<decltype(sqrt(1.0f)), float>);
+static_assert(std::is_same_v<decltype(abs(-1.0f)), float>);
+
+__global__ void classify_unqualified(const float* x, int* flags, float* values, int n) {
+  const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= n) return;
+  const float v = x[i];
+  flags[i] = (isnan(v) ? 1 : 0) | (isinf(v) ? 2 : 0) | (isfinite(v) ? 4 : 0) | (signbit(v) ? 8 : 0);
+  values[2 * i] = abs(v);
+  values[2 * i + 1] = sqrt(fabs(v));
+}
+
+TEST_CASE("isnan, isinf, isfinite, signbit, abs, sqrt unqualified in a kernel, no using namespace std", "[math]") {
+  if (!hip_test::kernels_supported()) return;
+  const std::vector<float> x = edge_and_random<float>(50, -130, 120);
+  const int n = static_cast<int>(x.size());
+  DeviceArray<float> in(x), values(2 * x.size());
+  DeviceArray<int> flags(x.size());
+  HIP_LAUNCH_CHECK(classify_unqualified, grid_for(x.size()), dim3(kBlock), 0, 0, in.get(), flags.get(), values.get(), n);
+  HIP_CHECK(hipDeviceSynchronize());
+  const std::vector<int> f = flags.read();
+  const std::vector<float> v = values.read();
+  for (int i = 0; i < n; ++i) {
+    const float e = x[i];
+    INFO("x = " << e);
+    const bool nan = e != e, inf = !nan && (e > std::numeric_limits<float>::max() || e < -std::numeric_limits<float>::max());
+    CHECK(f[i] == ((nan ? 1 : 0) | (inf ? 2 : 0) | (!nan && !inf ? 4 : 0) | (std::copysign(1.0f, e) < 0 ? 8 : 0)));
+    CHECK(ulp_distance(v[2 * i], std::fabs(e)) == 0);
+    CHECK(ulp_distance(v[2 * i + 1], static_cast<float>(std::sqrt(static_cast<double>(std::fabs(e))))) == 0);
+  }
+}
+
 }  // namespace
