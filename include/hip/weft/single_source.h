@@ -19,6 +19,7 @@
 
 #include <hip/weft/fiber_sync.h>
 #include <hip/weft/kernel_abi.h>
+#include <hip/weft/device_math.h>
 
 #include <assert.h>
 
@@ -355,101 +356,9 @@ inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(
 
 #include <hip/weft/device_atomics.h>
 
-// ---- integer and bit intrinsics ----
-
-inline int __popc(unsigned x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline int __ffsll(long long x) { return __builtin_ffsll(x); }
-inline unsigned __brev(unsigned x) {
-  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
-  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
-  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
-  return __builtin_bswap32(x);
-}
-inline unsigned long long __brevll(unsigned long long x) {
-  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
-         __brev(static_cast<unsigned>(x >> 32));
-}
-inline int __mul24(int a, int b) { return (a << 8 >> 8) * (b << 8 >> 8); }
-inline unsigned __umul24(unsigned a, unsigned b) { return (a & 0xffffff) * (b & 0xffffff); }
-inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
-inline unsigned __umulhi(unsigned a, unsigned b) {
-  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
-}
-inline long long __mul64hi(long long a, long long b) {
-  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
-}
-inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
-}
-inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
-  uint64_t v = (static_cast<uint64_t>(y) << 32) | x;
-  unsigned r = 0;
-  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
-  return r;
-}
-
 // ---- clocks ----
 
 #include <hip/weft/device_clock.h>
-
-// ---- device math beyond <cmath> ----
-
-inline float __expf(float x) { return std::exp(x); }
-inline float __exp10f(float x) { return std::pow(10.0f, x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __log2f(float x) { return std::log2(x); }
-inline float __log10f(float x) { return std::log10(x); }
-inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __tanf(float x) { return std::tan(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
-inline float __fdividef(float x, float y) { return x / y; }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
-inline float __fsqrt_rn(float x) { return std::sqrt(x); }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fsub_rn(float a, float b) { return a - b; }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fdiv_rn(float a, float b) { return a / b; }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline double __dadd_rn(double a, double b) { return a + b; }
-inline double __dmul_rn(double a, double b) { return a * b; }
-inline double __fma_rn(double a, double b, double c) { return std::fma(a, b, c); }
-inline int __float_as_int(float x) { return ::weft::detail::from_bits<int>(::weft::detail::to_bits(x)); }
-inline unsigned __float_as_uint(float x) { return ::weft::detail::from_bits<unsigned>(::weft::detail::to_bits(x)); }
-inline float __int_as_float(int x) { return ::weft::detail::from_bits<float>(::weft::detail::to_bits(x)); }
-inline float __uint_as_float(unsigned x) { return ::weft::detail::from_bits<float>(::weft::detail::to_bits(x)); }
-inline long long __double_as_longlong(double x) { return ::weft::detail::from_bits<long long>(::weft::detail::to_bits(x)); }
-inline double __longlong_as_double(long long x) { return ::weft::detail::from_bits<double>(::weft::detail::to_bits(x)); }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
-inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
-inline int __double2int_rn(double x) { return static_cast<int>(std::nearbyint(x)); }
-inline float __double2float_rn(double x) { return static_cast<float>(x); }
-
-// HIP device code has global min/max overloads; so does this header.
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a > b ? a : b; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
-inline long long min(long long a, long long b) { return a < b ? a : b; }
-inline long long max(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
 
 // ---- assert: inside a kernel a failure ends the launch (hipErrorAssert) ----
 
