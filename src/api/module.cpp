@@ -31,9 +31,10 @@ Status load_image(hipModule_t* out, std::vector<std::byte> bytes) {
 Status load_from_memory(hipModule_t* out, const void* image) {
   if (!out) return invalid_value("null module output");
   if (!image) return invalid_value("null image");
-  WEFT_ASSIGN_OR_RETURN(size_t size, codeobj::image_extent(static_cast<const std::byte*>(image)));
-  const auto* begin = static_cast<const std::byte*>(image);
-  return load_image(out, std::vector<std::byte>(begin, begin + size));
+  // No size is passed: measure the image from its headers and copy it without
+  // ever touching a byte that is not readable (corrupt headers are common).
+  WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, codeobj::copy_image(static_cast<const std::byte*>(image)));
+  return load_image(out, std::move(bytes));
 }
 
 Result<Ref<ModuleHandle>> module_of(hipModule_t module) {
