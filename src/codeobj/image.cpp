@@ -183,6 +183,7 @@ Result<size_t> image_extent(const ImageReader& read) {
     WEFT_ASSIGN_OR_RETURN(uint16_t version, read_field<uint16_t>(read, 4, "compressed bundle header"));
     if (version == 2) {
       WEFT_ASSIGN_OR_RETURN(uint32_t total, read_field<uint32_t>(read, 8, "compressed bundle header"));
+      if (total > kMaxImage) return invalid_image(text_of("compressed bundle: total size ", total, " is over the cap"));
       if (total < 24) return invalid_image(text_of("compressed bundle: total size ", total, " is below its header"));
       return static_cast<size_t>(total);
     }
@@ -225,10 +226,17 @@ Result<size_t> image_extent(const std::byte* data) {
 
 Result<std::vector<std::byte>> copy_image(const std::byte* data) {
   WEFT_ASSIGN_OR_RETURN(size_t size, image_extent(data));
-  std::vector<std::byte> bytes(size);
-  if (!safe_copy(data, bytes.data(), size))
-    return invalid_image(text_of("the image's headers claim ", size,
-                                 " bytes, but not all of them are readable memory: truncated or corrupt image"));
+  // A chunk at a time: memory grows only as far as the claimed bytes are
+  // readable, so a header claiming a gigabyte past a small buffer costs nothing.
+  constexpr size_t kChunk = 1 << 20;
+  std::vector<std::byte> bytes;
+  for (size_t at = 0; at < size; at += kChunk) {
+    size_t n = std::min(kChunk, size - at);
+    bytes.resize(at + n);
+    if (!safe_copy(data + at, bytes.data() + at, n))
+      return invalid_image(text_of("the image's headers claim ", size, " bytes, but memory from byte ", at,
+                                   " on is not readable: truncated or corrupt image"));
+  }
   return bytes;
 }
 
