@@ -14,6 +14,7 @@
 #include <weft/codeobj/bundle.hpp>
 #include <weft/codeobj/elf.hpp>
 
+#include <cstdlib>
 #include <map>
 #include <random>
 
@@ -106,7 +107,8 @@ std::vector<std::byte> mutate(const Base& base, std::mt19937_64& rng) {
 
 std::vector<Base> make_bases() {
   std::vector<Base> bases;
-  Base so{"CPU code object", safety::read_file(WEFT_TEST_CPU_OBJECT), {}, {}};
+  const char* object = std::getenv("WEFT_SAFETY_OBJECT");  // another CPU code object, by hand
+  Base so{"CPU code object", safety::read_file(object ? object : WEFT_TEST_CPU_OBJECT), {}, {}};
   REQUIRE(so.bytes.size() > 64);
   add_elf_fields(so.bytes, 0, so);
   bases.push_back(so);
@@ -163,9 +165,12 @@ TEST_CASE("Safety_hipModuleLoadData_MutatedImages") {
   std::vector<Base> bases = make_bases();
   for (const Base& b : bases) require_runs(b.bytes);
 
-  std::mt19937_64 rng(0x5afe10ad);
+  // Fixed in CI; WEFT_SAFETY_SEED and WEFT_SAFETY_IMAGES explore further by hand.
+  const char* seed_env = std::getenv("WEFT_SAFETY_SEED");
+  const char* count_env = std::getenv("WEFT_SAFETY_IMAGES");
+  std::mt19937_64 rng(seed_env ? std::strtoull(seed_env, nullptr, 0) : 0x5afe10ad);
   std::map<hipError_t, int> results;
-  constexpr int kImages = 1200;
+  const int kImages = count_env ? std::atoi(count_env) : 1200;
   for (int i = 0; i < kImages; ++i) {
     const Base& base = bases[i % 5 < 3 ? 0 : i % 5 == 3 ? 1 : 2];
     std::vector<std::byte> bytes = mutate(base, rng);
