@@ -2,8 +2,15 @@
 // libFuzzer target: hipModuleLoadData end to end (measure, copy, open the
 // container, check and dlopen a CPU code object, get functions and a global,
 // unload) on the fuzz input, placed against a PROT_NONE page so that reading
-// past its end faults. Linked against the built libamdhip64.
+// past its end faults. Linked against the built libamdhip64, which is not
+// instrumented; so the target first runs instrumented copies of the same
+// checks (extent, container, ELF, CPU code object checks) on the same bytes,
+// which gives libFuzzer coverage of the paths hipModuleLoadData then takes.
+#include "../../../drivers/cpu/object_check.hpp"
+
 #include <hip/hip_runtime.h>
+#include <weft/codeobj/elf.hpp>
+#include <weft/codeobj/image.hpp>
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,6 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   mprotect(map + body, page, PROT_NONE);
   unsigned char* image = map + body - size;
   if (size) std::memcpy(image, data, size);
+  if (auto copy = weft::codeobj::copy_image(reinterpret_cast<const std::byte*>(image)); copy.ok()) {
+    if (auto opened = weft::codeobj::OpenedImage::open(copy.value()); opened.ok()) {
+      if (const auto* chosen = opened.value().select("x86_64"))
+        if (auto elf = weft::codeobj::parse_elf(chosen->data); elf.ok()) (void)weft::cpu::check_cpu_object(elf.value());
+    }
+  }
   hipModule_t module = nullptr;
   if (hipModuleLoadData(&module, image) == hipSuccess) {
     for (const char* name : {"fill_index", "axpy", "scale<float>", "_Z9block_sumPKiPi", "missing"}) {
