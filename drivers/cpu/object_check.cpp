@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 namespace weft::cpu {
@@ -199,6 +200,17 @@ class Checker {
     if (has(kDtTextRel) || (tags[kDtFlags] & kDfTextRel)) return invalid("text relocations are not allowed");
     if (has(kDtPreinitArray)) return invalid("DT_PREINIT_ARRAY in a shared object");
     if (has(kDtRel)) return invalid("REL relocations on a RELA host");
+    // ld.so reads the size entry of each table it finds without checking it exists,
+    // and asserts on these values when present.
+    for (auto [table_tag, size_tag, what] :
+         {std::tuple{kDtInitArray, kDtInitArraySz, "DT_INIT_ARRAY"}, {kDtFiniArray, kDtFiniArraySz, "DT_FINI_ARRAY"},
+          {kDtRela, kDtRelaSz, "DT_RELA"}, {kDtJmpRel, kDtPltRelSz, "DT_JMPREL"}, {kDtRelr, kDtRelrSz, "DT_RELR"},
+          {kDtStrTab, kDtStrSz, "DT_STRTAB"}, {kDtVerneed, kDtVerneedNum, "DT_VERNEED"},
+          {kDtVerdef, kDtVerdefNum, "DT_VERDEF"}})
+      if (has(table_tag) != has(size_tag)) return invalid(fmt::format("{} without its size entry (or the reverse)", what));
+    if (has(kDtPltRel) && tags[kDtPltRel] != kDtRela) return invalid("DT_PLTREL is not DT_RELA");
+    if (has(kDtRelaEnt) && tags[kDtRelaEnt] != 24) return invalid("RELA entry size is not 24");
+    if (has(kDtRelrEnt) && tags[kDtRelrEnt] != 8) return invalid("RELR entry size is not 8");
     if (!has(kDtStrTab) || !has(kDtSymTab)) return invalid("no dynamic string or symbol table");
     WEFT_ASSIGN_OR_RETURN(strtab_, table(tags[kDtStrTab], tags[kDtStrSz], "dynamic string table"));
     for (auto [tag, offset] : strings) WEFT_RETURN_IF_ERROR(check_string(offset, "dynamic entry"));
