@@ -6,6 +6,7 @@
 #include "module.hpp"
 
 #include "device.hpp"
+#include "object_check.hpp"
 
 #define WEFT_CPU_CODE_OBJECT_ABI_ONLY
 #include <hip/weft/cpu_code_object.h>
@@ -27,9 +28,6 @@ namespace weft::cpu {
 namespace {
 
 using codeobj::ElfFile;
-
-constexpr uint32_t kMaxKernels = 1u << 20;
-constexpr uint32_t kMaxArgs = 4096;
 
 #if defined(__x86_64__)
 constexpr uint16_t kHostMachine = codeobj::kElfMachineX86_64;
@@ -82,18 +80,6 @@ Result<Ref<LoadedObject>> open_object(std::span<const std::byte> image) {
   return make_ref<LoadedObject>(handle, fd);
 }
 
-Status check_record(const weftCpuKernelRecord& r, size_t index) {
-  if (!r.entry || !r.name) return invalid("kernel record " + std::to_string(index) + " has no entry or name");
-  if (r.arg_count > kMaxArgs || (r.arg_count && !r.args))
-    return invalid("kernel record " + std::to_string(index) + " has a bad argument table");
-  if (r.kernarg_align == 0 || (r.kernarg_align & (r.kernarg_align - 1)))
-    return invalid("kernel record " + std::to_string(index) + " has a bad kernarg alignment");
-  for (uint32_t i = 0; i < r.arg_count; ++i)
-    if (uint64_t(r.args[i].offset) + r.args[i].size > r.kernarg_size)
-      return invalid(std::string("argument ") + std::to_string(i) + " of " + r.name + " lies outside its kernarg");
-  return Status();
-}
-
 }  // namespace
 
 LoadedObject::~LoadedObject() {
@@ -103,48 +89,29 @@ LoadedObject::~LoadedObject() {
 
 class ModuleBuilder {
  public:
-  static Result<Ref<Module>> build(const ElfFile& elf, Ref<LoadedObject> object) {
-    void* table_address = dlsym(object->handle(), WEFT_CPU_CODE_OBJECT_SYMBOL);
-    if (!table_address) return invalid("weft_cpu_code_object is not exported");
-    const auto* table = static_cast<const weftCpuCodeObject*>(table_address);
-    if (table->magic != WEFT_CPU_CODE_OBJECT_MAGIC) return invalid("bad magic in weft_cpu_code_object");
-    if (table->version != WEFT_CPU_CODE_OBJECT_VERSION)
-      return invalid("format version " + std::to_string(table->version) + " is not supported (this weft reads " +
-                     std::to_string(WEFT_CPU_CODE_OBJECT_VERSION) + ")");
-    if (table->kernel_abi_version != WEFT_KERNEL_ABI_VERSION)
-      return invalid("built for kernel ABI " + std::to_string(table->kernel_abi_version) + "; this weft runs " +
-                     std::to_string(WEFT_KERNEL_ABI_VERSION) + ": rebuild it against this weft's headers");
-    if (table->record_size != sizeof(weftCpuKernelRecord)) return invalid("bad kernel record size");
-    if ((table->begin == nullptr) != (table->end == nullptr) || table->end < table->begin ||
-        size_t(table->end - table->begin) > kMaxKernels)
-      return invalid("bad kernel table bounds");
-
+  // The loaded object is read only where the checks placed its segments: the
+  // kernel records (each pointer bounds-checked) and the data symbols.
+  static Result<Ref<Module>> build(const ElfFile& elf, const CheckedObject& checked, Ref<LoadedObject> object) {
     link_map* map = nullptr;
     if (dlinfo(object->handle(), RTLD_DI_LINKMAP, &map) != 0 || !map) return invalid("dlinfo failed");
     const uintptr_t base = map->l_addr;
+    WEFT_ASSIGN_OR_RETURN(std::vector<CheckedKernel> kernels, check_loaded_records(checked, base));
 
     auto module = make_ref<CpuModule>();
     module->object_ = object;
-    for (const weftCpuKernelRecord* r = table->begin; r != table->end; ++r) {
-      WEFT_RETURN_IF_ERROR(check_record(*r, size_t(r - table->begin)));
-      KernelInfo info;
-      const codeobj::ElfSymbol* sym = elf.symbol_at(reinterpret_cast<uintptr_t>(r->function) - base);
-      info.name = sym ? std::string(sym->name) : std::string(r->name);
-      info.kernarg_size = r->kernarg_size;
-      info.kernarg_align = r->kernarg_align;
-      info.static_shared_bytes = r->static_shared_bytes;
-      info.max_threads_per_block = std::min<uint32_t>(r->max_threads_per_block ? r->max_threads_per_block : 1024,
+    for (CheckedKernel& k : kernels) {
+      KernelInfo info = std::move(k.info);
+      const codeobj::ElfSymbol* sym = elf.symbol_at(k.function_vaddr);
+      info.name = sym ? std::string(sym->name) : k.written_name;
+      info.max_threads_per_block = std::min<uint32_t>(info.max_threads_per_block ? info.max_threads_per_block : 1024,
                                                       CpuDevice::kMaxThreadsPerBlock);
-      for (uint32_t i = 0; i < r->arg_count; ++i) info.args.push_back({r->args[i].offset, r->args[i].size});
-      std::string written = r->name;
-      auto kernel = make_ref<CpuKernel>(std::move(info), r->entry, object);
+      auto kernel = make_ref<CpuKernel>(std::move(info), k.entry, object);
       module->kernels_.emplace(kernel->info().name, kernel);
-      module->kernels_.emplace(written, kernel);
+      module->kernels_.emplace(k.written_name, kernel);
     }
-    for (const codeobj::ElfSymbol& s : elf.symbols) {
-      if (s.section == 0 || s.type != 1 || s.name.empty()) continue;  // defined data objects only
-      auto* address = reinterpret_cast<std::byte*>(base + s.value);
-      module->globals_.emplace(std::string(s.name), CpuGlobal{address, static_cast<size_t>(s.size)});
+    for (const CheckedGlobal& g : checked.globals) {
+      auto* address = reinterpret_cast<std::byte*>(base + g.vaddr);
+      module->globals_.emplace(g.name, CpuGlobal{address, static_cast<size_t>(g.size)});
     }
     return Ref<Module>(module);
   }
@@ -159,16 +126,10 @@ Result<Ref<Module>> CpuModule::load(std::span<const std::byte> image) {
   if (elf.machine != kHostMachine)
     return Status(hipErrorNoBinaryForGpu,
                   "CPU code object: built for ELF machine " + std::to_string(elf.machine) + ", not this host");
-  const codeobj::ElfSymbol* table = elf.symbol(WEFT_CPU_CODE_OBJECT_SYMBOL);
-  if (!table || !table->dynamic) {
-    // A table that only .symtab knows about is not exported; look in .dynsym only.
-    bool exported = false;
-    for (const auto& s : elf.symbols)
-      if (s.dynamic && s.section != 0 && s.name == WEFT_CPU_CODE_OBJECT_SYMBOL) exported = true;
-    if (!exported) return invalid("no exported weft_cpu_code_object table (built with cpu_code_object.h?)");
-  }
+  // All of it before dlopen: ld.so and the table walk trust what they read.
+  WEFT_ASSIGN_OR_RETURN(CheckedObject checked, check_cpu_object(elf));
   WEFT_ASSIGN_OR_RETURN(Ref<LoadedObject> object, open_object(image));
-  return ModuleBuilder::build(elf, std::move(object));
+  return ModuleBuilder::build(elf, checked, std::move(object));
 }
 
 Result<Ref<Kernel>> CpuModule::kernel(std::string_view name) {

@@ -5,6 +5,7 @@
 // (AMD_LOG_LEVEL >= 1), and is the only place that writes the last error.
 #pragma once
 
+#include "runtime/fork_guard.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/thread_state.hpp"
 #include "util/log.hpp"
@@ -67,6 +68,8 @@ hipError_t sticky_error_of_current_device();
 
 template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
+  if (fork_guard::in_forked_child()) [[unlikely]]
+    return fork_guard::refuse(name);
   Status status;
   try {
     if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)

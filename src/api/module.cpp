@@ -11,8 +11,10 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace weft;
 using namespace weft::api;
@@ -32,9 +34,52 @@ Status load_image(hipModule_t* out, std::vector<std::byte> bytes) {
 Status load_from_memory(hipModule_t* out, const void* image) {
   if (!out) return invalid_value("null module output");
   if (!image) return invalid_value("null image");
-  WEFT_ASSIGN_OR_RETURN(size_t size, codeobj::image_extent(static_cast<const std::byte*>(image)));
-  const auto* begin = static_cast<const std::byte*>(image);
-  return load_image(out, std::vector<std::byte>(begin, begin + size));
+  // No size is passed: measure the image from its headers and copy it without
+  // ever touching a byte that is not readable (corrupt headers are common).
+  WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, codeobj::copy_image(static_cast<const std::byte*>(image)));
+  return load_image(out, std::move(bytes));
+}
+
+// A code object file: a regular file (not a FIFO, device or directory, which
+// could block or never end), 1 byte to kMaxImageSize, read with its size known.
+// Missing or unreadable: hipErrorFileNotFound; not a regular file or a bad size:
+// hipErrorInvalidImage, since a path was found but holds no code object.
+Result<std::vector<std::byte>> read_image_file(const char* fname) {
+  // O_NONBLOCK: opening a FIFO with no writer must not block; it is refused below.
+  int fd = ::open(fname, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return Status(hipErrorFileNotFound, fmt::format("cannot open {}: {}", fname, std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return Status(hipErrorFileNotFound, fmt::format("cannot stat {}: {}", fname, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode))
+    return Status(hipErrorInvalidImage, fmt::format("{} is not a regular file (a {}): no code object to load", fname,
+                                                    S_ISDIR(st.st_mode)    ? "directory"
+                                                    : S_ISFIFO(st.st_mode) ? "FIFO"
+                                                    : S_ISCHR(st.st_mode)  ? "character device"
+                                                    : S_ISBLK(st.st_mode)  ? "block device"
+                                                    : S_ISSOCK(st.st_mode) ? "socket"
+                                                                           : "special file"));
+  if (st.st_size == 0) return Status(hipErrorInvalidImage, fmt::format("{} is empty", fname));
+  if (uint64_t(st.st_size) > codeobj::kMaxImageSize)
+    return Status(hipErrorInvalidImage, fmt::format("{} is {} bytes; code objects are limited to {} MiB", fname,
+                                                    st.st_size, codeobj::kMaxImageSize >> 20));
+  std::vector<std::byte> bytes(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::pread(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(done));
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n < 0) return Status(hipErrorFileNotFound, fmt::format("reading {}: {}", fname, std::strerror(errno)));
+    if (n == 0) break;  // the file shrank while being read
+    done += static_cast<size_t>(n);
+  }
+  if (done != bytes.size())
+    return Status(hipErrorInvalidImage, fmt::format("{} shrank while being read ({} of {} bytes)", fname, done,
+                                                    bytes.size()));
+  return bytes;
 }
 
 Result<Ref<ModuleHandle>> module_of(hipModule_t module) {
@@ -83,12 +128,8 @@ Status set_attribute(std::atomic<int>& max_dynamic, std::atomic<int>& carveout, 
 WEFT_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
   return call("hipModuleLoad", [&] {
     if (!module || !fname) return invalid_value("null module output or file name");
-    std::ifstream in(fname, std::ios::binary);
-    if (!in) return Status(hipErrorFileNotFound, fmt::format("cannot open {}: {}", fname, std::strerror(errno)));
-    std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (chars.empty()) return Status(hipErrorInvalidImage, fmt::format("{} is empty", fname));
-    const auto* begin = reinterpret_cast<const std::byte*>(chars.data());
-    return load_image(module, std::vector<std::byte>(begin, begin + chars.size()));
+    WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, read_image_file(fname));
+    return load_image(module, std::move(bytes));
   }, module, fname);
 }
 

@@ -119,6 +119,22 @@ Result<std::vector<std::byte>> decompress_bundle(Bytes b, uint64_t max_output) {
     return invalid_image(text_of("compressed bundle: ", h.uncompressed_size, " bytes uncompressed is too large"));
   uint64_t end = h.total_size ? h.total_size : b.size();
   Bytes payload = b.subspan(h.header_size, end - h.header_size);
+  // The claimed size is allocated up front: check it against what the data can
+  // expand to first, so a corrupt header cannot make weft allocate (and zero) a
+  // gigabyte for a few kilobytes of payload. zlib expands at most ~1032:1; a
+  // zstd frame bounds its own output (exact when it records its content size).
+  uint64_t bound = payload.size() * 1032 + 64;
+  if (h.method == Compression::kZstd) {
+    size_t frame = ZSTD_findFrameCompressedSize(payload.data(), payload.size());
+    if (ZSTD_isError(frame)) return invalid_image("compressed bundle: zstd frame is corrupt");
+    unsigned long long content = ZSTD_getFrameContentSize(payload.data(), frame);
+    if (content == ZSTD_CONTENTSIZE_ERROR) return invalid_image("compressed bundle: zstd frame is corrupt");
+    // Without a recorded size: each block (3-byte header, 1 byte of RLE) yields at most 128 KiB.
+    bound = content != ZSTD_CONTENTSIZE_UNKNOWN ? content : uint64_t(frame) * (128 << 10) / 4 + (128 << 10);
+  }
+  if (h.uncompressed_size > bound)
+    return invalid_image(text_of("compressed bundle: header claims ", h.uncompressed_size,
+                                 " bytes uncompressed; its data can hold at most ", bound));
   std::vector<std::byte> out(h.uncompressed_size);
   if (h.method == Compression::kZlib) {
     uLongf out_size = static_cast<uLongf>(out.size());

@@ -60,12 +60,15 @@ Status CodeImage::open_locked() {
     // any loaded segment) is measured from its own headers instead.
     size_ = extent_of_loaded(data_);
     if (size_ == 0) {
-      auto extent = codeobj::image_extent(data_);
-      if (!extent.ok()) {
-        open_error_ = extent.status();
+      // Copied through safe_copy: headers that claim more than is mapped fail here.
+      auto copy = codeobj::copy_image(data_);
+      if (!copy.ok()) {
+        open_error_ = copy.status();
         return open_error_;
       }
-      size_ = extent.value();
+      owned_ = std::move(copy).value();
+      data_ = owned_.data();
+      size_ = owned_.size();
     }
   }
   auto opened = codeobj::OpenedImage::open(std::span<const std::byte>(data_, size_));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/runtime.hpp"
 
+#include "runtime/fork_guard.hpp"
+
 #include "util/env.hpp"
 #include "util/log.hpp"
 
@@ -154,6 +156,7 @@ Runtime::Runtime() {
   for (auto& d : ordered)
     devices_.push_back(std::make_unique<DeviceState>(int(devices_.size()), d));
   if (devices_.empty()) log::error("no agents found: every device call will fail with hipErrorNoDevice");
+  fork_guard::arm();  // from now on a fork()ed child must not use these agents
 }
 
 }  // namespace weft

@@ -9,6 +9,9 @@
 #include <weft/codeobj/bytes.hpp>
 #include <weft/driver/status.hpp>
 
+#include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,13 +29,31 @@ ImageKind classify_image(Bytes bytes);
 // "sm_NN" for CUDA ELF.
 Result<std::string> elf_target(Bytes bytes);
 
+// The most bytes weft takes as one image (hipModuleLoadData, hipModuleLoad).
+inline constexpr uint64_t kMaxImageSize = 1ull << 30;
+
+// Copies `out.size()` bytes at `offset` of an image into `out`; false when any of
+// them is not readable. The extent functions read the image only through it.
+using ImageReader = std::function<bool(uint64_t offset, std::span<std::byte> out)>;
+
 // The size of an image given only its start (hipModuleLoadData passes no size),
 // read from its headers: ELF section and program headers, bundle entries, the
 // CCOB v2/v3 total size, the NVIDIA fatbin header; PTX text up to its NUL).
-// Reads only memory the headers say belongs to the image;
-// the caller vouches that the image is whole. CCOB v1 records no size and is
-// refused. Images are capped at 4 GiB.
+// Every claimed offset and size is checked against kMaxImageSize before any sum,
+// and header bytes are read through `read`, so a corrupt header fails with
+// hipErrorInvalidImage instead of reading unmapped memory. CCOB v1 records no
+// size and is refused.
+Result<size_t> image_extent(const ImageReader& read);
+// The same over memory at `data`, read with safe_copy.
 Result<size_t> image_extent(const std::byte* data);
+// The image at `data`, measured by image_extent and copied with safe_copy:
+// hipErrorInvalidImage when its claimed bytes are not all readable.
+Result<std::vector<std::byte>> copy_image(const std::byte* data);
+
+// memcpy that fails instead of faulting when [from, from + size) is not all
+// readable: process_vm_readv on our own pid (one syscall, a kernel-side copy),
+// or write() through a pipe where seccomp forbids that. Never raises a signal.
+bool safe_copy(const void* from, void* to, size_t size);
 
 struct CodeObjectCandidate {
   std::string target;    // target ID; empty when only the driver can tell (any_target)

@@ -65,6 +65,24 @@ void bundle_seeds(const std::string& name, const std::vector<std::byte>& bundle)
   }
 }
 
+bool target_is_host(Bytes bytes) {
+  auto target = elf_target(bytes);
+  return target.ok() && (target.value() == "x86_64" || target.value() == "aarch64");
+}
+
+// fuzz_module (hipModuleLoadData end to end): the CPU code object, a fat bundle
+// holding it, and that bundle compressed (CCOB v2 and v3 record their size).
+void module_seeds(const std::string& name, Bytes so) {
+  seed("module", name, so);
+  auto bundle = write_bundle({{"host-x86_64-unknown-linux-gnu", {}},
+                              {"hipv4-x86_64-unknown-linux-gnu-x86_64", std::vector<std::byte>(so.begin(), so.end())}});
+  seed("module", name + ".bundle", bundle);
+  for (uint16_t v : {2, 3}) {
+    auto ccob = compress_bundle(bundle, Compression::kZstd, v);
+    if (ccob.ok()) seed("module", name + ".ccob" + std::to_string(v), ccob.value());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +101,7 @@ int main(int argc, char** argv) {
       bundle_seeds(name, bytes);
     } else if (is_elf(bytes)) {
       seed("elf", name, bytes);
+      if (target_is_host(bytes)) module_seeds(name, bytes);
       auto target = elf_target(bytes);
       if (target.ok() && target.value() != "x86_64" && target.value() != "aarch64") amdgpu_seeds(name, bytes);
       bundle_seeds(name + ".bundle", write_bundle({{"host-x86_64-unknown-linux", {}},
