@@ -132,10 +132,11 @@ struct Kernel<Fn> {
   }
   // Unpacks the kernarg buffer, then runs the block (or one GPU thread) exactly as
   // a single-source kernel runs (hip/weft/single_source.h, kernel ABI contract).
+  using Call = ::weft::detail::ConstantCall<Fn>;
   static void entry(weftKernelContext* ctx, void* kernarg) {
-    Tuple values;
-    unpack(values, static_cast<const std::byte*>(kernarg), std::index_sequence_for<Params...>{});
-    ::weft::detail::kernel_entry<Fn, Tuple>(ctx, &values);
+    ::weft::detail::LaunchBlob<Call, Tuple> blob{Call{}, Tuple{}};
+    unpack(blob.args, static_cast<const std::byte*>(kernarg), std::index_sequence_for<Params...>{});
+    ::weft::detail::kernel_entry<Call, Tuple>(ctx, &blob);
   }
   static constexpr weftCpuKernelRecord record(const char* name, uint32_t max_threads) {
     return weftCpuKernelRecord{name, reinterpret_cast<const void*>(Fn), &entry, L::kSize, L::kAlign, 0,

@@ -170,7 +170,8 @@ inline void atomicAddNoRet(float* address, float value) { ::weft::detail::atomic
 // Clang's __hip_atomic_* builtins, which AMD's headers and some programs call directly. The
 // memory order is honoured (GCC treats an order it cannot see at compile time as seq_cst);
 // the scope is accepted and, as above, needs nothing. The value converts to the pointee's type,
-// as the builtins' operand does.
+// as the builtins' operand does. Clang (15 and later) has them as builtins even in host code.
+#if !(defined(__clang__) && __has_builtin(__hip_atomic_load))
 template <typename T>
 inline T __hip_atomic_load(T* address, int order, int /*scope*/) {
   T value;
@@ -230,5 +231,6 @@ template <typename T, typename U>
 inline T __hip_atomic_fetch_max(T* address, U value, int /*order*/, int /*scope*/) {
   return ::weft::detail::atomic_max(address, static_cast<T>(value));
 }
+#endif  // Clang's builtins
 
 #endif  // WEFT_HIP_DEVICE_ATOMICS_H

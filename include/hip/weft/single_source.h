@@ -425,6 +425,13 @@ struct PointerCall {
   void operator()(A&... args) const { function(args...); }
 };
 
+// Calls a kernel known at compile time (CPU code objects: hip/weft/cpu_code_object.h).
+template <auto Kernel>
+struct ConstantCall {
+  template <typename... A>
+  void operator()(A&... args) const { Kernel(args...); }
+};
+
 // What a launch hands to its entry: the call and the argument values.
 template <typename Call, typename Tuple>
 struct LaunchBlob {
