@@ -266,6 +266,14 @@ inline __half __hadd_rn(__half a, __half b) { return __hadd(a, b); }
 inline __half __hsub_rn(__half a, __half b) { return __hsub(a, b); }
 inline __half __hmul_rn(__half a, __half b) { return __hmul(a, b); }
 inline __half __hfma(__half a, __half b, __half c) { return ::weft::fp16::fma(a, b, c); }
+// fma in kernels: three halves stay in half (one rounding); an integral (or bool) addend
+// promotes the operation to float, as arithmetic mixing __half with an integer does, instead
+// of being ambiguous between the float, double and long double overloads.
+inline __half fma(__half a, __half b, __half c) { return __hfma(a, b, c); }
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+inline float fma(__half a, __half b, T c) {
+  return std::fma(__half2float(a), __half2float(b), static_cast<float>(c));
+}
 inline __half __hadd_sat(__half a, __half b) { return ::weft::fp16::saturate(__hadd(a, b)); }
 inline __half __hsub_sat(__half a, __half b) { return ::weft::fp16::saturate(__hsub(a, b)); }
 inline __half __hmul_sat(__half a, __half b) { return ::weft::fp16::saturate(__hmul(a, b)); }

@@ -404,3 +404,17 @@ TEST_CASE("a __half2 axpy and a warp reduction of __half2 run on the CPU agent",
     FP_CHECK(__high2float(sums[w]) == hi);
   }
 }
+
+// fma of three halves rounds once to half; an integral addend promotes to float (the
+// overload set HIP programs rely on, instead of an ambiguity between float/double/long double).
+TEST_CASE("fp16_fma_overloads") {
+  const __half h = __float2half(1.0f / 3.0f);
+  const __half three = __float2half(3.0f);
+  const __half r = fma(h, h, three);
+  REQUIRE(__half_as_ushort(r) == __half_as_ushort(__hfma(h, h, three)));
+  static_assert(std::is_same_v<decltype(fma(h, h, 3)), float>, "integral addend: float");
+  const float f = __half2float(h);
+  REQUIRE(fma(h, h, 3) == std::fma(f, f, 3.0f));
+  REQUIRE(fma(h, h, true) == std::fma(f, f, 1.0f));
+  REQUIRE(__half2float(r) != std::fma(f, f, 3.0f));  // rounded to half, not kept in float
+}
