@@ -657,6 +657,17 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim,
                                             stream);
 }
 
+// HIP-CPU accepts hipMemcpy and hipMemcpyAsync without a kind (the direction follows from the pointers, as
+// hipMemcpyDefault does); programs written for it compile here too. C++ only, an overload
+// next to the C function, so the exported symbol and its ABI are untouched.
+inline hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes) {
+  return hipMemcpy(dst, src, sizeBytes, hipMemcpyDefault);
+}
+inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes,
+                                 hipStream_t stream = nullptr) {
+  return hipMemcpyAsync(dst, src, sizeBytes, hipMemcpyDefault, stream);
+}
+
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
   static_cast<void>(::weft::detail::launch_site(                                              \
       #kernel, [=](auto&... weft_args_) { (kernel)(weft_args_...); },                         \
