@@ -44,32 +44,9 @@ Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3
 
 namespace {
 
-// What occupancy queries assume for a single-source kernel (facts_of_host_function).
-KernelInfo single_source_info(const DeviceState& device) {
-  KernelInfo info;
-  info.name = "<single-source kernel>";
-  info.max_threads_per_block = static_cast<uint32_t>(device.props().maxThreadsPerBlock);
-  return info;
-}
-
 Status submit_cooperative_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
                                       const Ref<Stream>& s) {
-  DeviceState& device = s->device();
-  if (!device.driver_device().caps().runs_host_kernels)
-    return Status(hipErrorNoBinaryForGpu,
-                  fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
-                              kernel->name(), device.ordinal(), device.driver_device().target_id()));
-  WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
-  WEFT_RETURN_IF_ERROR(check_cooperative(device, single_source_info(device), grid, block, shared_bytes));
-  DispatchOp op;
-  op.host_kernel = std::move(kernel);
-  op.dims.grid = grid;
-  op.dims.block = block;
-  op.dims.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
-  op.cooperative = true;
-  WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
-  if (env::settings().launch_blocking) return s->synchronize();
-  return Status();
+  return submit_host_kernel(std::move(kernel), grid, block, shared_bytes, s, true);
 }
 
 // hipLaunchCooperativeKernel by address: a registered code-object kernel, or a

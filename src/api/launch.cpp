@@ -2,6 +2,7 @@
 // Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
 #include "api/api.hpp"
+#include "api/kernel_launch.hpp"
 #include "api/launch.hpp"
 
 #include "graph/host_kernels.hpp"
@@ -39,23 +40,36 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
 
 namespace weft::api {
 
-Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
-                          hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
+                          const Ref<Stream>& s, bool cooperative) {
   DeviceState& device = s->device();
   if (!device.driver_device().caps().runs_host_kernels)
     return Status(hipErrorNoBinaryForGpu,
                   fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
                               kernel->name(), device.ordinal(), device.driver_device().target_id()));
   WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
+  if (cooperative) {
+    // What occupancy queries assume for a single-source kernel (facts_of_host_function).
+    KernelInfo info;
+    info.name = kernel->name();
+    info.max_threads_per_block = static_cast<uint32_t>(device.props().maxThreadsPerBlock);
+    WEFT_RETURN_IF_ERROR(check_cooperative(device, info, grid, block, shared_bytes));
+  }
   DispatchOp op;
   op.host_kernel = std::move(kernel);
   op.dims.grid = grid;
   op.dims.block = block;
   op.dims.dynamic_shared_bytes = static_cast<uint32_t>(shared_bytes);
+  op.cooperative = cooperative;
   WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
   if (env::settings().launch_blocking) return s->synchronize();
   return Status();
+}
+
+Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
+                          hipStream_t stream, bool per_thread) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  return submit_host_kernel(std::move(kernel), grid, block, shared_bytes, s, false);
 }
 
 Result<Ref<HostKernel>> host_kernel_for(const void* function, void** args) {
