@@ -25,11 +25,12 @@ bool writes_host(CopyDirection d) {
 }  // namespace
 
 Status submit_copy(hipStream_t stream, CopyOp op, bool sync, bool per_thread) {
+  // Synchronous copies, empty ones and captures need no staging: no pointer lookups for them.
+  if (sync || op.width == 0 || op.height == 0 || graph::capture_active())
+    return submit_on(stream, op, sync, per_thread);
   const bool pageable_src = reads_host(op.direction) && is_pageable(op.src);
   const bool pageable_dst = writes_host(op.direction) && is_pageable(op.dst);
-  if (sync || op.width == 0 || op.height == 0 || graph::capture_active() ||
-      (!pageable_src && !pageable_dst))
-    return submit_on(stream, op, sync, per_thread);
+  if (!pageable_src && !pageable_dst) return submit_on(stream, op, sync, per_thread);
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
   if (s->device().driver_device().kind() != AgentKind::kCpu) return submit_on(stream, op, sync, per_thread);
   // Waiting covers a pageable source too: the copy has run when the call returns.

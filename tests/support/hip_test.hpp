@@ -7,9 +7,8 @@
 #ifndef WEFT_TESTS_SUPPORT_HIP_TEST_HPP
 #define WEFT_TESTS_SUPPORT_HIP_TEST_HPP
 
-// Standard headers first: <hip/hip_runtime.h> defines __noinline__ (as CUDA does), which
-// breaks libstdc++ headers that spell __attribute__((__noinline__)) (e.g. <memory> via
-// <thread>) when they are included after it.
+// Standard headers first (a habit kept from when <hip/hip_runtime.h>'s __noinline__ broke
+// libstdc++ headers included after it; hip/weft/single_source.h now includes those first).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -65,6 +64,20 @@ struct StringMaker<hipError_t> {
   } while (0)
 
 namespace hip_test {
+
+// Whether this test binary runs under AddressSanitizer or ThreadSanitizer (which own the
+// fault signals and make RSS figures meaningless).
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+inline constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+#else
+inline constexpr bool kSanitized = false;
+#endif
 
 // The ordinal under test: $WEFT_TEST_DEVICE, default 0. The test main makes it current on
 // the main thread before every test case; threads a test starts must call
