@@ -4,6 +4,7 @@
 #include <hip/weft/fiber_sync.h>
 
 #include "fault_guard.hpp"
+#include "sanitizers.hpp"
 #include "util/log.hpp"
 
 #include <fmt/format.h>
@@ -19,28 +20,6 @@
 #include <cstdlib>
 #include <new>
 #include <string>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define WEFT_ASAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define WEFT_ASAN_FIBERS 1
-#endif
-#endif
-#ifdef WEFT_ASAN_FIBERS
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
-#if defined(__SANITIZE_THREAD__)
-#define WEFT_TSAN_FIBERS 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define WEFT_TSAN_FIBERS 1
-#endif
-#endif
-#ifdef WEFT_TSAN_FIBERS
-#include <sanitizer/tsan_interface.h>
-#endif
 
 namespace weft::cpu {
 namespace {
@@ -114,7 +93,7 @@ StackPool::~StackPool() {
 }
 
 void StackPool::release(const StackSpan& stack) {
-  munmap(stack.bottom - page_size(), stack.size + page_size());
+  unmap_stack(stack.bottom - page_size(), stack.size + page_size());
 }
 
 void StackPool::resize(size_t bytes) {
@@ -137,7 +116,7 @@ StackSpan StackPool::acquire() {
   // The lowest page catches stack overflows instead of corrupting a neighbour
   // (fault_guard.cpp reports a fault there as a stack overflow): no stack without it.
   if (mprotect(base, guard, PROT_NONE) != 0) {
-    munmap(base, bytes + guard);
+    munmap(base, bytes + guard);  // never ran, nothing poisoned
     throw std::bad_alloc();
   }
   return StackSpan{static_cast<std::byte*>(base) + guard, bytes};

@@ -2,6 +2,7 @@
 #include "fault_guard.hpp"
 
 #include "block_runner.hpp"
+#include "sanitizers.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -28,7 +29,7 @@ struct AltStack {
     stack_t off{};
     off.ss_flags = SS_DISABLE;
     sigaltstack(&off, nullptr);
-    munmap(base, bytes);
+    unmap_stack(base, bytes);  // handlers that switched away left frames behind
   }
 };
 thread_local AltStack t_alt_stack;
