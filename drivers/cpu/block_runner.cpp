@@ -5,9 +5,9 @@
 
 #include "fault_guard.hpp"
 #include "sanitizers.hpp"
-#include "util/log.hpp"
 
 #include <fmt/format.h>
+#include <weft/common/log.hpp>
 #include <weft/driver/address_report.hpp>
 
 #include <pthread.h>

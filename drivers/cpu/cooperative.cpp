@@ -3,7 +3,7 @@
 
 #include "block_runner.hpp"
 
-#include "util/log.hpp"
+#include <weft/common/log.hpp>
 
 #include <fmt/format.h>
 

@@ -2,9 +2,8 @@
 // The CPU driver: one agent for the host, unless WEFT_CPU_AGENT=0 hides it.
 #include "device.hpp"
 
+#include <weft/common/env.hpp>
 #include <weft/driver/device.hpp>
-
-#include "util/env.hpp"
 
 #include <memory>
 

@@ -3,7 +3,7 @@
 // (include/hip/weft/kernel_abi.h).
 #include "block_runner.hpp"
 
-#include "util/log.hpp"
+#include <weft/common/log.hpp>
 
 #include <dlfcn.h>
 #include <fmt/format.h>

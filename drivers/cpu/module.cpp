@@ -11,8 +11,7 @@
 #define WEFT_CPU_CODE_OBJECT_ABI_ONLY
 #include <hip/weft/cpu_code_object.h>
 #include <weft/codeobj/elf.hpp>
-
-#include "util/log.hpp"
+#include <weft/common/log.hpp>
 
 #include <dlfcn.h>
 #include <link.h>

@@ -8,8 +8,8 @@
 #include "runtime/fork_guard.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/thread_state.hpp"
-#include "util/log.hpp"
 
+#include <weft/common/log.hpp>
 #include <weft/driver/status.hpp>
 
 #include <fmt/format.h>

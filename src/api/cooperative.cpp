@@ -9,7 +9,8 @@
 #include "api/launch.hpp"
 
 #include "graph/host_kernels.hpp"
-#include "util/env.hpp"
+
+#include <weft/common/env.hpp>
 
 #include <hip/weft/kernel_abi.h>
 

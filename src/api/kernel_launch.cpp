@@ -3,7 +3,8 @@
 #include "api/kernel_launch.hpp"
 
 #include "api/launch.hpp"
-#include "util/env.hpp"
+
+#include <weft/common/env.hpp>
 
 #include <algorithm>
 #include <cstring>

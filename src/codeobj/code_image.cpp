@@ -2,7 +2,8 @@
 #include "codeobj/code_image.hpp"
 
 #include "runtime/runtime.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <link.h>
 

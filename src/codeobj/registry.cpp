@@ -2,7 +2,8 @@
 #include "codeobj/registry.hpp"
 
 #include "runtime/runtime.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <cstdlib>
 #include <cstring>

@@ -4,7 +4,8 @@
 #include "graph/nodes.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/thread_state.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <fmt/format.h>
 

@@ -5,7 +5,8 @@
 #include "graph/handles.hpp"
 #include "graph/user_object.hpp"
 #include "runtime/runtime.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <fmt/format.h>
 

@@ -2,7 +2,8 @@
 #include "graph/graph_memory.hpp"
 
 #include "runtime/runtime.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <mutex>
 #include <unordered_set>

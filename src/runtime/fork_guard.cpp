@@ -2,7 +2,8 @@
 #include "runtime/fork_guard.hpp"
 
 #include "runtime/thread_state.hpp"
-#include "util/log.hpp"
+
+#include <weft/common/log.hpp>
 
 #include <pthread.h>
 #include <unistd.h>

@@ -3,9 +3,8 @@
 
 #include "runtime/fork_guard.hpp"
 
-#include "util/env.hpp"
-#include "util/log.hpp"
-
+#include <weft/common/env.hpp>
+#include <weft/common/log.hpp>
 #include <weft/driver/registry.hpp>
 
 #include <algorithm>

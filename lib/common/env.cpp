@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "util/env.hpp"
+#include <weft/common/env.hpp>
 
 #include <algorithm>
 #include <cerrno>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "util/log.hpp"
+#include <weft/common/log.hpp>
 
-#include "util/env.hpp"
+#include <weft/common/env.hpp>
 
 #include <unistd.h>
 
