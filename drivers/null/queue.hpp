@@ -5,9 +5,13 @@
 //
 // What "inline" means for callers: submit() may block (an EventWaitOp on an
 // unfinished event of another driver waits right there), and a HostFuncOp runs
-// inside submit(), on the caller's thread. A host function that submits to the
-// same queue would deadlock; HIP forbids it anyway (op.hpp). Thread-safe:
-// concurrent submits are serialized.
+// inside submit(), on the caller's thread. A host function that submits to or
+// synchronizes the same queue would deadlock; HIP forbids it anyway (op.hpp).
+// Thread-safe: concurrent submits are serialized.
+//
+// Contract (destruction): dropping the last reference must not block, and work
+// already submitted still runs (hipStreamDestroy's rule); a threaded queue lets
+// its thread drain and exit on its own. Here nothing is ever pending.
 #pragma once
 
 #include <weft/driver/device.hpp>
