@@ -141,7 +141,9 @@ CUresult device_uuid(CUuuid* uuid, CUdevice device) {
 }
 
 void install_fake() {
-  auto* fake = new fake_cuda::FakeCuda();  // leaked: driver objects live to the end
+  // Never destroyed (driver objects live to the end); held here so that leak
+  // checkers see it reachable.
+  static fake_cuda::FakeCuda* fake = new fake_cuda::FakeCuda();
   fake_cuda::state().device_count = 2;
   // The block and grid limits of an sm_90 device, which the fake leaves out.
   auto& attributes = fake_cuda::state().attributes;

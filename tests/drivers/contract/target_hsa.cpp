@@ -48,7 +48,9 @@ hsa_status_t agent_info(hsa_agent_t agent, hsa_agent_info_t attribute, void* val
 }
 
 void install_double() {
-  auto* fake = new fake_hsa::FakeHsa();  // leaked: driver objects live to the end
+  // Never destroyed (driver objects live to the end); held here so that leak
+  // checkers see it reachable.
+  static fake_hsa::FakeHsa* fake = new fake_hsa::FakeHsa();
   fake_hsa::state().gpus.push_back(fake_hsa::GpuConfig{});
   fake_hsa::state().fault_object = kFaultingObject;
   g_double = &fake->api();
