@@ -521,7 +521,7 @@ TEST_CASE("Contract_Queue_HostKernelRunsOrIsRefused") {
   }
 }
 
-TEST_CASE("Contract_Queue_AsyncErrorIsStickyAndFirst") {
+TEST_CASE("Contract_Queue_AsyncErrorIsSticky") {
   Agents a;
   if (!open(a)) return;
   weft::Device& d = a.first();
