@@ -51,6 +51,7 @@ void NullDevice::properties(hipDeviceProp_tR0600& p) const {
   p.totalGlobalMem = total_bytes_;
   p.warpSize = 32;
   p.maxThreadsPerBlock = 1024;
+  p.maxThreadsPerMultiProcessor = 1024;
   p.maxThreadsDim[0] = p.maxThreadsDim[1] = 1024;
   p.maxThreadsDim[2] = 64;
   p.maxGridSize[0] = 0x7fffffff;

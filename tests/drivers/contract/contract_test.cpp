@@ -278,6 +278,8 @@ TEST_CASE("Contract_Device_PropertiesAreSane") {
       CHECK(p.maxThreadsDim[i] <= p.maxThreadsPerBlock);
       CHECK(p.maxGridSize[i] > 0);
     }
+    CHECK(p.maxThreadsPerMultiProcessor >= p.maxThreadsPerBlock);
+    CHECK(p.sharedMemPerBlock > 0);
     CHECK(p.multiProcessorCount > 0);
     CHECK(p.major >= 0);
     CHECK(p.minor >= 0);

@@ -145,7 +145,7 @@ void install_fake() {
   // checkers see it reachable.
   static fake_cuda::FakeCuda* fake = new fake_cuda::FakeCuda();
   fake_cuda::state().device_count = 2;
-  // The block and grid limits of an sm_90 device, which the fake leaves out.
+  // The block, grid and SM thread limits of an sm_90 device, which the fake leaves out.
   auto& attributes = fake_cuda::state().attributes;
   attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X] = 1024;
   attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y] = 1024;
@@ -153,6 +153,7 @@ void install_fake() {
   attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X] = 2147483647;
   attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y] = 65535;
   attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z] = 65535;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR] = 2048;
   g_recording = &fake->api();
   static weft::cuda::Api table = fake->api();
 #define CONTRACT_FILL_REQUIRED(name) \
