@@ -477,6 +477,38 @@ TEST_CASE("Contract_Queue_HostFunctionsRunInOrderAfterEarlierWork") {
   for (int i = 0; i < kFunctions; ++i) REQUIRE(order[size_t(i)] == i);
 }
 
+// Queues are thread-safe: ops submitted from several threads at once all run,
+// each thread's in its own order.
+TEST_CASE("Contract_Queue_ConcurrentSubmitsKeepEachThreadsOrder") {
+  Agents a;
+  if (!open(a)) return;
+  auto q = value_of(a.first().create_queue({}));
+  constexpr int kThreads = 4, kEach = 100;
+  std::mutex mutex;
+  std::vector<std::vector<int>> ran(kThreads);
+  std::atomic<int> failures{0};  // Catch2 assertions are not thread-safe: count instead
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kEach; ++i) {
+        weft::Status s = q->submit(weft::HostFuncOp{[&, t, i] {
+          std::lock_guard lock(mutex);
+          ran[size_t(t)].push_back(i);
+        }});
+        if (!s.ok()) failures.fetch_add(1);
+      }
+    });
+  for (auto& th : threads) th.join();
+  CONTRACT_OK(q->synchronize());
+  CHECK(failures.load() == 0);
+  std::lock_guard lock(mutex);
+  for (int t = 0; t < kThreads; ++t) {
+    INFO("thread " << t);
+    REQUIRE(ran[size_t(t)].size() == size_t(kEach));
+    for (int i = 0; i < kEach; ++i) REQUIRE(ran[size_t(t)][size_t(i)] == i);
+  }
+}
+
 TEST_CASE("Contract_Queue_HostKernelRunsOrIsRefused") {
   Agents a;
   if (!open(a)) return;
