@@ -18,11 +18,16 @@ std::unique_ptr<Driver> make_driver() __attribute__((weak));
 namespace xdna {
 std::unique_ptr<Driver> make_driver() __attribute__((weak));
 }
+// drivers/null: no agents unless WEFT_NULL_DRIVER asks (tests only).
+namespace null {
+std::unique_ptr<Driver> make_driver() __attribute__((weak));
+}
 
 std::vector<std::unique_ptr<Driver>> make_builtin_drivers() {
   std::vector<std::unique_ptr<Driver>> drivers;
-  // GPU and NPU drivers first: their agents get the low ordinals.
-  for (auto factory : {&hsa::make_driver, &cuda::make_driver, &xdna::make_driver})
+  // GPU and NPU drivers first: their agents get the low ordinals. Null agents
+  // come after the real ones, so enabling them never renumbers a GPU.
+  for (auto factory : {&hsa::make_driver, &cuda::make_driver, &xdna::make_driver, &null::make_driver})
     if (factory) drivers.push_back(factory());
   drivers.push_back(cpu::make_driver());
   return drivers;
