@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Launch-configuration checks shared by every launch entry point (defined in launch.cpp).
+// Single-source kernel launches, and the launch-configuration checks shared by
+// every launch entry point (defined in launch_host_kernel.cpp).
 #pragma once
 
 #include "api/api.hpp"

@@ -6,7 +6,7 @@
 // Registration runs in static constructors before main: it records pointers and
 // names only (codeobj/registry.hpp) and never fails the process.
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 #include "codeobj/registry.hpp"
 
 #include <cstring>

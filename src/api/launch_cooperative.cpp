@@ -5,8 +5,8 @@
 // OS thread of its own (drivers/cpu/cooperative.hpp); the grid may have at most
 // as many blocks as the occupancy queries say fit at once.
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
-#include "api/launch.hpp"
+#include "api/launch_code_object.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include "graph/host_kernels.hpp"
 #include "util/env.hpp"

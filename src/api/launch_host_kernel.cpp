@@ -2,8 +2,8 @@
 // Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
-#include "api/launch.hpp"
+#include "api/launch_code_object.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include "graph/host_kernels.hpp"
 #include "util/env.hpp"

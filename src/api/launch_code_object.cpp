@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Code-object kernel launches: argument packing, checks, submission, occupancy.
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 
-#include "api/launch.hpp"
+#include "api/launch_host_kernel.hpp"
 #include "util/env.hpp"
 
 #include <algorithm>
