@@ -38,7 +38,7 @@ Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3
 
 // hipLaunchKernel for a registered host function.
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,
-                         size_t dynamic_shared, hipStream_t stream, bool per_thread);
+                         size_t dynamic_shared, hipStream_t stream, DefaultStream default_stream);
 
 // What the occupancy and attribute queries know about a kernel.
 struct KernelFacts {

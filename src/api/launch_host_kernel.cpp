@@ -67,8 +67,8 @@ Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t 
 }
 
 Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
-                          hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+                          hipStream_t stream, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   return submit_host_kernel(std::move(kernel), grid, block, shared_bytes, s, false);
 }
 

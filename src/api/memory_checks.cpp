@@ -184,9 +184,9 @@ DeviceState* foreign_gpu_memory(const Stream& stream, std::initializer_list<cons
 
 }  // namespace
 
-Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
-  if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
+Status submit_on(hipStream_t stream, Op op, Blocking blocking, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
+  if (blocking == kSync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
   DeviceState* owner = nullptr;
   if (auto* copy = std::get_if<CopyOp>(&op)) owner = foreign_gpu_memory(*s, {copy->dst, copy->src});
   else if (auto* fill = std::get_if<FillOp>(&op)) owner = foreign_gpu_memory(*s, {fill->dst});
@@ -196,7 +196,7 @@ Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
         "copy or memset on a stream of device {} (hipSetDevice({}) for the null stream)",
         owner->ordinal(), s->device().ordinal(), owner->ordinal(), owner->ordinal()));
   WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
-  if (sync) return s->synchronize();
+  if (blocking == kSync) return s->synchronize();
   return Status();
 }
 
