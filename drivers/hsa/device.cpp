@@ -225,6 +225,7 @@ HsaDevice::HsaDevice(std::shared_ptr<const System> system, hsa_agent_t agent, Ag
       signals_(std::make_shared<SignalPool>(*system_->api)) {
   caps_.runs_host_kernels = false;
   caps_.host_can_access_device_memory = false;
+  caps_.owns_unlisted_device_memory = true;  // globals of ROCr-loaded executables
   caps_.timing_events = true;
 }
 
