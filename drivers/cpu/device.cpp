@@ -118,6 +118,7 @@ CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes
   available_at_start_ = available_host_memory(facts_.total_memory);
   caps_.runs_host_kernels = true;
   caps_.host_can_access_device_memory = true;
+  caps_.owns_unlisted_device_memory = false;  // every device address is in the pointer table
   caps_.timing_events = true;
   // The thread that submits a dispatch works too, so the pool has one fewer.
   pool_ = new WorkerPool(workers > 0 ? workers - 1 : 0);

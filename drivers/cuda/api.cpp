@@ -26,26 +26,17 @@ void* resolve(void* library, const char* abi_name, const char* plain_name) {
 }
 
 Loaded load() {
-  Loaded out;
-  void* library = open_vendor_library(kLibraryName, "no NVIDIA driver is installed", out.error);
-  if (!library) return out;
-  std::string missing;
-#define WEFT_CUDA_LOAD(name)                                                                    \
-  out.table.name =                                                                              \
-      reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name)); \
-  if (!out.table.name) note_missing(missing, WEFT_CUDA_STR(name));
-#define WEFT_CUDA_LOAD_OPTIONAL(name) \
-  out.table.name =                    \
-      reinterpret_cast<decltype(out.table.name)>(resolve(library, WEFT_CUDA_STR(name), #name));
-  WEFT_CUDA_SYMBOLS(WEFT_CUDA_LOAD, WEFT_CUDA_LOAD_OPTIONAL)
+  return load_vendor_library<Api>(
+      kLibraryName, "no NVIDIA driver is installed", [](void* library, Api& table, std::string& missing) {
+#define WEFT_CUDA_BIND(name, required) \
+  bind_symbol(table.name, resolve(library, WEFT_CUDA_STR(name), #name), WEFT_CUDA_STR(name), required, missing);
+#define WEFT_CUDA_LOAD(name) WEFT_CUDA_BIND(name, true)
+#define WEFT_CUDA_LOAD_OPTIONAL(name) WEFT_CUDA_BIND(name, false)
+        WEFT_CUDA_SYMBOLS(WEFT_CUDA_LOAD, WEFT_CUDA_LOAD_OPTIONAL)
 #undef WEFT_CUDA_LOAD
 #undef WEFT_CUDA_LOAD_OPTIONAL
-  if (!missing.empty()) {
-    out.error = std::string(kLibraryName) + " is too old: it lacks " + missing;
-    return out;
-  }
-  out.ok = true;
-  return out;
+#undef WEFT_CUDA_BIND
+      });
 }
 
 using Table = LibraryTable<Api, &load>;

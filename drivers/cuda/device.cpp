@@ -17,6 +17,7 @@ CudaDevice::CudaDevice(const Api& api, CUdevice device, DeviceFacts facts)
     : api_(api), device_(device), facts_(std::move(facts)) {
   caps_.runs_host_kernels = false;  // g++-compiled kernels are host code
   caps_.host_can_access_device_memory = false;
+  caps_.owns_unlisted_device_memory = true;  // cuModuleGetGlobal addresses
   caps_.timing_events = true;
 }
 

@@ -15,24 +15,14 @@ namespace {
 using Loaded = LoadedLibrary<Api>;
 
 Loaded load() {
-  Loaded out;
-  void* library = open_vendor_library(kLibraryName, "ROCm's runtime is not installed", out.error);
-  if (!library) return out;
-  std::string missing;
-#define WEFT_HSA_LOAD(name)                                                    \
-  out.table.name = reinterpret_cast<decltype(out.table.name)>(dlsym(library, #name)); \
-  if (!out.table.name) note_missing(missing, #name);
-#define WEFT_HSA_LOAD_OPTIONAL(name) \
-  out.table.name = reinterpret_cast<decltype(out.table.name)>(dlsym(library, #name));
-  WEFT_HSA_SYMBOLS(WEFT_HSA_LOAD, WEFT_HSA_LOAD_OPTIONAL)
+  return load_vendor_library<Api>(
+      kLibraryName, "ROCm's runtime is not installed", [](void* library, Api& table, std::string& missing) {
+#define WEFT_HSA_LOAD(name) bind_symbol(table.name, dlsym(library, #name), #name, true, missing);
+#define WEFT_HSA_LOAD_OPTIONAL(name) bind_symbol(table.name, dlsym(library, #name), #name, false, missing);
+        WEFT_HSA_SYMBOLS(WEFT_HSA_LOAD, WEFT_HSA_LOAD_OPTIONAL)
 #undef WEFT_HSA_LOAD
 #undef WEFT_HSA_LOAD_OPTIONAL
-  if (!missing.empty()) {
-    out.error = std::string(kLibraryName) + " is too old: it lacks " + missing;
-    return out;
-  }
-  out.ok = true;
-  return out;
+      });
 }
 
 using Table = LibraryTable<Api, &load>;
@@ -52,6 +42,13 @@ std::string status_text(const Api& api, hsa_status_t status) {
   char buf[32];
   snprintf(buf, sizeof(buf), "HSA status 0x%x", unsigned(status));
   return buf;
+}
+
+Status status_from_hsa(const Api& api, hsa_status_t status, hipError_t error, const char* call,
+                       const std::string& context) {
+  std::string message = std::string(call) + " failed: " + status_text(api, status);
+  if (!context.empty()) message += " " + context;
+  return Status(error, std::move(message));
 }
 
 }  // namespace weft::hsa

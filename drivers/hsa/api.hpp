@@ -14,6 +14,8 @@
 
 #include <string>
 
+#include <weft/driver/status.hpp>
+
 namespace weft::hsa {
 
 // X(name): required. O(name): optional (null when the library lacks it).
@@ -87,5 +89,11 @@ bool testing_api_installed();
 
 // "HSA_STATUS_ERROR_OUT_OF_RESOURCES (…)" from hsa_status_string, or the number.
 std::string status_text(const Api& api, hsa_status_t status);
+
+// A failed ROCr call as a Status: `error` is the HIP code the caller's contract
+// names for it (ROCr's codes do not map one to one); the message reads
+// "<call> failed: <ROCr's text>[ <context>]".
+Status status_from_hsa(const Api& api, hsa_status_t status, hipError_t error, const char* call,
+                       const std::string& context = {});
 
 }  // namespace weft::hsa

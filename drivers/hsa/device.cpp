@@ -15,10 +15,6 @@
 namespace weft::hsa {
 namespace {
 
-std::string hsa_fail(const Api& api, const char* call, hsa_status_t s) {
-  return std::string(call) + " failed: " + status_text(api, s);
-}
-
 template <typename T>
 T agent_info(const Api& api, hsa_agent_t agent, int attribute, T fallback = T{}) {
   T value{};
@@ -102,10 +98,10 @@ Result<AgentFacts> read_agent_facts(const Api& api, hsa_agent_t agent) {
   if (!isa.handle) return Status(hipErrorNoDevice, "hsa_agent_iterate_isas reported no ISA");
   uint32_t length = 0;
   if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length); s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorNoDevice, hsa_fail(api, "hsa_isa_get_info_alt(NAME_LENGTH)", s));
+    return status_from_hsa(api, s, hipErrorNoDevice, "hsa_isa_get_info_alt(NAME_LENGTH)");
   std::string name(length, '\0');
   if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name.data()); s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorNoDevice, hsa_fail(api, "hsa_isa_get_info_alt(NAME)", s));
+    return status_from_hsa(api, s, hipErrorNoDevice, "hsa_isa_get_info_alt(NAME)");
   name.resize(std::strlen(name.c_str()));
   f.isa_name = name;
   f.target = target_from_isa_name(name);
@@ -208,7 +204,7 @@ Result<Ref<Signal>> SignalPool::take(hsa_signal_value_t initial) {
   if (s.handle) {
     api_.hsa_signal_store_relaxed(s, initial);
   } else if (hsa_status_t st = api_.hsa_signal_create(initial, 0, nullptr, &s); st != HSA_STATUS_SUCCESS) {
-    return Status(hipErrorOutOfMemory, hsa_fail(api_, "hsa_signal_create", st));
+    return status_from_hsa(api_, st, hipErrorOutOfMemory, "hsa_signal_create");
   }
   return make_ref<Signal>(shared_from_this(), s);
 }
@@ -225,6 +221,7 @@ HsaDevice::HsaDevice(std::shared_ptr<const System> system, hsa_agent_t agent, Ag
       signals_(std::make_shared<SignalPool>(*system_->api)) {
   caps_.runs_host_kernels = false;
   caps_.host_can_access_device_memory = false;
+  caps_.owns_unlisted_device_memory = true;  // globals of ROCr-loaded executables
   caps_.timing_events = true;
 }
 
@@ -316,14 +313,14 @@ Result<void*> HsaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags)
     hsa_amd_memory_pool_t pool = (flags & 1) && facts_.fine.handle ? facts_.fine : facts_.coarse;
     hsa_status_t s = a.hsa_amd_memory_pool_allocate(pool, bytes, 0, &p);
     if (s != HSA_STATUS_SUCCESS)
-      return Status(hipErrorOutOfMemory, hsa_fail(a, "hsa_amd_memory_pool_allocate (device)", s) + " for " +
-                                             std::to_string(bytes) + " bytes");
+      return status_from_hsa(a, s, hipErrorOutOfMemory, "hsa_amd_memory_pool_allocate (device)",
+                             "for " + std::to_string(bytes) + " bytes");
     std::lock_guard lock(mutex_);
     if (!peers_.empty()) {
       if (hsa_status_t g = a.hsa_amd_agents_allow_access(uint32_t(peers_.size()), peers_.data(), nullptr, p);
           g != HSA_STATUS_SUCCESS) {
         (void)a.hsa_amd_memory_pool_free(p);
-        return Status(hipErrorOutOfMemory, hsa_fail(a, "hsa_amd_agents_allow_access (peers)", g));
+        return status_from_hsa(a, g, hipErrorOutOfMemory, "hsa_amd_agents_allow_access (peers)");
       }
     }
     device_allocations_[p] = bytes;
@@ -334,12 +331,12 @@ Result<void*> HsaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags)
   // of the driver may reach (hipHostMalloc memory is portable).
   hsa_status_t s = a.hsa_amd_memory_pool_allocate(system_->host_fine, bytes, 0, &p);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorOutOfMemory, hsa_fail(a, "hsa_amd_memory_pool_allocate (host)", s) + " for " +
-                                           std::to_string(bytes) + " bytes");
+    return status_from_hsa(a, s, hipErrorOutOfMemory, "hsa_amd_memory_pool_allocate (host)",
+                           "for " + std::to_string(bytes) + " bytes");
   s = a.hsa_amd_agents_allow_access(uint32_t(system_->gpus.size()), system_->gpus.data(), nullptr, p);
   if (s != HSA_STATUS_SUCCESS) {
     (void)a.hsa_amd_memory_pool_free(p);
-    return Status(hipErrorOutOfMemory, hsa_fail(a, "hsa_amd_agents_allow_access (host)", s));
+    return status_from_hsa(a, s, hipErrorOutOfMemory, "hsa_amd_agents_allow_access (host)");
   }
   return p;
 }
@@ -355,7 +352,7 @@ Status HsaDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
     }
   }
   hsa_status_t s = api().hsa_amd_memory_pool_free(ptr);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api(), "hsa_amd_memory_pool_free", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_memory_pool_free");
   return Status();
 }
 
@@ -367,13 +364,13 @@ Result<void*> HsaDevice::register_host(void* ptr, size_t bytes, unsigned flags) 
   std::copy_n(system_->gpus.begin(), n, agents);
   hsa_status_t s = api().hsa_amd_memory_lock(ptr, bytes, agents, int(n), &agent_ptr);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorOutOfMemory, hsa_fail(api(), "hsa_amd_memory_lock", s));
+    return status_from_hsa(api(), s, hipErrorOutOfMemory, "hsa_amd_memory_lock");
   return agent_ptr;
 }
 
 Status HsaDevice::unregister_host(void* ptr) {
   hsa_status_t s = api().hsa_amd_memory_unlock(ptr);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorHostMemoryNotRegistered, hsa_fail(api(), "hsa_amd_memory_unlock", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorHostMemoryNotRegistered, "hsa_amd_memory_unlock");
   return Status();
 }
 
@@ -397,7 +394,7 @@ Status HsaDevice::enable_peer_access(Device& peer_any) {
   peer.peers_.push_back(agent_);
   for (auto& [ptr, size] : peer.device_allocations_) {
     hsa_status_t s = api().hsa_amd_agents_allow_access(uint32_t(peer.peers_.size()), peer.peers_.data(), nullptr, ptr);
-    if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api(), "hsa_amd_agents_allow_access", s));
+    if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_agents_allow_access");
   }
   return Status();
 }
@@ -426,7 +423,7 @@ Result<hipIpcMemHandle_t> HsaDevice::ipc_export_memory(void* base) {
   }
   hsa_amd_ipc_memory_t h;
   hsa_status_t s = api().hsa_amd_ipc_memory_create(base, size, &h);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api(), "hsa_amd_ipc_memory_create", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_create");
   hipIpcMemHandle_t out;
   std::memset(&out, 0, sizeof(out));
   static_assert(sizeof(h) + sizeof(uint64_t) <= sizeof(out.reserved));
@@ -444,7 +441,7 @@ Result<IpcMapping> HsaDevice::ipc_open_memory(const hipIpcMemHandle_t& handle, u
   std::memcpy(&size, handle.reserved + sizeof(h), sizeof(size));
   void* p = nullptr;
   hsa_status_t s = api().hsa_amd_ipc_memory_attach(&h, size, 1, &agent_, &p);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api(), "hsa_amd_ipc_memory_attach", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_attach");
   std::lock_guard lock(mutex_);
   ipc_mappings_[p] = size;
   return IpcMapping{p, size_t(size)};
@@ -456,7 +453,7 @@ Status HsaDevice::ipc_close_memory(void* ptr) {
     if (!ipc_mappings_.erase(ptr)) return Status(hipErrorInvalidValue, "not an address opened from an IPC handle");
   }
   hsa_status_t s = api().hsa_amd_ipc_memory_detach(ptr);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api(), "hsa_amd_ipc_memory_detach", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_detach");
   return Status();
 }
 

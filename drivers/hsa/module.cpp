@@ -8,10 +8,6 @@
 namespace weft::hsa {
 namespace {
 
-std::string hsa_fail(const Api& api, const char* call, hsa_status_t s) {
-  return std::string(call) + " failed: " + status_text(api, s);
-}
-
 }  // namespace
 
 Result<CodeObjectLayout> read_layout(std::span<const std::byte> elf) {
@@ -66,15 +62,15 @@ Result<Ref<Module>> HsaModule::load(Ref<HsaDevice> device, std::span<const std::
   Ref<HsaModule> m(new HsaModule(device, std::move(layout)));
   hsa_status_t s = api.hsa_code_object_reader_create_from_memory(elf.data(), elf.size(), &m->reader_);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorInvalidImage, hsa_fail(api, "hsa_code_object_reader_create_from_memory", s));
+    return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_code_object_reader_create_from_memory");
   s = api.hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
                                     &m->executable_);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorOutOfMemory, hsa_fail(api, "hsa_executable_create_alt", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorOutOfMemory, "hsa_executable_create_alt");
   s = api.hsa_executable_load_agent_code_object(m->executable_, device->agent(), m->reader_, nullptr, nullptr);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorInvalidImage, hsa_fail(api, "hsa_executable_load_agent_code_object", s));
+    return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_executable_load_agent_code_object");
   s = api.hsa_executable_freeze(m->executable_, nullptr);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidImage, hsa_fail(api, "hsa_executable_freeze", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_executable_freeze");
   return Ref<Module>(std::move(m));
 }
 
@@ -95,7 +91,8 @@ Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   std::string symbol_name = std::string(name) + ".kd";
   hsa_status_t s = api.hsa_executable_get_symbol_by_name(executable_, symbol_name.c_str(), &agent, &symbol);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorNotFound, hsa_fail(api, "hsa_executable_get_symbol_by_name", s) + " for " + symbol_name);
+    return status_from_hsa(api, s, hipErrorNotFound, "hsa_executable_get_symbol_by_name",
+                           "for " + symbol_name);
   uint64_t object = 0;
   uint32_t kernarg = 0, group = 0, priv = 0;
   s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
@@ -106,7 +103,7 @@ Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   if (s == HSA_STATUS_SUCCESS)
     s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &priv);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorInvalidDeviceFunction, hsa_fail(api, "hsa_executable_symbol_get_info", s));
+    return status_from_hsa(api, s, hipErrorInvalidDeviceFunction, "hsa_executable_symbol_get_info");
   // ROCr's figures come from the loaded descriptor; they win over the metadata.
   KernelInfo info = layout->info;
   info.kernarg_size = std::max(info.kernarg_size, kernarg);
@@ -128,7 +125,7 @@ Result<std::span<std::byte>> HsaModule::global(std::string_view name) {
   s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address);
   if (s == HSA_STATUS_SUCCESS)
     s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &size);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorNotFound, hsa_fail(api, "hsa_executable_symbol_get_info", s));
+  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorNotFound, "hsa_executable_symbol_get_info");
   return std::span<std::byte>(reinterpret_cast<std::byte*>(address), size);
 }
 

@@ -12,10 +12,6 @@
 namespace weft::hsa {
 namespace {
 
-std::string hsa_fail(const Api& api, const char* call, hsa_status_t s) {
-  return std::string(call) + " failed: " + status_text(api, s);
-}
-
 // Packets per ring: ROCr's maximum, capped (4096 packets = 256 KiB of ring).
 constexpr uint32_t kRingPackets = 4096;
 
@@ -46,7 +42,7 @@ Result<std::shared_ptr<HwQueue>> HwQueue::create(HsaDevice& device, int priority
   hsa_status_t s = api.hsa_queue_create(device.agent(), size, HSA_QUEUE_TYPE_MULTI, &HwQueue::on_error, q.get(),
                                         UINT32_MAX, UINT32_MAX, &q->queue_);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorOutOfMemory, hsa_fail(api, "hsa_queue_create", s));
+    return status_from_hsa(api, s, hipErrorOutOfMemory, "hsa_queue_create");
   q->owners_.resize(q->queue_->size);
   // Timestamps in every completion signal (events and timing).
   (void)api.hsa_amd_profiling_set_profiler_enabled(q->queue_, 1);
@@ -172,12 +168,12 @@ Result<std::byte*> HsaQueue::kernarg_alloc(size_t bytes, InFlight& entry) {
     void* p = nullptr;
     hsa_status_t s = api_.hsa_amd_memory_pool_allocate(device_->system().kernarg, kKernargArenaBytes, 0, &p);
     if (s != HSA_STATUS_SUCCESS)
-      return Status(hipErrorOutOfMemory, hsa_fail(api_, "hsa_amd_memory_pool_allocate (kernarg)", s));
+      return status_from_hsa(api_, s, hipErrorOutOfMemory, "hsa_amd_memory_pool_allocate (kernarg)");
     hsa_agent_t agent = device_->agent();
     s = api_.hsa_amd_agents_allow_access(1, &agent, nullptr, p);
     if (s != HSA_STATUS_SUCCESS) {
       (void)api_.hsa_amd_memory_pool_free(p);
-      return Status(hipErrorOutOfMemory, hsa_fail(api_, "hsa_amd_agents_allow_access (kernarg)", s));
+      return status_from_hsa(api_, s, hipErrorOutOfMemory, "hsa_amd_agents_allow_access (kernarg)");
     }
     arena_ = static_cast<std::byte*>(p);
   }
@@ -329,7 +325,7 @@ Status HsaQueue::run(CopyOp& op) {
     hsa_signal_t dep = tail_ ? tail_->handle() : hsa_signal_t{0};
     hsa_status_t s = api_.hsa_amd_memory_async_copy(const_cast<void*>(dst), dst_agent, src, src_agent, bytes,
                                                     tail_ ? 1 : 0, tail_ ? &dep : nullptr, done->handle());
-    if (s != HSA_STATUS_SUCCESS) return Status(hipErrorInvalidValue, hsa_fail(api_, "hsa_amd_memory_async_copy", s));
+    if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api_, s, hipErrorInvalidValue, "hsa_amd_memory_async_copy");
     in_flight_.push_back(in_flight(done));
     tail_ = done;
     tail_on_ring_ = false;
@@ -406,7 +402,7 @@ Status HsaQueue::host_step(std::function<void()> fn) {
     // Never leave the ring blocked: open the gate, report the failure.
     api_.hsa_signal_store_screlease(gate->handle(), 0);
     delete step;
-    return Status(hipErrorOutOfMemory, hsa_fail(api_, "hsa_amd_signal_async_handler", s));
+    return status_from_hsa(api_, s, hipErrorOutOfMemory, "hsa_amd_signal_async_handler");
   }
   return Status();
 }
@@ -493,7 +489,7 @@ Result<float> HsaEvent::elapsed_ms_since(Event& start_any) {
   hsa_status_t s = api.hsa_amd_profiling_get_dispatch_time(start->device().agent(), a->handle(), &ta);
   if (s == HSA_STATUS_SUCCESS) s = api.hsa_amd_profiling_get_dispatch_time(device_->agent(), b->handle(), &tb);
   if (s != HSA_STATUS_SUCCESS)
-    return Status(hipErrorInvalidHandle, hsa_fail(api, "hsa_amd_profiling_get_dispatch_time", s));
+    return status_from_hsa(api, s, hipErrorInvalidHandle, "hsa_amd_profiling_get_dispatch_time");
   uint64_t hz = device_->system().timestamp_hz ? device_->system().timestamp_hz : 1000000000ull;
   double ticks = double(int64_t(tb.end - ta.end));
   return float(ticks * 1000.0 / double(hz));

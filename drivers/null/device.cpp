@@ -35,6 +35,7 @@ NullDevice::NullDevice(int ordinal) : ordinal_(ordinal), total_bytes_(host_physi
   caps_.runs_host_kernels = false;
   caps_.host_can_access_device_memory = true;
   caps_.timing_events = true;
+  caps_.owns_unlisted_device_memory = false;  // every allocation is in the pointer table
 }
 
 // Contract: fill every field the agent can answer truthfully and leave the rest

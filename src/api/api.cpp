@@ -54,9 +54,9 @@ Result<Ref<Stream>> per_thread_stream() {
 }
 }  // namespace
 
-Result<Ref<Stream>> resolve_stream(hipStream_t stream, bool per_thread) {
+Result<Ref<Stream>> resolve_stream(hipStream_t stream, DefaultStream default_stream) {
   if (stream == nullptr || stream == hipStreamLegacy) {
-    if (per_thread) return per_thread_stream();
+    if (default_stream == kPerThread) return per_thread_stream();
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
     WEFT_ASSIGN_OR_RETURN(Stream* null, device->null_stream());
     return Ref<Stream>(null);

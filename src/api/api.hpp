@@ -100,10 +100,20 @@ Result<DeviceState*> current_device();
 // The device for an ordinal (hipErrorInvalidDevice when out of range).
 Result<DeviceState*> device_at(int ordinal);
 
+// What a NULL stream handle names: the current device's legacy null stream, or
+// (the _spt entry points) the calling thread's default stream.
+enum class DefaultStream { kLegacy, kPerThread };
+using enum DefaultStream;
+
+// Whether a call returns once its work is done (hipMemcpy) or once it is queued
+// (hipMemcpyAsync).
+enum class Blocking { kSync, kAsync };
+using enum Blocking;
+
 // Resolves a stream handle: NULL and hipStreamLegacy are the current device's
-// null stream (or, with `per_thread`, the thread's default stream, as the _spt
-// entry points do), hipStreamPerThread the thread's default stream, anything else
-// must be a live stream (hipErrorInvalidHandle otherwise).
-Result<Ref<Stream>> resolve_stream(hipStream_t stream, bool per_thread = false);
+// null stream (or, with kPerThread, the thread's default stream),
+// hipStreamPerThread the thread's default stream, anything else must be a live
+// stream (hipErrorInvalidHandle otherwise).
+Result<Ref<Stream>> resolve_stream(hipStream_t stream, DefaultStream default_stream = kLegacy);
 
 }  // namespace weft::api

@@ -12,32 +12,32 @@ using namespace weft::graph;
 
 namespace {
 
-Status begin(hipStream_t stream, hipStreamCaptureMode mode, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+Status begin(hipStream_t stream, hipStreamCaptureMode mode, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   return begin_capture(*s, mode, nullptr, {});
 }
 
-Status end(hipStream_t stream, hipGraph_t* graph, bool per_thread) {
+Status end(hipStream_t stream, hipGraph_t* graph, DefaultStream default_stream) {
   if (!graph) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   Graph* g = nullptr;
   Status status = end_capture(*s, &g);
   *graph = handle_of(g);
   return status;
 }
 
-Status is_capturing(hipStream_t stream, hipStreamCaptureStatus* status, bool per_thread) {
+Status is_capturing(hipStream_t stream, hipStreamCaptureStatus* status, DefaultStream default_stream) {
   if (!status) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(CaptureInfo info, capture_info(*s));
   *status = info.status;
   return Status();
 }
 
 Status info_v2(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long long* id,
-               hipGraph_t* graph, const hipGraphNode_t** deps, size_t* count, bool per_thread) {
+               hipGraph_t* graph, const hipGraphNode_t** deps, size_t* count, DefaultStream default_stream) {
   if (!status) return invalid_value("null status pointer");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(CaptureInfo info, capture_info(*s));
   *status = info.status;
   if (info.status == hipStreamCaptureStatusNone) return Status();
@@ -52,11 +52,11 @@ Status info_v2(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long
 }  // namespace
 
 WEFT_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
-  return call("hipStreamBeginCapture", [&] { return begin(stream, mode, false); }, stream, mode);
+  return call("hipStreamBeginCapture", [&] { return begin(stream, mode, kLegacy); }, stream, mode);
 }
 
 WEFT_EXPORT hipError_t hipStreamBeginCapture_spt(hipStream_t stream, hipStreamCaptureMode mode) {
-  return call("hipStreamBeginCapture_spt", [&] { return begin(stream, mode, true); }, stream, mode);
+  return call("hipStreamBeginCapture_spt", [&] { return begin(stream, mode, kPerThread); }, stream, mode);
 }
 
 WEFT_EXPORT hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
@@ -76,32 +76,32 @@ WEFT_EXPORT hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph
 }
 
 WEFT_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* graph) {
-  return call("hipStreamEndCapture", [&] { return end(stream, graph, false); }, stream, graph);
+  return call("hipStreamEndCapture", [&] { return end(stream, graph, kLegacy); }, stream, graph);
 }
 
 WEFT_EXPORT hipError_t hipStreamEndCapture_spt(hipStream_t stream, hipGraph_t* graph) {
-  return call("hipStreamEndCapture_spt", [&] { return end(stream, graph, true); }, stream, graph);
+  return call("hipStreamEndCapture_spt", [&] { return end(stream, graph, kPerThread); }, stream, graph);
 }
 
 WEFT_EXPORT hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* status) {
-  return call("hipStreamIsCapturing", [&] { return is_capturing(stream, status, false); }, stream, status);
+  return call("hipStreamIsCapturing", [&] { return is_capturing(stream, status, kLegacy); }, stream, status);
 }
 
 WEFT_EXPORT hipError_t hipStreamIsCapturing_spt(hipStream_t stream, hipStreamCaptureStatus* status) {
-  return call("hipStreamIsCapturing_spt", [&] { return is_capturing(stream, status, true); }, stream, status);
+  return call("hipStreamIsCapturing_spt", [&] { return is_capturing(stream, status, kPerThread); }, stream, status);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* status,
                                                unsigned long long* id) {
   return call("hipStreamGetCaptureInfo", [&] {
-    return info_v2(stream, status, id, nullptr, nullptr, nullptr, false);
+    return info_v2(stream, status, id, nullptr, nullptr, nullptr, kLegacy);
   }, stream, status, id);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream, hipStreamCaptureStatus* status,
                                                    unsigned long long* id) {
   return call("hipStreamGetCaptureInfo_spt", [&] {
-    return info_v2(stream, status, id, nullptr, nullptr, nullptr, true);
+    return info_v2(stream, status, id, nullptr, nullptr, nullptr, kPerThread);
   }, stream, status, id);
 }
 
@@ -109,7 +109,7 @@ WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamC
                                                   unsigned long long* id, hipGraph_t* graph,
                                                   const hipGraphNode_t** deps, size_t* count) {
   return call("hipStreamGetCaptureInfo_v2", [&] {
-    return info_v2(stream, status, id, graph, deps, count, false);
+    return info_v2(stream, status, id, graph, deps, count, kLegacy);
   }, stream, status, id, graph, deps, count);
 }
 
@@ -117,7 +117,7 @@ WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream, hipStr
                                                       unsigned long long* id, hipGraph_t* graph,
                                                       const hipGraphNode_t** deps, size_t* count) {
   return call("hipStreamGetCaptureInfo_v2_spt", [&] {
-    return info_v2(stream, status, id, graph, deps, count, true);
+    return info_v2(stream, status, id, graph, deps, count, kPerThread);
   }, stream, status, id, graph, deps, count);
 }
 

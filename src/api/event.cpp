@@ -46,9 +46,9 @@ Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
   return e;
 }
 
-Status record(hipEvent_t event, hipStream_t stream, bool per_thread) {
+Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream) {
   WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (&s->device() != &e->device())
     return Status(hipErrorInvalidHandle, "event and stream belong to different devices");
   return s->submit(EventRecordOp{e->driver_event_ref()});
@@ -65,18 +65,18 @@ WEFT_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags
 }
 
 WEFT_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
-  return call("hipEventRecord", [&] { return record(event, stream, false); }, event, stream);
+  return call("hipEventRecord", [&] { return record(event, stream, kLegacy); }, event, stream);
 }
 
 WEFT_EXPORT hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream) {
-  return call("hipEventRecord_spt", [&] { return record(event, stream, true); }, event, stream);
+  return call("hipEventRecord_spt", [&] { return record(event, stream, kPerThread); }, event, stream);
 }
 
 WEFT_EXPORT hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream,
                                                unsigned int flags) {
   return call("hipEventRecordWithFlags", [&] {
     if (flags != 0 && flags != hipEventRecordExternal) return invalid_value("unknown flags");
-    return record(event, stream, false);
+    return record(event, stream, kLegacy);
   }, event, stream, flags);
 }
 

@@ -147,7 +147,7 @@ WEFT_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t stream) {
 WEFT_EXPORT hipError_t hipGraphLaunch_spt(hipGraphExec_t exec, hipStream_t stream) {
   return call("hipGraphLaunch_spt", [&] {
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, true));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, kPerThread));
     return e->launch(*s);
   }, exec, stream);
 }

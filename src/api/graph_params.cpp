@@ -3,8 +3,8 @@
 // node performs (see graph_common.hpp).
 #include "api/graph_common.hpp"
 
-#include "api/kernel_launch.hpp"
-#include "api/launch.hpp"
+#include "api/launch_code_object.hpp"
+#include "api/launch_host_kernel.hpp"
 #include "api/memory_checks.hpp"
 #include "api/symbol_storage.hpp"
 #include "codeobj/registry.hpp"

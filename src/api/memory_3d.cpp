@@ -26,11 +26,12 @@ std::optional<size_t> mul(size_t a, size_t b) {
 // Submits every op in order; the synchronous forms wait once at the end. Checks
 // the capture state first so a synchronous call never half-submits.
 template <typename OpT>
-Status submit_all(hipStream_t stream, const std::vector<OpT>& ops, bool sync, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
-  if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous 3D copy or memset"));
-  for (const OpT& op : ops) WEFT_RETURN_IF_ERROR(submit_on(stream, op, false, per_thread));
-  if (sync) return s->synchronize();
+Status submit_all(hipStream_t stream, const std::vector<OpT>& ops, Blocking blocking,
+                  DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
+  if (blocking == kSync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous 3D copy or memset"));
+  for (const OpT& op : ops) WEFT_RETURN_IF_ERROR(submit_on(stream, op, kAsync, default_stream));
+  if (blocking == kSync) return s->synchronize();
   return Status();
 }
 
@@ -44,10 +45,10 @@ Result<size_t> offset_3d(size_t pitch, size_t rows, size_t x, size_t y, size_t z
   return *slice_off + *row_off + x;
 }
 
-Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t stream, bool sync,
-                 bool per_thread) {
+Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t stream, Blocking blocking,
+                 DefaultStream default_stream) {
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0) {
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
     (void)s;
     return Status();
   }
@@ -81,7 +82,7 @@ Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t strea
   if (!last_span) return invalid_value("the extent overflows");
   WEFT_RETURN_IF_ERROR(check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr",
                                     Access::kWrite));
-  return submit_all(stream, ops, sync, per_thread);
+  return submit_all(stream, ops, blocking, default_stream);
 }
 
 // Checks one side of a 3D copy: the row must fit in the pitch, and stacked slices
@@ -100,7 +101,8 @@ Status check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& ex
   return Status();
 }
 
-Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, bool per_thread) {
+Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, Blocking blocking,
+                 DefaultStream default_stream) {
   if (!params) return invalid_value("null hipMemcpy3DParms");
   const hipMemcpy3DParms& p = *params;
   if (p.srcArray || p.dstArray)
@@ -108,7 +110,7 @@ Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, 
   WEFT_RETURN_IF_ERROR(copy_direction(p.kind, p.dstPtr.ptr, p.srcPtr.ptr).status());
   const hipExtent& e = p.extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) {
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
     (void)s;
     return Status();
   }
@@ -142,7 +144,7 @@ Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, bool sync, 
   if (!dst_span || !src_span) return invalid_value("the extent overflows");
   WEFT_RETURN_IF_ERROR(check_region(dst, last.dst, *dst_span, sides.first, "dstPtr", Access::kWrite));
   WEFT_RETURN_IF_ERROR(check_region(src, last.src, *src_span, sides.second, "srcPtr", Access::kRead));
-  return submit_all(stream, ops, sync, per_thread);
+  return submit_all(stream, ops, blocking, default_stream);
 }
 
 // One side of a hip_Memcpy2D: the address it names, and what its memory type
@@ -184,7 +186,7 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
   return side;
 }
 
-Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, bool sync) {
+Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking blocking) {
   if (!copy) return invalid_value("null hip_Memcpy2D");
   const hip_Memcpy2D& c = *copy;
   if (c.WidthInBytes == 0 || c.Height == 0) {
@@ -211,58 +213,58 @@ Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, bool sync) 
   WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(dst.ptr), c.dstPitch, src.ptr,
                                              c.srcPitch, c.WidthInBytes, c.Height, dst.side,
                                              src.side));
-  return submit_on(stream, op, sync);
+  return submit_on(stream, op, blocking);
 }
 
 }  // namespace
 
 WEFT_EXPORT hipError_t hipMemset3D(hipPitchedPtr ptr, int value, hipExtent extent) {
-  return call("hipMemset3D", [&] { return memset_3d(ptr, value, extent, nullptr, true, false); },
+  return call("hipMemset3D", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kLegacy); },
               ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
               extent.depth);
 }
 
 WEFT_EXPORT hipError_t hipMemset3D_spt(hipPitchedPtr ptr, int value, hipExtent extent) {
-  return call("hipMemset3D_spt", [&] { return memset_3d(ptr, value, extent, nullptr, true, true); },
+  return call("hipMemset3D_spt", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kPerThread); },
               ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
               extent.depth);
 }
 
 WEFT_EXPORT hipError_t hipMemset3DAsync(hipPitchedPtr ptr, int value, hipExtent extent,
                                         hipStream_t stream) {
-  return call("hipMemset3DAsync", [&] { return memset_3d(ptr, value, extent, stream, false, false); },
+  return call("hipMemset3DAsync", [&] { return memset_3d(ptr, value, extent, stream, kAsync, kLegacy); },
               ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
               extent.depth, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemset3DAsync_spt(hipPitchedPtr ptr, int value, hipExtent extent,
                                             hipStream_t stream) {
-  return call("hipMemset3DAsync_spt", [&] { return memset_3d(ptr, value, extent, stream, false, true); },
+  return call("hipMemset3DAsync_spt", [&] { return memset_3d(ptr, value, extent, stream, kAsync, kPerThread); },
               ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
               extent.depth, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) {
-  return call("hipMemcpy3D", [&] { return memcpy_3d(p, nullptr, true, false); }, p);
+  return call("hipMemcpy3D", [&] { return memcpy_3d(p, nullptr, kSync, kLegacy); }, p);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms* p) {
-  return call("hipMemcpy3D_spt", [&] { return memcpy_3d(p, nullptr, true, true); }, p);
+  return call("hipMemcpy3D_spt", [&] { return memcpy_3d(p, nullptr, kSync, kPerThread); }, p);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream) {
-  return call("hipMemcpy3DAsync", [&] { return memcpy_3d(p, stream, false, false); }, p, stream);
+  return call("hipMemcpy3DAsync", [&] { return memcpy_3d(p, stream, kAsync, kLegacy); }, p, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms* p, hipStream_t stream) {
-  return call("hipMemcpy3DAsync_spt", [&] { return memcpy_3d(p, stream, false, true); }, p, stream);
+  return call("hipMemcpy3DAsync_spt", [&] { return memcpy_3d(p, stream, kAsync, kPerThread); }, p, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D* copy) {
-  return call("hipMemcpyParam2D", [&] { return memcpy_param_2d(copy, nullptr, true); }, copy);
+  return call("hipMemcpyParam2D", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* copy, hipStream_t stream) {
-  return call("hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, false); },
+  return call("hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, kAsync); },
               copy, stream);
 }

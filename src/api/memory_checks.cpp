@@ -12,14 +12,14 @@ bool holds_device_data(const AllocationRecord& record) {
   return record.kind == AllocationKind::kDevice || record.kind == AllocationKind::kManaged;
 }
 
-// On a host with GPU agents an address the pointer table does not list may be a
-// GPU driver's own device memory (a module global from hipModuleGetGlobal), which
-// only that driver can judge. The CPU agent's device memory is host memory, where
-// a wrong address is a wild write, so there every unknown address is refused.
-bool gpu_driver_may_own_unknown_addresses() {
+// An address the pointer table does not list may be the current device's driver's
+// own memory (a module global from hipModuleGetGlobal), which only that driver can
+// judge (DeviceCaps::owns_unlisted_device_memory). Without GPU agents (every CI
+// run) no driver has such memory.
+bool driver_may_own_unknown_addresses() {
   if (!Runtime::get().any_gpu()) return false;
   auto device = current_device();
-  return device.ok() && device.value()->driver_device().kind() != AgentKind::kCpu;
+  return device.ok() && device.value()->driver_device().caps().owns_unlisted_device_memory;
 }
 
 Status check_side(const std::optional<AllocationRecord>& record, const void* ptr, size_t bytes,
@@ -33,7 +33,7 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
   }
   if (side != Side::kDevice) return Status();
   if (image_data_range(ptr, bytes, access)) return Status();  // a loaded module's variable
-  if (gpu_driver_may_own_unknown_addresses()) return Status();
+  if (driver_may_own_unknown_addresses()) return Status();
   return invalid_value(fmt::format(
       "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "
       "allocated by HIP, or past the end of an allocation)",
@@ -166,27 +166,32 @@ Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t elemen
 
 namespace {
 
-// A CPU agent's queue runs copies and fills with memmove on host addresses, so it
-// must never be handed device memory of a GPU agent (a device address is not a
-// host address). Returns the GPU agent owning such memory, or nullptr.
+bool device_memory_is_host_memory(const DeviceState& device) {
+  return device.driver_device().caps().host_can_access_device_memory;
+}
+
+// An agent whose device memory is host memory (the CPU agent) runs copies and
+// fills with memmove on host addresses, so it must never be handed device memory
+// of an agent whose device memory is not (a GPU's device address is not a host
+// address). Returns the agent owning such memory, or nullptr.
 DeviceState* foreign_gpu_memory(const Stream& stream, std::initializer_list<const void*> pointers) {
   // Without GPU agents (every CI run) or on a GPU stream there is nothing to look up.
-  if (!Runtime::get().any_gpu() || stream.device().driver_device().kind() != AgentKind::kCpu) return nullptr;
+  if (!Runtime::get().any_gpu() || !device_memory_is_host_memory(stream.device())) return nullptr;
   for (const void* p : pointers) {
     if (!p) continue;
     auto record = Runtime::get().pointers().find(p);
     if (!record || record->kind != AllocationKind::kDevice) continue;
     DeviceState* owner = Runtime::get().device(record->device);
-    if (owner && owner != &stream.device() && owner->driver_device().kind() != AgentKind::kCpu) return owner;
+    if (owner && owner != &stream.device() && !device_memory_is_host_memory(*owner)) return owner;
   }
   return nullptr;
 }
 
 }  // namespace
 
-Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
-  if (sync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
+Status submit_on(hipStream_t stream, Op op, Blocking blocking, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
+  if (blocking == kSync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
   DeviceState* owner = nullptr;
   if (auto* copy = std::get_if<CopyOp>(&op)) owner = foreign_gpu_memory(*s, {copy->dst, copy->src});
   else if (auto* fill = std::get_if<FillOp>(&op)) owner = foreign_gpu_memory(*s, {fill->dst});
@@ -196,7 +201,7 @@ Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread) {
         "copy or memset on a stream of device {} (hipSetDevice({}) for the null stream)",
         owner->ordinal(), s->device().ordinal(), owner->ordinal(), owner->ordinal()));
   WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
-  if (sync) return s->synchronize();
+  if (blocking == kSync) return s->synchronize();
   return Status();
 }
 

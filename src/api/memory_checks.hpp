@@ -73,8 +73,8 @@ Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t sr
 Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t element_size,
                          size_t width_elements, size_t height);
 
-// Submits an op on a stream; `sync` waits for the stream afterwards (the
-// synchronous API forms).
-Status submit_on(hipStream_t stream, Op op, bool sync, bool per_thread = false);
+// Submits an op on a stream; kSync waits for the stream afterwards
+// (the synchronous API forms).
+Status submit_on(hipStream_t stream, Op op, Blocking blocking, DefaultStream default_stream = kLegacy);
 
 }  // namespace weft::api

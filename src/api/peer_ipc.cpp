@@ -55,13 +55,13 @@ DeviceState* copy_engine(DeviceState* dst, DeviceState* src) {
 }
 
 Status memcpy_peer(void* dst, int dst_ordinal, const void* src, int src_ordinal, size_t bytes,
-                   hipStream_t stream, bool sync) {
+                   hipStream_t stream, Blocking blocking) {
   WEFT_ASSIGN_OR_RETURN(DeviceState * dst_device, device_at(dst_ordinal));
   WEFT_ASSIGN_OR_RETURN(DeviceState * src_device, device_at(src_ordinal));
   WEFT_ASSIGN_OR_RETURN(CopyOp op,
                         make_copy(dst, bytes, src, bytes, bytes, 1, hipMemcpyDeviceToDevice));
   if (bytes == 0) return Status();
-  if (!sync) {
+  if (blocking == kAsync) {
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     DeviceState* engine = copy_engine(dst_device, src_device);
     if (s->device().driver_device().caps().host_can_access_device_memory &&
@@ -152,7 +152,7 @@ WEFT_EXPORT hipError_t hipMemcpyPeer(void* dst, int dst_device, const void* src,
                                      size_t bytes) {
   return call(
       "hipMemcpyPeer",
-      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, nullptr, true); }, dst,
+      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, nullptr, kSync); }, dst,
       dst_device, src, src_device, bytes);
 }
 
@@ -160,7 +160,7 @@ WEFT_EXPORT hipError_t hipMemcpyPeerAsync(void* dst, int dst_device, const void*
                                           int src_device, size_t bytes, hipStream_t stream) {
   return call(
       "hipMemcpyPeerAsync",
-      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, stream, false); }, dst,
+      [&] { return memcpy_peer(dst, dst_device, src, src_device, bytes, stream, kAsync); }, dst,
       dst_device, src, src_device, bytes, stream);
 }
 

@@ -26,53 +26,53 @@ Status create(hipStream_t* out, unsigned flags, int priority) {
   return Status();
 }
 
-Status wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, bool per_thread) {
+Status wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, DefaultStream default_stream) {
   if (flags != 0 && flags != hipEventWaitExternal) return invalid_value("unknown flags");
   Ref<CoreEvent> e = Runtime::get().events().find(event);
   if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (auto captured = graph::wait_event(*s, e, flags)) return *captured;  // forks and joins
   if (!e->driver_event().ever_recorded()) return Status();  // nothing to wait for
   return s->submit(EventWaitOp{e->driver_event_ref()});
 }
 
 Status add_callback(hipStream_t stream, hipStreamCallback_t callback, void* user_data,
-                    unsigned flags, bool per_thread) {
+                    unsigned flags, DefaultStream default_stream) {
   if (!callback) return invalid_value("null callback");
   if (flags != 0) return invalid_value("flags must be 0");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_RETURN_IF_ERROR(graph::check_callback(*s));
   return s->submit(HostFuncOp{[callback, stream, user_data] { callback(stream, hipSuccess, user_data); }});
 }
 
-Status launch_host_func(hipStream_t stream, hipHostFn_t fn, void* user_data, bool per_thread) {
+Status launch_host_func(hipStream_t stream, hipHostFn_t fn, void* user_data, DefaultStream default_stream) {
   if (!fn) return invalid_value("null host function");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   return s->submit(HostFuncOp{[fn, user_data] { fn(user_data); }});
 }
 
-Status query(hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+Status query(hipStream_t stream, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "hipStreamQuery"));
   return s->is_idle() ? Status() : Status(hipErrorNotReady, "work is still pending");
 }
 
-Status synchronize(hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+Status synchronize(hipStream_t stream, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "hipStreamSynchronize"));
   return s->synchronize();
 }
 
-Status get_flags(hipStream_t stream, unsigned* flags, bool per_thread) {
+Status get_flags(hipStream_t stream, unsigned* flags, DefaultStream default_stream) {
   if (!flags) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   *flags = s->flags();
   return Status();
 }
 
-Status get_priority(hipStream_t stream, int* priority, bool per_thread) {
+Status get_priority(hipStream_t stream, int* priority, DefaultStream default_stream) {
   if (!priority) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   *priority = s->priority();
   return Status();
 }
@@ -115,60 +115,62 @@ WEFT_EXPORT hipError_t hipStreamDestroy(hipStream_t stream) {
 }
 
 WEFT_EXPORT hipError_t hipStreamSynchronize(hipStream_t stream) {
-  return call("hipStreamSynchronize", [&] { return synchronize(stream, false); }, stream);
+  return call("hipStreamSynchronize", [&] { return synchronize(stream, kLegacy); }, stream);
 }
 WEFT_EXPORT hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
-  return call("hipStreamSynchronize_spt", [&] { return synchronize(stream, true); }, stream);
+  return call("hipStreamSynchronize_spt", [&] { return synchronize(stream, kPerThread); }, stream);
 }
 
 WEFT_EXPORT hipError_t hipStreamQuery(hipStream_t stream) {
-  return call("hipStreamQuery", [&] { return query(stream, false); }, stream);
+  return call("hipStreamQuery", [&] { return query(stream, kLegacy); }, stream);
 }
 WEFT_EXPORT hipError_t hipStreamQuery_spt(hipStream_t stream) {
-  return call("hipStreamQuery_spt", [&] { return query(stream, true); }, stream);
+  return call("hipStreamQuery_spt", [&] { return query(stream, kPerThread); }, stream);
 }
 
 WEFT_EXPORT hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
-  return call("hipStreamWaitEvent", [&] { return wait_event(stream, event, flags, false); },
+  return call("hipStreamWaitEvent", [&] { return wait_event(stream, event, flags, kLegacy); },
               stream, event, flags);
 }
 WEFT_EXPORT hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags) {
-  return call("hipStreamWaitEvent_spt", [&] { return wait_event(stream, event, flags, true); },
+  return call("hipStreamWaitEvent_spt", [&] { return wait_event(stream, event, flags, kPerThread); },
               stream, event, flags);
 }
 
 WEFT_EXPORT hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback,
                                             void* user_data, unsigned int flags) {
-  return call("hipStreamAddCallback", [&] { return add_callback(stream, callback, user_data, flags, false); },
+  return call("hipStreamAddCallback", [&] { return add_callback(stream, callback, user_data, flags, kLegacy); },
               stream, callback, user_data, flags);
 }
 WEFT_EXPORT hipError_t hipStreamAddCallback_spt(hipStream_t stream, hipStreamCallback_t callback,
                                                 void* user_data, unsigned int flags) {
-  return call("hipStreamAddCallback_spt", [&] { return add_callback(stream, callback, user_data, flags, true); },
-              stream, callback, user_data, flags);
+  return call("hipStreamAddCallback_spt", [&] {
+    return add_callback(stream, callback, user_data, flags, kPerThread);
+  }, stream, callback, user_data, flags);
 }
 
 WEFT_EXPORT hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* user_data) {
-  return call("hipLaunchHostFunc", [&] { return launch_host_func(stream, fn, user_data, false); },
+  return call("hipLaunchHostFunc", [&] { return launch_host_func(stream, fn, user_data, kLegacy); },
               stream, fn, user_data);
 }
 WEFT_EXPORT hipError_t hipLaunchHostFunc_spt(hipStream_t stream, hipHostFn_t fn, void* user_data) {
-  return call("hipLaunchHostFunc_spt", [&] { return launch_host_func(stream, fn, user_data, true); },
+  return call("hipLaunchHostFunc_spt", [&] { return launch_host_func(stream, fn, user_data, kPerThread); },
               stream, fn, user_data);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags) {
-  return call("hipStreamGetFlags", [&] { return get_flags(stream, flags, false); }, stream, flags);
+  return call("hipStreamGetFlags", [&] { return get_flags(stream, flags, kLegacy); }, stream, flags);
 }
 WEFT_EXPORT hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int* flags) {
-  return call("hipStreamGetFlags_spt", [&] { return get_flags(stream, flags, true); }, stream, flags);
+  return call("hipStreamGetFlags_spt", [&] { return get_flags(stream, flags, kPerThread); }, stream, flags);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetPriority(hipStream_t stream, int* priority) {
-  return call("hipStreamGetPriority", [&] { return get_priority(stream, priority, false); }, stream, priority);
+  return call("hipStreamGetPriority", [&] { return get_priority(stream, priority, kLegacy); }, stream, priority);
 }
 WEFT_EXPORT hipError_t hipStreamGetPriority_spt(hipStream_t stream, int* priority) {
-  return call("hipStreamGetPriority_spt", [&] { return get_priority(stream, priority, true); }, stream, priority);
+  return call("hipStreamGetPriority_spt", [&] { return get_priority(stream, priority, kPerThread); },
+              stream, priority);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device) {

@@ -46,18 +46,18 @@ Result<std::byte*> symbol_range(const void* symbol, size_t offset, size_t bytes,
 
 namespace {
 
-Result<DeviceState*> device_of(hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+Result<DeviceState*> device_of(hipStream_t stream, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   return &s->device();
 }
 
 Status symbol_copy(bool to_symbol, const void* symbol, void* host, size_t bytes, size_t offset, hipMemcpyKind kind,
-                   hipStream_t stream, bool sync, bool per_thread) {
+                   hipStream_t stream, Blocking blocking, DefaultStream default_stream) {
   if (to_symbol && kind != hipMemcpyHostToDevice && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies to a symbol go host-to-device or device-to-device");
   if (!to_symbol && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDeviceToDevice && kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies from a symbol go device-to-host or device-to-device");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_of(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_of(stream, default_stream));
   Access access = to_symbol ? Access::kWrite : Access::kRead;
   WEFT_RETURN_IF_ERROR(symbol_storage(symbol, *device, access).status());
   if (bytes == 0) return Status();
@@ -73,7 +73,7 @@ Status symbol_copy(bool to_symbol, const void* symbol, void* host, size_t bytes,
   } else {
     WEFT_ASSIGN_OR_RETURN(op, make_copy(host, bytes, address, bytes, bytes, 1, other, Side::kVerified));
   }
-  return submit_on(stream, op, sync, per_thread);
+  return submit_on(stream, op, blocking, default_stream);
 }
 
 }  // namespace
@@ -81,56 +81,56 @@ Status symbol_copy(bool to_symbol, const void* symbol, void* host, size_t bytes,
 WEFT_EXPORT hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes, size_t offset,
                                          hipMemcpyKind kind) {
   return call("hipMemcpyToSymbol", [&] {
-    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, nullptr, true, false);
+    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, nullptr, kSync, kLegacy);
   }, symbol, src, sizeBytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyToSymbol_spt(const void* symbol, const void* src, size_t sizeBytes, size_t offset,
                                              hipMemcpyKind kind) {
   return call("hipMemcpyToSymbol_spt", [&] {
-    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, nullptr, true, true);
+    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, nullptr, kSync, kPerThread);
   }, symbol, src, sizeBytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes, size_t offset,
                                               hipMemcpyKind kind, hipStream_t stream) {
   return call("hipMemcpyToSymbolAsync", [&] {
-    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, stream, false, false);
+    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, stream, kAsync, kLegacy);
   }, symbol, src, sizeBytes, offset, kind, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyToSymbolAsync_spt(const void* symbol, const void* src, size_t sizeBytes,
                                                   size_t offset, hipMemcpyKind kind, hipStream_t stream) {
   return call("hipMemcpyToSymbolAsync_spt", [&] {
-    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, stream, false, true);
+    return symbol_copy(true, symbol, const_cast<void*>(src), sizeBytes, offset, kind, stream, kAsync, kPerThread);
   }, symbol, src, sizeBytes, offset, kind, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
                                            hipMemcpyKind kind) {
   return call("hipMemcpyFromSymbol", [&] {
-    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, nullptr, true, false);
+    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, nullptr, kSync, kLegacy);
   }, dst, symbol, sizeBytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyFromSymbol_spt(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
                                                hipMemcpyKind kind) {
   return call("hipMemcpyFromSymbol_spt", [&] {
-    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, nullptr, true, true);
+    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, nullptr, kSync, kPerThread);
   }, dst, symbol, sizeBytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
                                                 hipMemcpyKind kind, hipStream_t stream) {
   return call("hipMemcpyFromSymbolAsync", [&] {
-    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, stream, false, false);
+    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, stream, kAsync, kLegacy);
   }, dst, symbol, sizeBytes, offset, kind, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyFromSymbolAsync_spt(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
                                                     hipMemcpyKind kind, hipStream_t stream) {
   return call("hipMemcpyFromSymbolAsync_spt", [&] {
-    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, stream, false, true);
+    return symbol_copy(false, symbol, dst, sizeBytes, offset, kind, stream, kAsync, kPerThread);
   }, dst, symbol, sizeBytes, offset, kind, stream);
 }
 

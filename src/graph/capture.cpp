@@ -17,10 +17,6 @@
 
 namespace weft::graph {
 
-namespace detail {
-std::atomic<int> g_capturing_streams{0};
-}
-
 namespace {
 
 // One capture sequence: the origin stream plus every stream that joined it.
@@ -83,7 +79,7 @@ void end_session(State& st, const std::shared_ptr<Session>& session, Graveyard& 
     if (it->second.session == session) {
       graveyard.streams.push_back(std::move(it->second));
       it = st.streams.erase(it);
-      detail::g_capturing_streams.fetch_sub(1, std::memory_order_relaxed);
+      capture_hook::stream_ended_capturing();
     } else {
       ++it;
     }
@@ -211,6 +207,11 @@ bool unjoined(const State& st, const Session& session) {
 
 // ---- hooks ----
 
+namespace {
+
+// Stream::submit's sink: records `op` into the stream's capture (the returned
+// status is the submit's result), or applies the legacy-stream rule, or returns
+// nullopt when the op should run normally.
 std::optional<Status> intercept(Stream& stream, Op& op) {
   State& st = state();
   std::lock_guard lock(st.mutex);
@@ -246,7 +247,7 @@ std::optional<Status> intercept(Stream& stream, Op& op) {
       // Fork: the stream joins the capture after the event's nodes.
       StreamCapture sc{Ref<Stream>(&stream), it->second.session, it->second.nodes, false};
       st.streams.emplace(&stream, std::move(sc));
-      detail::g_capturing_streams.fetch_add(1, std::memory_order_relaxed);
+      capture_hook::stream_began_capturing();
       return Status();
     }
   }
@@ -256,6 +257,23 @@ std::optional<Status> intercept(Stream& stream, Op& op) {
   }
   return std::nullopt;
 }
+
+class StreamCaptureSink final : public CaptureSink {
+ public:
+  std::optional<Status> intercept(Stream& stream, Op& op) override {
+    return graph::intercept(stream, op);
+  }
+};
+
+// Installed while the library loads, before any stream can submit.
+struct SinkRegistration {
+  SinkRegistration() {
+    static StreamCaptureSink sink;
+    capture_hook::install(sink);
+  }
+} g_sink_registration;
+
+}  // namespace
 
 Status check_sync(Stream& stream, const char* what) {
   if (!capture_active()) return Status();
@@ -332,7 +350,7 @@ std::optional<Status> wait_event(Stream& stream, const Ref<CoreEvent>& event, un
     return add_node(*sc, hipGraphNodeTypeWaitEvent, EventData{event}, std::move(ops));
   }
   lock.unlock();
-  // Everything else goes through Stream::submit: the op must reach intercept()
+  // Everything else goes through Stream::submit: the op must reach the capture sink
   // even when the event was never recorded outside a capture.
   Status status = stream.submit(EventWaitOp{event->driver_event_ref()});
   return status;
@@ -391,7 +409,7 @@ void stream_destroyed(Stream& stream) {
     return;
   }
   st.streams.erase(it);
-  detail::g_capturing_streams.fetch_sub(1, std::memory_order_relaxed);
+  capture_hook::stream_ended_capturing();
 }
 
 std::optional<Status> launch_graph(Stream& stream, const Graph& graph) {
@@ -439,7 +457,7 @@ Status begin_capture(Stream& stream, hipStreamCaptureMode mode, Graph* into,
   StreamCapture sc{Ref<Stream>(&stream), session,
                    std::vector<GraphNode*>(dependencies.begin(), dependencies.end()), false};
   st.streams.emplace(&stream, std::move(sc));
-  detail::g_capturing_streams.fetch_add(1, std::memory_order_relaxed);
+  capture_hook::stream_began_capturing();
   return Status();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Stream capture: while a stream captures, every op submitted to it becomes a
-// graph node instead of work (Stream::submit calls intercept()). Streams join
+// graph node instead of work (Stream::submit calls the capture sink this
+// module installs, runtime/capture_sink.hpp). Streams join
 // a capture by waiting on an event recorded inside it, and must rejoin the
 // origin stream before hipStreamEndCapture.
 //
@@ -26,6 +27,7 @@
 #pragma once
 
 #include "graph/graph.hpp"
+#include "runtime/capture_sink.hpp"
 #include "runtime/stream.hpp"
 
 #include <hip/hip_runtime_api.h>
@@ -41,21 +43,11 @@ class CoreEvent;
 
 namespace weft::graph {
 
-namespace detail {
-extern std::atomic<int> g_capturing_streams;
-}
-
 // True while any stream of the process captures.
-inline bool capture_active() {
-  return detail::g_capturing_streams.load(std::memory_order_relaxed) != 0;
-}
+inline bool capture_active() { return capture_hook::active(); }
 
 // ---- Hooks for the runtime and API (cheap no-ops while nothing captures) ----
 
-// Stream::submit: records `op` into the stream's capture (the returned status
-// is the submit's result), or applies the legacy-stream rule, or returns
-// nullopt when the op should run normally.
-std::optional<Status> intercept(Stream& stream, Op& op);
 // hipStreamSynchronize, hipStreamQuery and the synchronous copy forms on `stream`.
 Status check_sync(Stream& stream, const char* what);
 // Potentially unsafe calls that touch no stream (hipMalloc, hipFree, ...).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/stream.hpp"
 
-#include "graph/capture.hpp"
+#include "runtime/capture_sink.hpp"
 #include "runtime/runtime.hpp"
 
 #include <mutex>
@@ -39,9 +39,9 @@ Status Stream::order_after_blocking() {
 }
 
 Status Stream::submit(Op op) {
-  // While any stream captures, the capture may take the op (src/graph/capture.cpp).
-  if (graph::capture_active()) [[unlikely]]
-    if (auto diverted = graph::intercept(*this, op)) return std::move(*diverted);
+  // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
+  if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]]
+    if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
   if (kind_ != Kind::kNull && !blocking()) return queue_->submit(std::move(op));
   std::lock_guard lock(device_.order_mutex_);
   if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());

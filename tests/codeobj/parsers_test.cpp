@@ -4,6 +4,7 @@
 // kernel descriptors, target IDs. Real inputs: this test binary, the CPU code
 // object the build makes, and (when hipcc is installed) an AMDGPU bundle.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <weft/codeobj/amdgpu.hpp>
 #include <weft/codeobj/bundle.hpp>
@@ -12,20 +13,13 @@
 #include <weft/codeobj/msgpack.hpp>
 #include <weft/codeobj/target_id.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <random>
 
 using namespace weft::codeobj;
 
 namespace {
 
-std::vector<std::byte> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto* p = reinterpret_cast<const std::byte*>(chars.data());
-  return {p, p + chars.size()};
-}
+using hip_test::read_file;
 
 std::vector<std::byte> bytes_of(std::string_view text) {
   auto* p = reinterpret_cast<const std::byte*>(text.data());

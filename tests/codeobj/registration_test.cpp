@@ -4,11 +4,10 @@
 // (its kernels run on the CPU agent), one carrying only GPU code objects
 // (launches fail with hipErrorNoBinaryForGpu), and malformed wrappers.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <weft/codeobj/bundle.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <numeric>
 
 extern "C" {
@@ -27,12 +26,7 @@ namespace {
 
 using weft::codeobj::BundleInput;
 
-std::vector<std::byte> read_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto* p = reinterpret_cast<const std::byte*>(chars.data());
-  return {p, p + chars.size()};
-}
+using hip_test::read_file;
 
 struct Wrapper {
   uint32_t magic = 0x48495046;

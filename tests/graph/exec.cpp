@@ -10,9 +10,6 @@ namespace {
 
 constexpr int kN = 64;
 
-void bump(void* p) { ++*static_cast<int*>(p); }
-void bump_ten(void* p) { *static_cast<int*>(p) += 10; }
-
 // Captures `chain` add_one kernels on `d` followed by a copy to `h`.
 hipGraph_t capture_chain(hipStream_t s, int* d, int* h, int chain) {
   HIP_CHECK(hipStreamBeginCapture(s, hipStreamCaptureModeGlobal));

@@ -15,9 +15,6 @@ constexpr int kN = 64;
 
 __device__ int g_exec_symbol[kN];
 
-void bump(void* p) { ++*static_cast<int*>(p); }
-void bump_ten(void* p) { *static_cast<int*>(p) += 10; }
-
 hipMemsetParams memset_of(void* dst, unsigned value, size_t elements) {
   hipMemsetParams p{};
   p.dst = dst;

@@ -11,7 +11,6 @@ namespace {
 constexpr int kN = 128;
 __device__ int g_symbol[16];
 
-void bump(void* p) { ++*static_cast<int*>(p); }
 void bump_twice(void* p) { *static_cast<int*>(p) += 2; }
 
 // Instantiates, launches once and waits.

@@ -12,6 +12,10 @@
 
 namespace graph_test {
 
+// Host-node callbacks: add 1 / 10 to the int at `p`.
+inline void bump(void* p) { ++*static_cast<int*>(p); }
+inline void bump_ten(void* p) { *static_cast<int*>(p) += 10; }
+
 inline __global__ void add_one(int* p, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) p[i] += 1;

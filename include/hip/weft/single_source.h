@@ -676,7 +676,7 @@ inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes,
 
 // hipLaunchKernel with the kernel function itself (its parameter types are known
 // here; the C entry point with a `const void*` knows single-source kernels only
-// once they were launched by name, see src/api/registration.cpp).
+// once they were launched by name, see src/api/launch_registration.cpp).
 template <typename... P>
 inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks,
                                   void** args, size_t sharedMemBytes = 0,

@@ -40,6 +40,11 @@ enum class MemoryKind {
 struct DeviceCaps {
   bool runs_host_kernels = false;      // can execute single-source (g++-compiled) kernels
   bool host_can_access_device_memory = false;  // device pointers are plain host pointers
+  // The driver holds device memory the runtime's pointer table never lists (module
+  // globals its vendor loader placed), so the API leaves a device address it does not
+  // know to the driver instead of refusing it. False where device memory is host
+  // memory: there an unknown address would be a wild write.
+  bool owns_unlisted_device_memory = false;
   bool timing_events = true;
 };
 

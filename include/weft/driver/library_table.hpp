@@ -37,6 +37,32 @@ struct LoadedLibrary {
   std::string error;  // why `table` is unusable, when !ok
 };
 
+// Stores one resolved symbol (`address`, from dlsym; null when absent) in its
+// table slot; a required symbol that is absent is noted in `missing`.
+template <typename Fn>
+void bind_symbol(Fn& slot, void* address, const char* symbol, bool required, std::string& missing) {
+  slot = reinterpret_cast<Fn>(address);
+  if (!slot && required) note_missing(missing, symbol);
+}
+
+// What every driver's loader does around its symbol list: opens `name`, lets
+// `resolve(library, table, missing)` fill the table (bind_symbol for each
+// symbol), and refuses a library that lacks a required symbol, naming them all.
+template <typename Api, typename Resolve>
+LoadedLibrary<Api> load_vendor_library(const char* name, const char* absent_means, Resolve resolve) {
+  LoadedLibrary<Api> out;
+  void* library = open_vendor_library(name, absent_means, out.error);
+  if (!library) return out;
+  std::string missing;
+  resolve(library, out.table, missing);
+  if (!missing.empty()) {
+    out.error = std::string(name) + " is too old: it lacks " + missing;
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
 template <typename Api, LoadedLibrary<Api> (*Load)()>
 class LibraryTable {
  public:

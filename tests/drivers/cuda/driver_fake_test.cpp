@@ -10,6 +10,7 @@
 #include <weft/driver/device.hpp>
 
 #include "device.hpp"
+#include "driver_test.hpp"
 #include "fake_cuda.hpp"
 #include "hip_test.hpp"
 #include "status.hpp"
@@ -30,12 +31,7 @@ weft::Ref<weft::Device> only_device() {
   return devices[0];
 }
 
-template <typename T>
-T value_of(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
+using hip_test::value_of;
 
 // Polls (with a bound) until `done` holds; the lane works on its own thread.
 template <typename F>
@@ -51,23 +47,7 @@ uint32_t word_at(CUdeviceptr address) {
   return __atomic_load_n(reinterpret_cast<uint32_t*>(address), __ATOMIC_ACQUIRE);
 }
 
-// An event of "another agent", completed by the test.
-class ManualEvent final : public weft::Event {
- public:
-  bool is_complete() override { return done_.load(); }
-  weft::Status synchronize() override {
-    while (!done_.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-    return weft::Status();
-  }
-  weft::Result<float> elapsed_ms_since(weft::Event&) override {
-    return weft::Status(hipErrorNotSupported, "no timing");
-  }
-  bool ever_recorded() override { return true; }
-  void complete() { done_.store(true); }
-
- private:
-  std::atomic<bool> done_{false};
-};
+using hip_test::ManualEvent;
 
 }  // namespace
 

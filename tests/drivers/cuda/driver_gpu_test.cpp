@@ -63,22 +63,7 @@ weft::CopyOp copy_op(void* dst, const void* src, size_t bytes) {
   return c;
 }
 
-class ManualEvent final : public weft::Event {
- public:
-  bool is_complete() override { return done_.load(); }
-  weft::Status synchronize() override {
-    while (!done_.load()) std::this_thread::sleep_for(std::chrono::microseconds(50));
-    return weft::Status();
-  }
-  weft::Result<float> elapsed_ms_since(weft::Event&) override {
-    return weft::Status(hipErrorNotSupported, "no timing");
-  }
-  bool ever_recorded() override { return true; }
-  void complete() { done_.store(true); }
-
- private:
-  std::atomic<bool> done_{false};
-};
+using hip_test::ManualEvent;
 
 }  // namespace
 

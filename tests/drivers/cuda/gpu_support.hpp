@@ -10,6 +10,7 @@
 #include <weft/driver/device.hpp>
 
 #include "device.hpp"
+#include "driver_test.hpp"
 #include "hip_test.hpp"
 
 namespace gpu_test {
@@ -63,12 +64,7 @@ class Finally {
   F f_;
 };
 
-template <typename T>
-T value_of(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
+using hip_test::value_of;
 
 #define WEFT_REQUIRE_OK(expr)        \
   do {                               \

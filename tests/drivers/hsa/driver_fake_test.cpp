@@ -19,6 +19,7 @@
 
 #include "aql.hpp"
 #include "device.hpp"
+#include "driver_test.hpp"
 #include "fake_hsa.hpp"
 #include "hip_test.hpp"
 #include "module.hpp"
@@ -34,12 +35,7 @@ using weft::Ref;
 
 namespace {
 
-template <typename T>
-T value_of(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
+using hip_test::value_of;
 
 std::vector<Ref<weft::Device>> discover() {
   auto driver = weft::hsa::make_driver();
@@ -99,21 +95,7 @@ std::vector<fake_hsa::Packet> packets_of_type(unsigned type) {
   return out;
 }
 
-// An event of another driver, completed by the test.
-class ManualEvent final : public weft::Event {
- public:
-  bool is_complete() override { return done_.load(); }
-  weft::Status synchronize() override {
-    while (!done_.load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
-    return weft::Status();
-  }
-  weft::Result<float> elapsed_ms_since(weft::Event&) override { return weft::Status(hipErrorNotSupported, "no"); }
-  bool ever_recorded() override { return true; }
-  void complete() { done_.store(true); }
-
- private:
-  std::atomic<bool> done_{false};
-};
+using hip_test::ManualEvent;
 
 }  // namespace
 

@@ -6,14 +6,13 @@
 // the bundle through the driver on the HSA test double, dispatches `mixed`, and
 // checks the bytes the packet processor would read. Without hipcc every case
 // prints SKIPPED and the binary exits 77.
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <weft/codeobj/image.hpp>
 
 #include "device.hpp"
 #include "fake_hsa.hpp"
 #include "hip_test.hpp"
+#include "test_files.hpp"
 #include "module.hpp"
 #include "queue.hpp"
 
@@ -27,13 +26,7 @@ using weft::hsa::aql::HiddenKind;
 
 namespace {
 
-std::vector<std::byte> read_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> out(raw.size());
-  for (size_t i = 0; i < raw.size(); ++i) out[i] = std::byte(raw[i]);
-  return out;
-}
+using hip_test::read_file;
 
 const char* bundle_path(unsigned version) {
 #if defined(WEFT_HSA_KERNELS_V4) && defined(WEFT_HSA_KERNELS_V5)

@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 
 namespace safety {
@@ -24,12 +22,5 @@ GuardedImage::GuardedImage(std::span<const std::byte> bytes) {
 }
 
 GuardedImage::~GuardedImage() { munmap(map_, map_size_); }
-
-std::vector<std::byte> read_file(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  auto* p = reinterpret_cast<const std::byte*>(chars.data());
-  return {p, p + chars.size()};
-}
 
 }  // namespace safety

@@ -7,6 +7,8 @@
 #include <span>
 #include <vector>
 
+#include "test_files.hpp"
+
 namespace safety {
 
 class GuardedImage {
@@ -23,6 +25,6 @@ class GuardedImage {
   std::byte* data_ = nullptr;
 };
 
-std::vector<std::byte> read_file(const char* path);
+using hip_test::read_file;
 
 }  // namespace safety

@@ -5,8 +5,8 @@
 // OS thread of its own (drivers/cpu/cooperative.hpp); the grid may have at most
 // as many blocks as the occupancy queries say fit at once.
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
-#include "api/launch.hpp"
+#include "api/launch_code_object.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include "graph/host_kernels.hpp"
 
@@ -53,9 +53,9 @@ Status submit_cooperative_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 bl
 // hipLaunchCooperativeKernel by address: a registered code-object kernel, or a
 // single-source kernel the runtime already knows (launched once, or captured).
 Status launch_cooperative_address(const void* f, dim3 grid, dim3 block, void** params, size_t shared_bytes,
-                                  hipStream_t stream, bool per_thread) {
+                                  hipStream_t stream, DefaultStream default_stream) {
   if (!f) return Status(hipErrorInvalidDeviceFunction, "null kernel");
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (Ref<RegisteredFunction> registered = Registry::get().function(f)) {
     WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
     return launch_function(*function, s, grid, block, shared_bytes, KernelArgs{params, nullptr, nullptr},
@@ -106,7 +106,7 @@ WEFT_EXPORT hipError_t weftLaunchCooperativeHostKernel(const weftHostKernel* ker
 WEFT_EXPORT hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX, void** kernelParams,
                                                   unsigned int sharedMemBytes, hipStream_t stream) {
   return call("hipLaunchCooperativeKernel", [&] {
-    return launch_cooperative_address(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream, false);
+    return launch_cooperative_address(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream, kLegacy);
   }, f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
 }
 
@@ -114,7 +114,7 @@ WEFT_EXPORT hipError_t hipLaunchCooperativeKernel_spt(const void* f, dim3 gridDi
                                                       void** kernelParams, uint32_t sharedMemBytes,
                                                       hipStream_t hStream) {
   return call("hipLaunchCooperativeKernel_spt", [&] {
-    return launch_cooperative_address(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream, true);
+    return launch_cooperative_address(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream, kPerThread);
   }, f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
 }
 
@@ -133,7 +133,7 @@ WEFT_EXPORT hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams* la
                                 "cooperative launches",
                                 numDevices));
     const hipLaunchParams& p = launchParamsList[0];
-    return launch_cooperative_address(p.func, p.gridDim, p.blockDim, p.args, p.sharedMem, p.stream, false);
+    return launch_cooperative_address(p.func, p.gridDim, p.blockDim, p.args, p.sharedMem, p.stream, kLegacy);
   }, launchParamsList, numDevices, flags);
 }
 

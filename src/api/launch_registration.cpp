@@ -6,7 +6,7 @@
 // Registration runs in static constructors before main: it records pointers and
 // names only (codeobj/registry.hpp) and never fails the process.
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 #include "codeobj/registry.hpp"
 
 #include <cstring>
@@ -88,14 +88,14 @@ WEFT_EXPORT hipError_t __hipPopCallConfiguration(dim3* gridDim, dim3* blockDim, 
 WEFT_EXPORT hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
                                        size_t sharedMemBytes, hipStream_t stream) {
   return call("hipLaunchKernel", [&] {
-    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, false);
+    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, kLegacy);
   }, function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 
 WEFT_EXPORT hipError_t hipLaunchKernel_spt(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
                                            void** args, size_t sharedMemBytes, hipStream_t stream) {
   return call("hipLaunchKernel_spt", [&] {
-    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, true);
+    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, kPerThread);
   }, function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Occupancy queries. The answers come from the agent's properties and the
-// kernel's resource needs (api/kernel_launch.cpp); for the CPU agent a valid block
+// kernel's resource needs (api/launch_code_object.cpp); for the CPU agent a valid block
 // size gives maxBlocksPerMultiProcessor resident blocks per core, the most a
 // cooperative launch may have at once (docs/cpu-engine.md, "Cooperative launches").
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 
 using namespace weft;
 using namespace weft::api;

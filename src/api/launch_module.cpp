@@ -2,7 +2,7 @@
 // Module API: hipModuleLoad*, hipModuleGetFunction/GetGlobal, hipModuleLaunchKernel,
 // function attributes, hipGetFuncBySymbol and kernel names.
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 #include "codeobj/registry.hpp"
 
 #define WEFT_HIP_EXT_DECLARATIONS_ONLY 1  // the C API, not the kernel language

@@ -2,8 +2,8 @@
 // Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
 #include "api/api.hpp"
-#include "api/kernel_launch.hpp"
-#include "api/launch.hpp"
+#include "api/launch_code_object.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include "graph/host_kernels.hpp"
 
@@ -68,8 +68,8 @@ Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t 
 }
 
 Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
-                          hipStream_t stream, bool per_thread) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+                          hipStream_t stream, DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   return submit_host_kernel(std::move(kernel), grid, block, shared_bytes, s, false);
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Code-object kernel launches: argument packing, checks, submission, occupancy.
-#include "api/kernel_launch.hpp"
+#include "api/launch_code_object.hpp"
 
-#include "api/launch.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include <weft/common/env.hpp>
 
@@ -92,15 +92,15 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
 }
 
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args, size_t dynamic_shared,
-                         hipStream_t stream, bool per_thread) {
+                         hipStream_t stream, DefaultStream default_stream) {
   Ref<RegisteredFunction> registered = Registry::get().function(host_function);
   if (!registered) {
     // Not from a code object: a single-source kernel weft has seen launched by name?
     if (!host_function) return Status(hipErrorInvalidDeviceFunction, "null kernel");
     WEFT_ASSIGN_OR_RETURN(Ref<HostKernel> kernel, host_kernel_for(host_function, args));
-    return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream, per_thread);
+    return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream, default_stream);
   }
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, per_thread));
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
   return launch_function(*function, s, grid, block, dynamic_shared, KernelArgs{args, nullptr, nullptr},
                          registered->max_dynamic_shared.load(std::memory_order_relaxed));

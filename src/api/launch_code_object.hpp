@@ -32,13 +32,13 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
 
 // A cooperative launch's grid must fit on the device at once: at most
 // active_blocks_per_unit() x multiProcessorCount blocks (hipErrorCooperativeLaunchTooLarge),
-// on a device whose queues run cooperative dispatches (api/cooperative.cpp).
+// on a device whose queues run cooperative dispatches (api/launch_cooperative.cpp).
 Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3 grid, dim3 block,
                          size_t dynamic_shared);
 
 // hipLaunchKernel for a registered host function.
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,
-                         size_t dynamic_shared, hipStream_t stream, bool per_thread);
+                         size_t dynamic_shared, hipStream_t stream, DefaultStream default_stream);
 
 // What the occupancy and attribute queries know about a kernel.
 struct KernelFacts {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Launch-configuration checks shared by every launch entry point (defined in launch.cpp).
+// Single-source kernel launches, and the launch-configuration checks shared by
+// every launch entry point (defined in launch_host_kernel.cpp).
 #pragma once
 
 #include "api/api.hpp"
@@ -12,7 +13,7 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
 
 // Submits a single-source kernel (arguments packed) to `stream`.
 Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
-                          hipStream_t stream, bool per_thread = false);
+                          hipStream_t stream, DefaultStream default_stream = kLegacy);
 // The same on a resolved stream; `cooperative`: every block resident at once, within the
 // occupancy limit (check_cooperative), for grid.sync().
 Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
