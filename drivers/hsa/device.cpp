@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "device.hpp"
 
-#include "util/env.hpp"
-
 #include <weft/codeobj/target_id.hpp>
 
 #include <algorithm>
@@ -233,7 +231,12 @@ HsaDevice::HsaDevice(std::shared_ptr<const System> system, hsa_agent_t agent, Ag
 HsaDevice::~HsaDevice() = default;
 
 unsigned HsaDevice::max_hw_queues() {
-  return env::settings().hsa_hw_queues;
+  static const unsigned n = [] {
+    const char* v = std::getenv("WEFT_HSA_HW_QUEUES");
+    int parsed = v ? std::atoi(v) : 0;
+    return parsed > 0 ? unsigned(parsed) : 8u;
+  }();
+  return n;
 }
 
 Result<std::shared_ptr<HwQueue>> HsaDevice::acquire_hw_queue(int priority) {

@@ -93,10 +93,6 @@ void read_devices(Reader& r, Settings& s) {
   if (const char* v = r.text("HIP_VISIBLE_DEVICES")) s.visible_devices = v;
   if (const char* c = r.text("CUDA_VISIBLE_DEVICES")) s.cuda_visible_devices = c;
   if (const char* x = r.text("XDG_RUNTIME_DIR"); x && *x) s.runtime_dir = x;
-  if (auto v = r.integer("WEFT_HSA_HW_QUEUES", "8")) {
-    if (*v <= 0 || *v > 1024) r.invalid("WEFT_HSA_HW_QUEUES", r.text("WEFT_HSA_HW_QUEUES"), "is outside 1..1024", "8");
-    else s.hsa_hw_queues = static_cast<unsigned>(*v);
-  }
 }
 
 const char* from_environment(const char* name) { return std::getenv(name); }

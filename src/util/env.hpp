@@ -24,7 +24,6 @@ struct Settings {
   unsigned cpu_workers = 0;          // WEFT_CPU_WORKERS (0 = one per usable core)
   size_t cpu_fiber_stack_bytes = 256 * 1024;  // WEFT_CPU_STACK_SIZE
   std::optional<std::string> runtime_dir;  // XDG_RUNTIME_DIR (hip-smi registration)
-  unsigned hsa_hw_queues = 8;        // WEFT_HSA_HW_QUEUES (hardware rings per AMD GPU)
   std::vector<std::string> warnings; // one line per invalid value, with its fallback
 };
 

@@ -21,6 +21,12 @@ struct State {
   std::atomic<int> level{0};
   std::atomic<uint32_t> mask{kDefaultMask};
   std::atomic<bool> on{true};
+
+  // level while on, 0 while off: what level() reads.
+  void publish() {
+    detail::effective_level.store(on.load(std::memory_order_relaxed) ? level.load(std::memory_order_relaxed) : 0,
+                                  std::memory_order_relaxed);
+  }
 };
 
 // Built at first use from the environment; the settings' own complaints (invalid
@@ -32,6 +38,7 @@ State& state() {
     const env::Settings& settings = env::settings();
     st->level.store(settings.log_level, std::memory_order_relaxed);
     st->mask.store(settings.log_mask, std::memory_order_relaxed);
+    st->publish();
     // Complaints about settings also show when no level was chosen at all: the
     // user set the variable and should hear that it was not taken.
     if (settings.log_level >= int(Level::kWarning) || !settings.log_level_set)
@@ -58,11 +65,14 @@ bool contains(std::string_view s, std::string_view part) { return s.find(part) !
 
 }  // namespace
 
-Level level() {
-  State& s = state();
-  if (!s.on.load(std::memory_order_relaxed)) return Level::kOff;
-  return static_cast<Level>(s.level.load(std::memory_order_relaxed));
+namespace detail {
+constinit std::atomic<int> effective_level{-1};
+
+int load_level() {
+  state();  // reads the environment once and publishes the level
+  return effective_level.load(std::memory_order_relaxed);
 }
+}  // namespace detail
 
 uint32_t mask() { return state().mask.load(std::memory_order_relaxed); }
 
@@ -71,7 +81,11 @@ bool enabled(Level lvl, uint32_t category) {
   return lvl <= Level::kWarning || (mask() & category) != 0;
 }
 
-void set_level(int lvl) { state().level.store(std::clamp(lvl, 0, 5), std::memory_order_relaxed); }
+void set_level(int lvl) {
+  State& s = state();
+  s.level.store(std::clamp(lvl, 0, 5), std::memory_order_relaxed);
+  s.publish();
+}
 void set_mask(uint32_t categories) { state().mask.store(categories, std::memory_order_relaxed); }
 
 void set_enabled(bool on) {
@@ -79,6 +93,7 @@ void set_enabled(bool on) {
   if (on && s.level.load(std::memory_order_relaxed) == 0)
     s.level.store(int(Level::kInfo), std::memory_order_relaxed);
   s.on.store(on, std::memory_order_relaxed);
+  s.publish();
 }
 
 bool is_enabled() { return state().on.load(std::memory_order_relaxed); }

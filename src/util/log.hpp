@@ -11,6 +11,7 @@
 
 #include <fmt/core.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -46,8 +47,19 @@ enum Category : uint32_t {
 // AMD's default when AMD_LOG_MASK is unset: everything.
 inline constexpr uint32_t kDefaultMask = 0x7FFFFFFF;
 
+namespace detail {
+// The level in effect, or -1 before the environment was read: constant-initialized,
+// so level() is one relaxed load on every path (api::call checks it per call).
+extern std::atomic<int> effective_level;
+int load_level();
+}  // namespace detail
+
 // The level in effect (kOff while logging is disabled with set_enabled(false)).
-Level level();
+inline Level level() {
+  int v = detail::effective_level.load(std::memory_order_relaxed);
+  if (v < 0) [[unlikely]] v = detail::load_level();
+  return static_cast<Level>(v);
+}
 uint32_t mask();
 // Whether a line of this level and category is written. Errors and warnings are
 // written whatever the mask (a failure is never hidden by a category choice);

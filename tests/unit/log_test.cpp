@@ -99,14 +99,13 @@ env::Settings parse_with(std::map<std::string, std::string> vars) {
 TEST_CASE("Unit_Settings_ValidValues") {
   env::Settings s = parse_with({{"AMD_LOG_LEVEL", "4"}, {"AMD_LOG_MASK", "0x180"}, {"WEFT_CPU_WORKERS", "3"},
                                 {"WEFT_CPU_STACK_SIZE", "65536"}, {"AMD_SERIALIZE_KERNEL", "2"},
-                                {"WEFT_HSA_HW_QUEUES", "2"}, {"WEFT_CPU_AGENT", "0"}});
+                                {"WEFT_CPU_AGENT", "0"}});
   CHECK(s.log_level == 4);
   CHECK(s.log_level_set);
   CHECK(s.log_mask == 0x180u);
   CHECK(s.cpu_workers == 3u);
   CHECK(s.cpu_fiber_stack_bytes == 65536u);
   CHECK(s.launch_blocking);
-  CHECK(s.hsa_hw_queues == 2u);
   CHECK_FALSE(s.cpu_agent);
   CHECK(s.warnings.empty());
 }
@@ -119,15 +118,14 @@ TEST_CASE("Unit_Settings_WeftLogLevelWins") {
 TEST_CASE("Unit_Settings_InvalidValuesWarnAndFallBack") {
   env::Settings s = parse_with({{"AMD_LOG_LEVEL", "9"}, {"AMD_LOG_MASK", "x"}, {"WEFT_CPU_WORKERS", "abc"},
                                 {"WEFT_CPU_STACK_SIZE", "1024"}, {"AMD_SERIALIZE_KERNEL", "-1"},
-                                {"WEFT_HSA_HW_QUEUES", "0"}, {"WEFT_CPU_AGENT", "2"}, {"HIP_LAUNCH_BLOCKING", "on"}});
+                                {"WEFT_CPU_AGENT", "2"}, {"HIP_LAUNCH_BLOCKING", "on"}});
   CHECK(s.log_level == 5);
   CHECK(s.log_mask == wlog::kDefaultMask);
   CHECK(s.cpu_workers == 0u);
   CHECK(s.cpu_fiber_stack_bytes == 256u * 1024);
   CHECK_FALSE(s.launch_blocking);
-  CHECK(s.hsa_hw_queues == 8u);
   CHECK(s.cpu_agent);
-  REQUIRE(s.warnings.size() == 8);
+  REQUIRE(s.warnings.size() == 7);
   CHECK(s.warnings[0] == "AMD_LOG_LEVEL=9 is outside 0..5; using 5");
   CHECK(s.warnings[1] == "AMD_LOG_MASK=x is not an integer; using 0x7fffffff (every category)");
   CHECK(s.warnings[4] == "WEFT_CPU_AGENT=2 is not 0 or 1; using 1 (CPU agent shown)");

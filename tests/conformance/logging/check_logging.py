@@ -86,6 +86,20 @@ check(out == baseline, 'AMD_LOG_LEVEL=4 changed the results')
 check(any(re.match(r'hipMalloc \( 0x[0-9a-f]+, 4000 \) \.\.\.$', m) for m in api_lines(parsed, 4)),
       'AMD_LOG_LEVEL=4 has no entry line for hipMalloc')
 
+# Level 4 with the kernel category: the queued kernel with its geometry, no copies.
+out, parsed = run(AMD_LOG_LEVEL='4', AMD_LOG_MASK='0x80')
+check(out == baseline, 'AMD_LOG_LEVEL=4 AMD_LOG_MASK=0x80 changed the results')
+debug = api_lines(parsed, 4)
+check(any(re.match(r'stream 0x[0-9a-f]+: kernel scale grid \{8,1,1\} block \{128,1,1\} dynamic shared 0 bytes', m)
+          for m in debug), f'no queued-kernel line at level 4: {debug[:6]}')
+check(all(p[1] in ('api', 'kern') for p in parsed if p[0] >= 3), 'mask 0x80 let other categories through')
+out, parsed = run(AMD_LOG_LEVEL='4', AMD_LOG_MASK='0x100')
+debug = api_lines(parsed, 4)
+check(any(re.match(r'stream 0x[0-9a-f]+: copy host to device 4000 x 1 bytes', m) for m in debug),
+      f'no queued-copy line at level 4: {debug[:6]}')
+check(any(re.match(r'stream 0x[0-9a-f]+: fill 4000 x 1 elements of 1 bytes with 0x0', m) for m in debug),
+      'no queued-fill line at level 4')
+
 # AMD_LOG_MASK: the copy category only.
 out, parsed = run(AMD_LOG_LEVEL='3', AMD_LOG_MASK='0x100')
 check(out == baseline, 'AMD_LOG_MASK=0x100 changed the results')
