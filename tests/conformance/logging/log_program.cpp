@@ -17,13 +17,17 @@ __global__ void scale(float* data, float factor, int n) {
 static void report(const char* what, hipError_t e) { std::printf("%s -> %d\n", what, static_cast<int>(e)); }
 
 int main() {
-  report("hipSetDevice(0)", hipSetDevice(0));
+  // The CPU agent, which weft lists last: the kernel below is compiled for the host.
+  int count = 0;
+  report("hipGetDeviceCount", hipGetDeviceCount(&count));
+  const int cpu = count - 1;
+  report("hipSetDevice(cpu)", hipSetDevice(cpu));
   report("hipSetDevice(99)", hipSetDevice(99));
   report("hipGetLastError", hipGetLastError());
   report("hipGetLastError again", hipGetLastError());
 
   char name[256];
-  report("hipDeviceGetName", hipDeviceGetName(name, sizeof name, 0));
+  report("hipDeviceGetName", hipDeviceGetName(name, sizeof name, cpu));
 
   const int n = 1000;
   std::vector<float> host(n);
