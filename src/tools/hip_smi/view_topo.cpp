@@ -82,18 +82,15 @@ std::string topo_table(const Snapshot& s, const std::string& version) {
         "  SYS   = PCIe, across NUMA nodes (the SMP interconnect)\n"
         "  PCIE  = PCIe, NUMA placement unknown\n";
   }
-  out += "\nNUMA nodes:\n";
-  out +=
-      fmt::format("{:>5}  {:<24} {:>24}  {}\n", "Node", "CPUs", "Memory free / total", "Distances");
-  for (const NumaNode& n : s.numa) {
-    std::string memory =
-        n.memory_total_bytes
-            ? fmt::format("{} / {} MiB", n.memory_free_bytes ? mib(*n.memory_free_bytes) : "N/A",
-                          mib(*n.memory_total_bytes))
-            : "N/A";
-    out += fmt::format("{:>5}  {:<24} {:>24}  {}\n", n.id, format_range_list(n.cpus), memory,
+  // Each column is one field of /sys/devices/system/node/nodeN/meminfo, in MiB.
+  out += "\nNUMA nodes (MiB, from nodeN/meminfo):\n";
+  out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", "Node", "CPUs", "MemTotal", "MemFree",
+                     "Page cache", "Distances");
+  auto column = [](const std::optional<uint64_t>& v) { return v ? mib(*v) : std::string("N/A"); };
+  for (const NumaNode& n : s.numa)
+    out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", n.id, format_range_list(n.cpus),
+                       column(n.memory_total_bytes), column(n.memory_free_bytes), column(n.memory_file_bytes),
                        fmt::join(n.distances, " "));
-  }
   return out;
 }
 
@@ -141,6 +138,7 @@ Json topo_json(const Snapshot& s, const std::string& version) {
     o["cpus"] = format_range_list(n.cpus);
     o["memory_total_bytes"] = n.memory_total_bytes;
     o["memory_free_bytes"] = n.memory_free_bytes;
+    o["memory_file_bytes"] = n.memory_file_bytes;
     Json d = Json::array();
     for (int v : n.distances) d.push_back(v);
     o["distances"] = d;
