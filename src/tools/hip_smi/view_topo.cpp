@@ -91,6 +91,18 @@ std::string topo_table(const Snapshot& s, const std::string& version) {
     out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", n.id, format_range_list(n.cpus),
                        column(n.memory_total_bytes), column(n.memory_free_bytes), column(n.memory_file_bytes),
                        fmt::join(n.distances, " "));
+  // In virtual machines whose memory the hypervisor balloons or hot-plugs, the
+  // per-node counts can be far below the system's (seen: node0 16 GiB, then 19 GiB,
+  // of a 24 GiB VM). Say so rather than let the nodes look small.
+  uint64_t nodes_total = 0;
+  for (const NumaNode& n : s.numa) nodes_total += n.memory_total_bytes.value_or(0);
+  for (const Agent& a : s.agents)
+    if (a.kind == AgentKind::kCpu && a.memory_total_bytes && nodes_total &&
+        nodes_total < *a.memory_total_bytes / 10 * 9)
+      out += fmt::format("Note: the nodes' MemTotal adds up to {} MiB, below the {} MiB of /proc/meminfo: the kernel "
+                         "counts part of the memory in no node (seen in VMs whose memory is ballooned or "
+                         "hot-plugged).\n",
+                         mib(nodes_total), mib(*a.memory_total_bytes));
   return out;
 }
 
