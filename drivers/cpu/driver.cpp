@@ -3,6 +3,7 @@
 #include "device.hpp"
 
 #include <weft/common/env.hpp>
+#include <weft/common/log.hpp>
 #include <weft/driver/device.hpp>
 
 #include <memory>
@@ -21,6 +22,13 @@ class CpuDriver final : public Driver {
     }
     HostFacts facts = read_host_facts();
     unsigned workers = settings.cpu_workers ? settings.cpu_workers : facts.usable_cores;
+    if (workers > facts.usable_cores) {
+      // More workers than cores only adds switching: the pool would never run
+      // them at once (docs/settings.md).
+      log::warn_once("WEFT_CPU_WORKERS", fmt::format("WEFT_CPU_WORKERS={} exceeds the {} usable cores; using {}",
+                                                     workers, facts.usable_cores, facts.usable_cores));
+      workers = facts.usable_cores;
+    }
     note_ = "host CPU agent with " + std::to_string(workers) + " workers";
     return {Ref<Device>(make_ref<CpuDevice>(std::move(facts), workers,
                                             settings.cpu_fiber_stack_bytes))};

@@ -3,6 +3,8 @@
 
 #include "runtime/error_names.hpp"
 
+#include <chrono>
+
 namespace weft::api {
 
 hipError_t finish(const char* name, const Status& status, const std::string& args) {
@@ -11,9 +13,36 @@ hipError_t finish(const char* name, const Status& status, const std::string& arg
   // hipErrorNotReady answers a query; it is not an error (HIP 7 / CUDA rule).
   if (status.code() == hipErrorNotReady) return status.code();
   ts.last_error = status.code();
-  log::error("{}({}) failed: {} ({}): {}", name, args, error_name(status.code()),
+  log::at(log::Level::kError, log::kApi, "{}({}) failed: {} ({}): {}", name, args, error_name(status.code()),
              static_cast<int>(status.code()), status.message());
   return status.code();
+}
+
+namespace {
+uint64_t monotonic_us() {
+  using namespace std::chrono;
+  return uint64_t(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
+}
+}  // namespace
+
+CallLog CallLog::open_enabled(const char* api_name) {
+  if (!log::enabled(log::Level::kInfo, log::kApi | log::api_category(api_name))) return {};
+  return CallLog{api_name, monotonic_us()};
+}
+
+void CallLog::entered(const std::string& args) const {
+  log::write(log::Level::kDebug, log::kApi | log::api_category(name), fmt::format("{} ( {} ) ...", name, args));
+}
+
+void CallLog::returned(const Status& status, const std::string& args) const {
+  uint64_t took = monotonic_us() - started_us;
+  uint32_t category = log::kApi | log::api_category(name);
+  if (status.ok())
+    log::write(log::Level::kInfo, category, fmt::format("{} ( {} ) = hipSuccess : {} us", name, args, took));
+  else
+    log::write(log::Level::kInfo, category,
+               fmt::format("{} ( {} ) = {} ({}) : {} us : {}", name, args, error_name(status.code()),
+                           static_cast<int>(status.code()), took, status.message()));
 }
 
 hipError_t sticky_error_of_current_device() {

@@ -37,7 +37,9 @@ int raw_value(const E& e) {
 // Formats one argument for the failure log line.
 template <typename T>
 std::string arg_text(const T& value) {
-  if constexpr (std::is_same_v<T, const char*> || std::is_same_v<T, char*>)
+  // A `char*` is an output buffer (hipDeviceGetName...): possibly unwritten, so
+  // only its address is shown; a `const char*` is an input string.
+  if constexpr (std::is_same_v<T, const char*>)
     return value ? fmt::format("\"{}\"", value) : "null";
   else if constexpr (std::is_pointer_v<T> || std::is_member_pointer_v<T>)
     return value ? fmt::format("{}", reinterpret_cast<const void*>(value)) : "null";
@@ -63,6 +65,23 @@ std::string args_text(const Args&... args) {
 // Records the result as the thread's last error and logs a failure.
 hipError_t finish(const char* name, const Status& status, const std::string& args);
 
+// AMD_LOG_LEVEL >= 3: one line per call with its arguments and result (and at
+// level 4 a line when the call starts, so a call that hangs shows), if
+// AMD_LOG_MASK has kApi or the call's own category (log::api_category). Off,
+// it costs one relaxed load and a predictable branch.
+struct CallLog {
+  const char* name = nullptr;  // null: this call is not logged
+  uint64_t started_us = 0;
+
+  static CallLog open(const char* api_name) {
+    if (log::level() < log::Level::kInfo) [[likely]] return {};
+    return open_enabled(api_name);
+  }
+  static CallLog open_enabled(const char* api_name);
+  void entered(const std::string& args) const;
+  void returned(const Status& status, const std::string& args) const;
+};
+
 // The current device's sticky error, if any (hipSuccess otherwise).
 hipError_t sticky_error_of_current_device();
 
@@ -70,6 +89,8 @@ template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   if (fork_guard::in_forked_child()) [[unlikely]]
     return fork_guard::refuse(name);
+  const CallLog logged = CallLog::open(name);
+  if (logged.name && log::level() >= log::Level::kDebug) [[unlikely]] logged.entered(args_text(args...));
   Status status;
   try {
     if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
@@ -83,6 +104,7 @@ hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   } catch (...) {
     status = Status(hipErrorUnknown, "internal exception");
   }
+  if (logged.name) [[unlikely]] logged.returned(status, args_text(args...));
   if (status.ok()) {
     thread_state().last_call = hipSuccess;
     return hipSuccess;

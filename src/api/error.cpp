@@ -7,20 +7,31 @@
 
 using namespace weft;
 
+namespace {
+// These three return a stored code and must not run through api::call (it would
+// overwrite the slots they read), so their AMD_LOG_LEVEL=3 line is written here.
+hipError_t logged(const char* name, hipError_t value) {
+  if (log::enabled(log::Level::kInfo, log::kApi)) [[unlikely]]
+    log::write(log::Level::kInfo, log::kApi,
+               fmt::format("{} (  ) = {} ({})", name, error_name(value), static_cast<int>(value)));
+  return value;
+}
+}  // namespace
+
 WEFT_EXPORT hipError_t hipGetLastError(void) {
   ThreadState& ts = thread_state();
   hipError_t error = ts.last_error;
   ts.last_error = hipSuccess;
-  return error;
+  return logged("hipGetLastError", error);
 }
 
-WEFT_EXPORT hipError_t hipPeekAtLastError(void) { return thread_state().last_error; }
+WEFT_EXPORT hipError_t hipPeekAtLastError(void) { return logged("hipPeekAtLastError", thread_state().last_error); }
 
 WEFT_EXPORT hipError_t hipExtGetLastError(void) {
   ThreadState& ts = thread_state();
   hipError_t error = ts.last_call;
   ts.last_call = hipSuccess;
-  return error;
+  return logged("hipExtGetLastError", error);
 }
 
 WEFT_EXPORT const char* hipGetErrorName(hipError_t error) { return error_name(error); }

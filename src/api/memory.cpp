@@ -44,7 +44,7 @@ Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
   record.stream_ordered = stream_ordered;
   Runtime::get().pointers().insert(record);
   *out = ptr;
-  log::debug("allocated {} bytes at {} on device {}", size, ptr, device->ordinal());
+  log::debug(log::kMemory, "allocated {} bytes at {} on device {}", size, ptr, device->ordinal());
   return Status();
 }
 

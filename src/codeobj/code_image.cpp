@@ -99,7 +99,7 @@ Result<CodeImage::Loaded> CodeImage::module_for(DeviceState& device, std::string
     if (!chosen) {
       slot.error = Status(hipErrorNoBinaryForGpu, "");
     } else {
-      log::info("loading code object {} ({} bytes) on device {} ({})",
+      log::info(log::kCode, "loading code object {} ({} bytes) on device {} ({})",
                 chosen->entry_id.empty() ? chosen->target : chosen->entry_id, chosen->data.size(),
                 device.ordinal(), agent.target_id());
       auto module = agent.load_module(chosen->data);

@@ -3,6 +3,9 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
+#include <iterator>
+
 namespace weft::graph {
 namespace {
 
@@ -22,6 +25,38 @@ const char* kind_name(hipGraphNodeType type) {
   }
 }
 
+// AMD's enumerator names, as programs write them; an unknown value shows as its number.
+std::string copy_kind_name(hipMemcpyKind kind) {
+  int raw;
+  static_assert(sizeof raw == sizeof kind);
+  std::memcpy(&raw, &kind, sizeof raw);  // stored by the caller: may be outside the enum
+  switch (raw) {
+    case hipMemcpyHostToHost: return "hipMemcpyHostToHost";
+    case hipMemcpyHostToDevice: return "hipMemcpyHostToDevice";
+    case hipMemcpyDeviceToHost: return "hipMemcpyDeviceToHost";
+    case hipMemcpyDeviceToDevice: return "hipMemcpyDeviceToDevice";
+    case hipMemcpyDefault: return "hipMemcpyDefault";
+    case hipMemcpyDeviceToDeviceNoCU: return "hipMemcpyDeviceToDeviceNoCU";
+    default: return fmt::format("hipMemcpyKind({})", raw);
+  }
+}
+
+}  // namespace
+
+// Every byte count in a label has one form: the exact count, then (from 1 KiB)
+// the size in the largest binary unit that keeps it at least 1, to one decimal.
+std::string size_text(uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::string out = fmt::format("{} {}", bytes, bytes == 1 ? "byte" : "bytes");
+  if (bytes < 1024) return out;
+  double value = double(bytes);
+  size_t unit = 0;
+  for (value /= 1024; value >= 1024 && unit + 1 < std::size(kUnits); value /= 1024) ++unit;
+  return out + fmt::format(" ({:.1f} {})", value, kUnits[unit]);
+}
+
+namespace {
+
 // Escapes text for a double-quoted DOT string (newlines become \n).
 std::string quoted(const std::string& text) {
   std::string out = "\"";
@@ -38,6 +73,20 @@ std::string quoted(const std::string& text) {
 
 bool wants(unsigned flags, unsigned bit) {
   return (flags & hipGraphDebugDotFlagsVerbose) || (flags & bit);
+}
+
+// A copy: source and destination (an array or a pointer), the extent, the total
+// and the kind by name. Array extents count elements, pointer extents bytes.
+std::string copy_label(const hipMemcpy3DParms& p) {
+  auto end = [](hipArray_t array, const hipPitchedPtr& ptr) {
+    return array ? fmt::format("array {}", static_cast<const void*>(array)) : fmt::format("{}", ptr.ptr);
+  };
+  std::string out = fmt::format("\n{} -> {}", end(p.srcArray, p.srcPtr), end(p.dstArray, p.dstPtr));
+  const hipExtent& e = p.extent;
+  if (p.srcArray || p.dstArray)
+    return out + fmt::format("\n{}x{}x{} elements\n{}", e.width, e.height, e.depth, copy_kind_name(p.kind));
+  return out + fmt::format("\n{}x{}x{}, {}\n{}", e.width, e.height, e.depth,
+                           size_text(uint64_t(e.width) * e.height * e.depth), copy_kind_name(p.kind));
 }
 
 std::string label_of(const GraphNode& node, unsigned flags) {
@@ -57,13 +106,12 @@ std::string label_of(const GraphNode& node, unsigned flags) {
                            k->attributes.cooperative);
   } else if (auto* c = std::get_if<CopyData>(&node.data())) {
     if (wants(flags, hipGraphDebugDotFlagsMemcpyNodeParams))
-      label += fmt::format("\n{} -> {}\n{}x{}x{} bytes, kind {}", c->params.srcPtr.ptr,
-                           c->params.dstPtr.ptr, c->params.extent.width, c->params.extent.height,
-                           c->params.extent.depth, int(c->params.kind));
+      label += copy_label(c->params);
   } else if (auto* m = std::get_if<MemsetData>(&node.data())) {
     if (wants(flags, hipGraphDebugDotFlagsMemsetNodeParams))
-      label += fmt::format("\n{} = {:#x}\n{}x{} x {} bytes", m->params.dst, m->params.value,
-                           m->params.width, m->params.height, m->params.elementSize);
+      label += fmt::format("\n{} = {:#x}\n{}x{} elements of {}, {}", m->params.dst, m->params.value,
+                           m->params.width, m->params.height, size_text(m->params.elementSize),
+                           size_text(uint64_t(m->params.width) * m->params.height * m->params.elementSize));
   } else if (auto* h = std::get_if<HostData>(&node.data())) {
     if (wants(flags, hipGraphDebugDotFlagsHostNodeParams))
       label += fmt::format("\nfn {} data {}", reinterpret_cast<const void*>(h->params.fn),
@@ -72,7 +120,7 @@ std::string label_of(const GraphNode& node, unsigned flags) {
     if (wants(flags, hipGraphDebugDotFlagsEventNodeParams))
       label += fmt::format("\nevent {}", static_cast<const void*>(e->event.get()));
   } else if (auto* a = std::get_if<AllocData>(&node.data())) {
-    label += fmt::format("\n{} bytes at {}", a->params.bytesize, a->params.dptr);
+    label += fmt::format("\n{} at {}", size_text(a->params.bytesize), a->params.dptr);
   } else if (auto* f = std::get_if<FreeData>(&node.data())) {
     label += fmt::format("\n{}", f->ptr);
   }

@@ -250,13 +250,13 @@ Status GraphExec::lower(const Graph& graph, Failure& failure) {
   for (size_t i = 0; i < steps_.size(); ++i) {
     Status s = b->record_after(steps_[i], out.deps_of(i));
     if (!s.ok()) {
-      log::info("graph plan stays in the runtime: the agent's command buffer refused a step: {}",
+      log::info(log::kCommand, "graph plan stays in the runtime: the agent's command buffer refused a step: {}",
                 s.message());
       return Status();
     }
   }
   if (Status s = b->finalize(); !s.ok()) {
-    log::info("graph plan stays in the runtime: {}", s.message());
+    log::info(log::kCommand, "graph plan stays in the runtime: {}", s.message());
     return Status();
   }
   buffer_ = std::move(b);
@@ -299,7 +299,7 @@ Status GraphExec::patch_steps(uint32_t first, std::vector<Op>& ops) {
     if (buffer_) {
       Status s = buffer_->update(step, ops[i]);
       if (s.code() == hipErrorNotSupported) {
-        log::info("graph plan falls back to per-step submission: {}", s.message());
+        log::info(log::kCommand, "graph plan falls back to per-step submission: {}", s.message());
         buffer_ = Ref<CommandBuffer>();
       } else if (!s.ok()) {
         return s;

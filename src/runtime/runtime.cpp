@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/runtime.hpp"
 
+#include "runtime/process_registry.hpp"
+
 #include "runtime/fork_guard.hpp"
 
 #include <weft/common/env.hpp>
@@ -8,6 +10,7 @@
 #include <weft/driver/registry.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 
 namespace weft {
@@ -112,6 +115,26 @@ Runtime& Runtime::get() {
   return *runtime;
 }
 
+namespace {
+// A visible-devices list stops at its first entry that is not a GPU index (CUDA's
+// rule); say so, since the agents after it would disappear without a word.
+void warn_if_truncated(const char* name, const std::string& text, size_t gpus) {
+  size_t entry = 0;
+  for (size_t at = 0; at < text.size(); ++entry) {
+    size_t comma = std::min(text.find(',', at), text.size());
+    std::string token = text.substr(at, comma - at);
+    char* end = nullptr;
+    long index = std::strtol(token.c_str(), &end, 10);
+    if (token.empty() || *end != '\0' || index < 0 || index >= long(gpus)) {
+      log::warn_once(name, fmt::format("{}={}: entry {} ('{}') is not a GPU index below {}; it and the entries "
+                                       "after it are ignored", name, text, entry + 1, token, gpus));
+      return;
+    }
+    at = comma + 1;
+  }
+}
+}  // namespace
+
 Runtime::Runtime() {
   drivers_ = make_builtin_drivers();
   const auto& settings = env::settings();
@@ -121,7 +144,7 @@ Runtime::Runtime() {
   std::vector<bool> filtered_by_driver;
   for (auto& driver : drivers_) {
     auto found = driver->devices();
-    log::info("driver {}: {} agent(s); {}", driver->name(), found.size(), driver->status_note());
+    log::info(log::kInit, "driver {}: {} agent(s); {}", driver->name(), found.size(), driver->status_note());
     for (auto& d : found) {
       if (d->kind() == AgentKind::kCpu) {
         cpus.push_back(d);
@@ -140,12 +163,14 @@ Runtime::Runtime() {
   if (settings.visible_devices) {
     for (int index : env::parse_visible_list(*settings.visible_devices, int(gpus.size())))
       ordered.push_back(gpus[index]);
+    warn_if_truncated("HIP_VISIBLE_DEVICES", *settings.visible_devices, gpus.size());
   } else if (settings.cuda_visible_devices) {
     std::vector<Ref<Device>> others;
     for (size_t i = 0; i < gpus.size(); ++i)
       if (!filtered_by_driver[i]) others.push_back(gpus[i]);
     for (int index : env::parse_visible_list(*settings.cuda_visible_devices, int(others.size())))
       ordered.push_back(others[index]);
+    warn_if_truncated("CUDA_VISIBLE_DEVICES", *settings.cuda_visible_devices, others.size());
     for (size_t i = 0; i < gpus.size(); ++i)
       if (filtered_by_driver[i]) ordered.push_back(gpus[i]);
   } else {
@@ -154,6 +179,7 @@ Runtime::Runtime() {
   ordered.insert(ordered.end(), cpus.begin(), cpus.end());
   for (auto& d : ordered)
     devices_.push_back(std::make_unique<DeviceState>(int(devices_.size()), d));
+  if (!cpus.empty()) process_registry::register_this_process();  // hip-smi lists CPU agent users
   if (devices_.empty()) log::error("no agents found: every device call will fail with hipErrorNoDevice");
   fork_guard::arm();  // from now on a fork()ed child must not use these agents
 }

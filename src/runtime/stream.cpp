@@ -4,9 +4,49 @@
 #include "runtime/capture_sink.hpp"
 #include "runtime/runtime.hpp"
 
+#include <weft/common/log.hpp>
+
 #include <mutex>
 
 namespace weft {
+namespace {
+
+// AMD_LOG_LEVEL=4: what each op submitted to a queue is, in its category
+// (kernels kern, copies and fills copy, the rest cmd), so AMD_LOG_MASK=0x80
+// shows the kernels with their geometry.
+void log_submitted(const void* stream, const Op& op) {
+  static constexpr const char* kDirections[] = {"host to host", "host to device", "device to host",
+                                                "device to device"};
+  if (auto* d = std::get_if<DispatchOp>(&op)) {
+    if (!log::enabled(log::Level::kDebug, log::kKernel)) return;
+    const char* name = d->host_kernel ? d->host_kernel->name()
+                       : d->kernel    ? d->kernel->info().name.c_str()
+                                      : "?";
+    log::write(log::Level::kDebug, log::kKernel,
+               fmt::format("stream {}: kernel {} grid {{{},{},{}}} block {{{},{},{}}} dynamic shared {} bytes, "
+                           "{} argument bytes{}",
+                           stream, name, d->dims.grid.x, d->dims.grid.y, d->dims.grid.z, d->dims.block.x,
+                           d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes, d->kernarg.size(),
+                           d->cooperative ? ", cooperative" : ""));
+  } else if (auto* c = std::get_if<CopyOp>(&op)) {
+    if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
+    log::write(log::Level::kDebug, log::kCopy,
+               fmt::format("stream {}: copy {} {} x {} bytes, {} <- {}", stream,
+                           kDirections[static_cast<int>(c->direction)], c->width, c->height, c->dst, c->src));
+  } else if (auto* f = std::get_if<FillOp>(&op)) {
+    if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
+    log::write(log::Level::kDebug, log::kCopy,
+               fmt::format("stream {}: fill {} x {} elements of {} bytes with {:#x} at {}", stream,
+                           f->width_elements, f->height, f->element_size, f->value, f->dst));
+  } else if (log::enabled(log::Level::kDebug, log::kCommand)) {
+    const char* what = std::holds_alternative<HostFuncOp>(op)      ? "host function"
+                       : std::holds_alternative<EventRecordOp>(op) ? "event record"
+                                                                   : "event wait";
+    log::write(log::Level::kDebug, log::kCommand, fmt::format("stream {}: {}", stream, what));
+  }
+}
+
+}  // namespace
 
 Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority)
     : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority) {}
@@ -42,6 +82,7 @@ Status Stream::submit(Op op) {
   // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
   if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]]
     if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
+  if (log::level() >= log::Level::kDebug) [[unlikely]] log_submitted(this, op);
   if (kind_ != Kind::kNull && !blocking()) return queue_->submit(std::move(op));
   std::lock_guard lock(device_.order_mutex_);
   if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());

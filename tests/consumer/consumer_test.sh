@@ -15,6 +15,15 @@ root="$scratch/root$prefix"
 export PKG_CONFIG_PATH="$root/$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$root/$libdir"
 
+# The older sonames (HIP 5.x and 6.x programs) are links to the one library file.
+real="$(readlink -f "$root/$libdir/libamdhip64.so.7")"
+for old in 5 6; do
+  link="$root/$libdir/libamdhip64.so.$old"
+  [ -L "$link" ] || { echo "FAIL: $link is not installed as a symbolic link"; exit 1; }
+  [ "$(readlink -f "$link")" = "$real" ] || { echo "FAIL: $link does not resolve to $real"; exit 1; }
+done
+echo "== libamdhip64.so.5 and .so.6 -> $(basename "$real")"
+
 echo "== pkg-config: $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)"
 g++ -std=c++17 -o "$scratch/seed_pc" "$seed" $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)
 "$scratch/seed_pc"

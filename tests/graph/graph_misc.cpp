@@ -293,3 +293,44 @@ TEST_CASE("Unit_hipGraphDebugDotPrint_Negative_Parameters") {
   HIP_CHECK_ERROR(hipGraphDebugDotPrint(g.get(), nullptr, 0), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphDebugDotPrint(g.get(), "/nonexistent-dir/x.dot", 0), hipErrorOperatingSystem);
 }
+
+// Copy kinds appear by their enumerator names and every byte count has one form
+// ("N bytes", then the binary unit from 1 KiB) in memcpy, memset and alloc labels.
+TEST_CASE("Unit_hipGraphDebugDotPrint_Positive_CopyKindsAndSizes") {
+  hip_test::DeviceBuffer<int> d(1024);
+  std::vector<int> h(1024);
+  Graph g;
+  hipGraphNode_t to_device = nullptr, to_host = nullptr, fill = nullptr, alloc = nullptr;
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&to_device, g.get(), nullptr, 0, d.get(), h.data(), d.bytes(),
+                                    hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&to_host, g.get(), &to_device, 1, h.data(), d.get(), 12,
+                                    hipMemcpyDeviceToHost));
+  hipMemsetParams ms{};
+  ms.dst = d.get();
+  ms.elementSize = 4;
+  ms.width = 16;
+  ms.height = 2;
+  ms.pitch = 64;
+  HIP_CHECK(hipGraphAddMemsetNode(&fill, g.get(), &to_host, 1, &ms));
+  hipMemAllocNodeParams ap{};
+  ap.poolProps.allocType = hipMemAllocationTypePinned;
+  ap.poolProps.location.type = hipMemLocationTypeDevice;
+  ap.poolProps.location.id = hip_test::device();
+  ap.bytesize = 3 << 20;
+  HIP_CHECK(hipGraphAddMemAllocNode(&alloc, g.get(), nullptr, 0, &ap));
+  hipGraphNode_t free_node = nullptr;
+  HIP_CHECK(hipGraphAddMemFreeNode(&free_node, g.get(), &alloc, 1, ap.dptr));
+
+  const std::string path = "weft_graph_sizes.dot";
+  HIP_CHECK(hipGraphDebugDotPrint(g.get(), path.c_str(), hipGraphDebugDotFlagsVerbose));
+  std::string dot = read_file(path);
+  std::remove(path.c_str());
+  INFO(dot);
+  CHECK(dot.find("hipMemcpyHostToDevice") != std::string::npos);
+  CHECK(dot.find("hipMemcpyDeviceToHost") != std::string::npos);
+  CHECK(dot.find("kind ") == std::string::npos);  // no bare numbers for kinds
+  CHECK(dot.find("4096x1x1, 4096 bytes (4.0 KiB)") != std::string::npos);
+  CHECK(dot.find("12x1x1, 12 bytes\\n") != std::string::npos);
+  CHECK(dot.find("16x2 elements of 4 bytes, 128 bytes") != std::string::npos);
+  CHECK(dot.find("3145728 bytes (3.0 MiB) at ") != std::string::npos);
+}

@@ -40,6 +40,12 @@ class Tree:
         with open(p, "w") as f:
             f.write(text)
 
+    def write_bytes(self, rel, data):
+        p = self.path(rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(data)
+
     def mkdir(self, rel):
         os.makedirs(self.path(rel), exist_ok=True)
 
@@ -529,9 +535,73 @@ def nvidia_h200():
           ("/dev/nvidia1", 0o666, "root", "root"), ("/dev/nvidia-uvm", 0o666, "root", "root")])
 
 
+def weft_user(t, folder, pid, start, comm, stat_start=None, rss_kb=None):
+    """A process registered with weft's runtime (src/runtime/process_registry.cpp):
+    FOLDER/PID names it; /proc/PID exists only when stat_start is given (a live
+    process, or another one that reused the pid when stat_start differs)."""
+    t.write(f"{folder}/{pid}", f"pid={pid}\nstart={start}\nname={comm}\nagents=cpu\n")
+    if stat_start is None:
+        return
+    fields = ["S", "1", str(pid), str(pid), "0", "-1", "4194304"] + ["0"] * 12 + [str(stat_start), "0", "0"]
+    t.write(f"/proc/{pid}/stat", f"{pid} ({comm}) " + " ".join(fields) + "\n")
+    t.write(f"/proc/{pid}/comm", comm + "\n")
+    if rss_kb is not None:
+        t.write(f"/proc/{pid}/status", f"Name:\t{comm}\nVmPeak:\t  {rss_kb * 2} kB\nVmRSS:\t  {rss_kb} kB\n")
+
+
+def cpu_host():
+    """A CPU-only server running weft programs: the CPU agent's users come from
+    weft's registration files (one live in each folder, one stale, one whose pid
+    now belongs to another process, one stray file); the CPU's name is not valid
+    UTF-8 (JSON must still parse); the node meminfo files are complete, as the
+    kernel writes them (HugePages_* counts have no kB), with most memory in the
+    page cache."""
+    t = Tree("cpu-host")
+    numa = [
+        {"id": 0, "cpus": "0-15,32-47", "distance": [10, 20], "mem_total": 125 * GIB, "mem_free": 4505 * MIB},
+        {"id": 1, "cpus": "16-31,48-63", "distance": [20, 10], "mem_total": 126 * GIB, "mem_free": 60 * GIB},
+    ]
+    cpu = {"vendor_id": "GenuineIntel", "family": 6, "model": 106, "stepping": 6,
+           "name": "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", "mhz": "2000.000", "cache": "49152 KB",
+           "threads_per_socket": 32, "cores_per_socket": 16, "sockets": 2}
+    # /proc/meminfo counts more than the nodes do, as in a VM whose hypervisor
+    # hot-plugs memory: topo must say so.
+    host(t, "cpu-server", "6.1.0-28-amd64", cpu, numa, 300 * GIB, 240 * GIB,
+         (9876543, 120, 876543, 198765432, 5678), "3.10 2.90 2.70 4/912 5000")
+    with open(t.path("/proc/cpuinfo"), "rb") as f:
+        cpuinfo = f.read()
+    # Firmware strings are bytes: a Latin-1 byte and a truncated sequence.
+    t.write_bytes("/proc/cpuinfo", cpuinfo.replace(b"Gold 6338 CPU", b"Gold 6338 \xe9dition \xe2\x82 CPU"))
+    for n in numa:
+        kb = lambda b: b // 1024
+        total, free = kb(n["mem_total"]), kb(n["mem_free"])
+        file_pages = (total - free) * 3 // 4
+        rows = [("MemTotal", total), ("MemFree", free), ("MemUsed", total - free), ("SwapCached", 0),
+                ("Active", file_pages // 2), ("Inactive", file_pages // 2), ("Active(anon)", 102400),
+                ("Inactive(anon)", 51200), ("Active(file)", file_pages // 2), ("Inactive(file)", file_pages // 2),
+                ("Unevictable", 0), ("Mlocked", 0), ("Dirty", 128), ("Writeback", 0), ("FilePages", file_pages),
+                ("Mapped", 204800), ("AnonPages", 153600), ("Shmem", 4096), ("KernelStack", 16384),
+                ("PageTables", 8192), ("SecPageTables", 0), ("NFS_Unstable", 0), ("Bounce", 0),
+                ("WritebackTmp", 0), ("KReclaimable", 409600), ("Slab", 614400), ("SReclaimable", 409600),
+                ("SUnreclaim", 204800), ("AnonHugePages", 0), ("ShmemHugePages", 0), ("ShmemPmdMapped", 0),
+                ("FileHugePages", 0), ("FilePmdMapped", 0)]
+        text = "".join(f"Node {n['id']} {k + ':':<16}{v:>11} kB\n" for k, v in rows)
+        text += "".join(f"Node {n['id']} {k + ':':<16}{0:>6}\n" for k in ("HugePages_Total", "HugePages_Free",
+                                                                         "HugePages_Surp"))
+        t.write(f"/sys/devices/system/node/node{n['id']}/meminfo", text)
+    other_pci(t)
+    weft_user(t, "/run/user/1000/weft", 4242, 987654, "train", stat_start=987654, rss_kb=2097152)
+    weft_user(t, "/tmp/weft-1000", 4243, 111, "crashed")  # killed: no /proc/4243
+    weft_user(t, "/tmp/weft-1000", 4244, 222, "old", stat_start=333)  # pid now someone else's
+    weft_user(t, "/tmp/weft-1000", 4245, 5555, "infer (v2)", stat_start=5555, rss_kb=524288)
+    t.write("/tmp/weft-1000/notes.txt", "not a registration\n")
+    etc_group(t, [("dev", 1000, "")])
+    conf(t, "dev", 1000, ["dev"], [])
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for make in (mi300x, radeon_desktop, ryzen_ai_laptop, broken_permissions, nvidia_h200):
+    for make in (mi300x, radeon_desktop, ryzen_ai_laptop, broken_permissions, nvidia_h200, cpu_host):
         make()
     print("fixtures written to", os.path.normpath(OUT))
     return 0

@@ -7,8 +7,16 @@
 #include <catch2/catch.hpp>
 
 #include "json.hpp"
+#include "options.hpp"
+#include "probe_weft.hpp"
 #include "sysroot.hpp"
 #include "views.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 using namespace weft::smi;
 
@@ -167,4 +175,107 @@ TEST_CASE("agent selection by index, kind, bus ID and UUID") {
 
   Snapshot none = s;
   CHECK(select_agents(none, {"7"}));
+}
+
+TEST_CASE("JSON strings: well-formed UTF-8 passes, other bytes become \\u00XX") {
+  auto quoted = [](std::string_view text) {
+    std::string out;
+    append_json_string(out, text);
+    return out;
+  };
+  CHECK(quoted("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+  CHECK(quoted("Gold \xe9" "dition") == "\"Gold \\u00e9dition\"");           // Latin-1 byte
+  CHECK(quoted("cut \xe2\x82") == "\"cut \\u00e2\\u0082\"");              // truncated sequence
+  CHECK(quoted("\xc0\xaf") == "\"\\u00c0\\u00af\"");                      // overlong '/'
+  CHECK(quoted("\xed\xa0\x80") == "\"\\u00ed\\u00a0\\u0080\"");          // a UTF-16 surrogate
+  CHECK(quoted("\xf4\x90\x80\x80") == "\"\\u00f4\\u0090\\u0080\\u0080\""); // above U+10FFFF
+  CHECK(quoted("tab\tdel\x7f") == "\"tab\\tdel\\u007f\"");
+}
+
+namespace {
+std::optional<std::string> parse_args(std::vector<std::string> args, Options& o) {
+  std::vector<char*> argv;
+  static char name[] = "hip-smi";
+  argv.push_back(name);
+  for (std::string& a : args) argv.push_back(a.data());
+  return parse_options(int(argv.size()), argv.data(), o);
+}
+}  // namespace
+
+TEST_CASE("options: one output format; --query and --format as nvidia-smi's") {
+  Options o;
+  auto error = parse_args({"--json", "--csv"}, o);
+  REQUIRE(error);
+  CHECK(error->find("--json and --csv cannot be combined") != std::string::npos);
+
+  Options q;
+  REQUIRE_FALSE(parse_args({"--query=name,memory.used", "--format=csv,noheader,nounits"}, q));
+  CHECK(q.command == Command::kQuery);
+  CHECK(q.query_fields == std::vector<std::string>{"name", "memory.used"});
+  CHECK_FALSE(q.csv_header);
+  CHECK_FALSE(q.csv_units);
+
+  Options l;
+  REQUIRE_FALSE(parse_args({"-L"}, l));
+  CHECK(l.command == Command::kList);
+
+  Options bad;
+  CHECK(parse_args({"--query=name", "--format=json"}, bad));
+  Options bad2;
+  CHECK(parse_args({"--format=csv"}, bad2));
+  Options bad3;
+  CHECK(parse_args({"--query=name", "--json"}, bad3));
+  Options bad4;
+  CHECK(parse_args({"-L", "topo"}, bad4));
+  CHECK(check_query_fields({"name", "memory.used", "pci.bus_id"}) == std::nullopt);
+  CHECK(check_query_fields({"name", "gpu.banana"}));
+}
+
+TEST_CASE("query rows: units, [N/A] for unknown values, nounits") {
+  Snapshot s;
+  Agent a;
+  a.index = 0;
+  a.kind = AgentKind::kGpu;
+  a.name = "Card, Pro";
+  a.memory_used_bytes = uint64_t(3) << 30;
+  a.memory_total_bytes = uint64_t(8) << 30;
+  a.key = "gpu0";
+  s.agents.push_back(a);
+  std::vector<std::string> f = {"index", "name", "memory.used", "memory.free", "power.draw"};
+  CHECK(query_csv_header(f, true) == "index, name, memory.used [MiB], memory.free [MiB], power.draw [W]\n");
+  CHECK(query_csv_rows(s, f, true) == "0, \"Card, Pro\", 3072 MiB, 5120 MiB, [N/A]\n");
+  CHECK(query_csv_rows(s, f, false) == "0, \"Card, Pro\", 3072, 5120, [N/A]\n");
+  CHECK(list_text(s) == "gpu 0: Card, Pro\n");
+}
+
+TEST_CASE("weft registrations: live ones listed, stale and reused pids ignored") {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("hip_smi_weft_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+  };
+  auto stat_line = [](int pid, const std::string& comm, const std::string& start) {
+    std::string fields;
+    for (int k = 3; k < 22; ++k) fields += k == 3 ? "S " : "0 ";
+    return std::to_string(pid) + " (" + comm + ") " + fields + start + " 0 0\n";
+  };
+  write("run/user/1000/weft/10", "pid=10\nstart=500\nname=a\n");
+  write("proc/10/stat", stat_line(10, "a) b", "500"));  // a name with ') ' in it
+  write("proc/10/comm", "a) b\n");
+  write("proc/10/status", "VmRSS:\t  1024 kB\n");
+  write("tmp/weft-1000/10", "pid=10\nstart=500\nname=a\n");  // the same process in both folders: once
+  write("tmp/weft-1000/11", "pid=11\nstart=600\nname=gone\n");  // no /proc/11
+  write("tmp/weft-1000/12", "pid=12\nstart=700\nname=old\n");
+  write("proc/12/stat", stat_line(12, "new", "701"));  // pid reused
+  write("tmp/weft-1000/junk", "x\n");
+  SysRoot sys(root.string());
+  std::vector<Process> found = weft_processes(sys, "cpu");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].pid == 10);
+  CHECK(found[0].name == "a) b");
+  CHECK(found[0].agent_key == "cpu");
+  CHECK(found[0].memory_used_bytes == std::optional<uint64_t>(1024 * 1024));
+  fs::remove_all(root);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // One sample of every agent, device queries on worker threads under one deadline.
 #include "collect.hpp"
+#include "probe_weft.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -190,6 +191,7 @@ Snapshot Collector::sample() {
   add_placeholders(s, nvml_state, kfd.present);
 
   cpu.busy_percent = cpu_load_.end(root_, options_.cpu_window);
+  for (Process& p : weft_processes(root_, cpu.key)) s.processes.push_back(std::move(p));
   s.agents.push_back(std::move(cpu));
 
   for (Process& p : kfd_processes(root_, agent_of_gpu_id)) s.processes.push_back(std::move(p));

@@ -22,9 +22,31 @@ void Json::push_back(Json value) {
   std::get<Array>(v_).push_back(std::move(value));
 }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at text[at] (RFC 3629: no overlong
+// forms, no surrogates, nothing above U+10FFFF), or 0 when it is not one.
+size_t utf8_sequence(std::string_view text, size_t at) {
+  auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  unsigned char c = byte(at);
+  size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+  if (n == 0 || c > 0xF4 || at + n > text.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((byte(at + k) & 0xC0) != 0x80) return 0;
+  unsigned char second = byte(at + 1);
+  if (c == 0xE0 && second < 0xA0) return 0;  // overlong
+  if (c == 0xED && second > 0x9F) return 0;  // UTF-16 surrogate
+  if (c == 0xF0 && second < 0x90) return 0;  // overlong
+  if (c == 0xF4 && second > 0x8F) return 0;  // above U+10FFFF
+  return n;
+}
+
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view text) {
   out += '"';
-  for (unsigned char c : text) {
+  for (size_t at = 0; at < text.size(); ++at) {
+    unsigned char c = static_cast<unsigned char>(text[at]);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -42,11 +64,19 @@ void append_json_string(std::string& out, std::string_view text) {
         out += "\\t";
         break;
       default:
-        // Control characters only; UTF-8 passes through (sysfs strings are bytes).
-        if (c < 0x20)
+        if (c < 0x20 || c == 0x7F) {
           out += fmt::format("\\u{:04x}", c);
-        else
+        } else if (c < 0x80) {
           out += static_cast<char>(c);
+        } else if (size_t n = utf8_sequence(text, at)) {
+          out.append(text.substr(at, n));  // well-formed UTF-8 passes through
+          at += n - 1;
+        } else {
+          // sysfs and procfs strings are bytes: one that is not UTF-8 is written
+          // as the Latin-1 character of that byte (\u00XX), so the output stays
+          // valid JSON for every parser and still shows which byte it was.
+          out += fmt::format("\\u{:04x}", c);
+        }
     }
   }
   out += '"';

@@ -37,7 +37,12 @@ int status_loop(const Options& o, Collector& collector) {
       std::fprintf(stderr, "hip-smi: %s\n", error->c_str());
       return 2;
     }
-    switch (o.format) {
+    if (o.command == Command::kQuery) {
+      emit((n == 0 && o.csv_header ? query_csv_header(o.query_fields, o.csv_units) : "") +
+           query_csv_rows(s, o.query_fields, o.csv_units));
+    } else if (o.command == Command::kList) {
+      emit(list_text(s));
+    } else switch (o.format) {
       case Format::kJson:
         emit(status_json(s, kVersion).dump(watch ? -1 : 2) + "\n");
         break;
@@ -68,6 +73,17 @@ int run(int argc, char** argv) {
     emit(usage_text());
     return 0;
   }
+  if (o.help_query) {
+    emit("Fields of --query (unit with --format=csv, left out with nounits):\n\n| field | unit | meaning |\n|---|---|---|\n" +
+         query_fields_help());
+    return 0;
+  }
+  if (o.command == Command::kQuery) {
+    if (auto error = check_query_fields(o.query_fields)) {
+      std::fprintf(stderr, "hip-smi: %s\n", error->c_str());
+      return 2;
+    }
+  }
   if (o.version) {
     emit(fmt::format("hip-smi {} (weft), output schema {}\n", kVersion, kSchemaVersion));
     return 0;
@@ -85,7 +101,8 @@ int run(int argc, char** argv) {
   c.links = o.command == Command::kTopo;
   auto* collector = new Collector(*root, c);
 
-  if (o.command == Command::kStatus) return status_loop(o, *collector);
+  if (o.command == Command::kStatus || o.command == Command::kQuery || o.command == Command::kList)
+    return status_loop(o, *collector);
 
   Snapshot s = collector->sample();
   if (o.command == Command::kDoctor) {

@@ -94,6 +94,9 @@ struct NumaNode {
   std::vector<int> cpus;
   std::optional<uint64_t> memory_total_bytes;
   std::optional<uint64_t> memory_free_bytes;
+  // FilePages: the page cache, reclaimable on demand. A node full of cached files
+  // shows little MemFree; this column says why.
+  std::optional<uint64_t> memory_file_bytes;
   std::vector<int> distances;  // to node 0, 1, … as the kernel lists them
 };
 

@@ -22,6 +22,12 @@ Commands:
 Options:
   --json             JSON output (schema in docs/hip-smi.md; JSON lines with --watch)
   --csv              CSV output, one row per agent (topo: one row per link)
+  -L, --list         one line per agent: index, kind, name, target, bus ID, UUID
+  --query FIELDS     comma-separated fields, one CSV row per agent, for scripts
+                     (names as nvidia-smi's where they exist: name, memory.used,
+                     utilization.gpu, ...; hip-smi --help-query lists them)
+  --format csv[,noheader][,nounits]
+                     with --query: leave out the header row, the units
   -i, --id LIST      agents to show, comma-separated: indices, bus IDs (0000:03:00.0
                      or 03:00.0), UUIDs, or kinds (gpu, npu, cpu)
   -l, -w, --watch SEC
@@ -40,9 +46,21 @@ Environment: HIP_SMI_ROOT (as --root), HIP_SMI_NVML_LIB (NVML library to load).
 )";
 }
 
+const char* command_name(Command c) {
+  switch (c) {
+    case Command::kStatus: return "status";
+    case Command::kTopo: return "topo";
+    case Command::kDoctor: return "doctor";
+    case Command::kList: return "-L";
+    case Command::kQuery: return "--query";
+  }
+  return "?";
+}
+
 std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
   if (const char* root = std::getenv("HIP_SMI_ROOT")) out.root = root;
   bool command_seen = false;
+  bool json = false, csv = false, format_seen = false;
   for (int k = 1; k < argc; ++k) {
     std::string_view arg = argv[k];
     std::string inline_value;
@@ -82,12 +100,39 @@ std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
     double n = 0;
     if (arg == "-h" || arg == "--help" || arg == "help") {
       out.help = true;
+    } else if (arg == "--help-query") {
+      out.help_query = true;
     } else if (arg == "-V" || arg == "--version") {
       out.version = true;
     } else if (arg == "--json") {
+      json = true;
       out.format = Format::kJson;
     } else if (arg == "--csv") {
+      csv = true;
       out.format = Format::kCsv;
+    } else if (arg == "-L" || arg == "--list") {
+      if (command_seen) return "-L cannot be combined with " + std::string(command_name(out.command));
+      command_seen = true;
+      out.command = Command::kList;
+    } else if (arg == "--query" || arg == "--query-gpu") {
+      if (command_seen) return "--query cannot be combined with " + std::string(command_name(out.command));
+      command_seen = true;
+      out.command = Command::kQuery;
+      if (!value(text) || trim(text).empty()) return "--query needs a list of fields (see hip-smi --help)";
+      for (std::string_view f : split(text, ','))
+        if (!trim(f).empty()) out.query_fields.emplace_back(trim(f));
+    } else if (arg == "--format") {
+      if (!value(text)) return "--format needs a value such as csv,noheader,nounits";
+      format_seen = true;
+      bool has_csv = false;
+      for (std::string_view f : split(text, ',')) {
+        f = trim(f);
+        if (f == "csv") has_csv = true;
+        else if (f == "noheader") out.csv_header = false;
+        else if (f == "nounits") out.csv_units = false;
+        else return "--format: unknown item '" + std::string(f) + "' (csv, noheader, nounits)";
+      }
+      if (!has_csv) return "--format: only csv is supported (--format=csv[,noheader][,nounits])";
     } else if (arg == "--no-timestamp") {
       out.timestamp = false;
     } else if (arg == "-i" || arg == "--id") {
@@ -118,6 +163,12 @@ std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
       return "unknown argument '" + std::string(argv[k]) + "' (see hip-smi --help)";
     }
   }
+  // One output format: asked for two, hip-smi would have to guess which one a
+  // script parses.
+  if (json && csv) return "--json and --csv cannot be combined: choose one output format";
+  if ((out.command == Command::kList || out.command == Command::kQuery) && (json || csv))
+    return std::string(command_name(out.command)) + " has its own output format; leave out --json/--csv";
+  if (format_seen && out.command != Command::kQuery) return "--format applies to --query only";
   return std::nullopt;
 }
 

@@ -8,7 +8,7 @@
 
 namespace weft::smi {
 
-enum class Command { kStatus, kTopo, kDoctor };
+enum class Command { kStatus, kTopo, kDoctor, kList, kQuery };
 enum class Format { kTable, kJson, kCsv };
 
 struct Options {
@@ -22,11 +22,17 @@ struct Options {
   std::string root;  // --root, else HIP_SMI_ROOT
   bool timestamp = true;
   bool help = false;
+  bool help_query = false;  // --help-query: the --query field names
   bool version = false;
+  // --query FIELDS (Command::kQuery) and --format csv[,noheader][,nounits].
+  std::vector<std::string> query_fields;
+  bool csv_header = true;
+  bool csv_units = true;
 };
 
 // Fills `out`; returns an error message for bad usage.
 std::optional<std::string> parse_options(int argc, char** argv, Options& out);
 std::string usage_text();
+const char* command_name(Command c);
 
 }  // namespace weft::smi

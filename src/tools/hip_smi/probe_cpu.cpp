@@ -153,6 +153,7 @@ std::vector<NumaNode> probe_numa(const SysRoot& root) {
       auto info = parse_meminfo(*text);
       if (info.count("MemTotal")) n.memory_total_bytes = info["MemTotal"];
       if (info.count("MemFree")) n.memory_free_bytes = info["MemFree"];
+      if (info.count("FilePages")) n.memory_file_bytes = info["FilePages"];
     }
     for (std::string_view d : split(root.line(dir + "/distance"), ' '))
       if (auto v = parse_int(d)) n.distances.push_back(static_cast<int>(*v));

@@ -82,18 +82,27 @@ std::string topo_table(const Snapshot& s, const std::string& version) {
         "  SYS   = PCIe, across NUMA nodes (the SMP interconnect)\n"
         "  PCIE  = PCIe, NUMA placement unknown\n";
   }
-  out += "\nNUMA nodes:\n";
-  out +=
-      fmt::format("{:>5}  {:<24} {:>24}  {}\n", "Node", "CPUs", "Memory free / total", "Distances");
-  for (const NumaNode& n : s.numa) {
-    std::string memory =
-        n.memory_total_bytes
-            ? fmt::format("{} / {} MiB", n.memory_free_bytes ? mib(*n.memory_free_bytes) : "N/A",
-                          mib(*n.memory_total_bytes))
-            : "N/A";
-    out += fmt::format("{:>5}  {:<24} {:>24}  {}\n", n.id, format_range_list(n.cpus), memory,
+  // Each column is one field of /sys/devices/system/node/nodeN/meminfo, in MiB.
+  out += "\nNUMA nodes (MiB, from nodeN/meminfo):\n";
+  out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", "Node", "CPUs", "MemTotal", "MemFree",
+                     "Page cache", "Distances");
+  auto column = [](const std::optional<uint64_t>& v) { return v ? mib(*v) : std::string("N/A"); };
+  for (const NumaNode& n : s.numa)
+    out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", n.id, format_range_list(n.cpus),
+                       column(n.memory_total_bytes), column(n.memory_free_bytes), column(n.memory_file_bytes),
                        fmt::join(n.distances, " "));
-  }
+  // In virtual machines whose memory the hypervisor balloons or hot-plugs, the
+  // per-node counts can be far below the system's (seen: node0 16 GiB, then 19 GiB,
+  // of a 24 GiB VM). Say so rather than let the nodes look small.
+  uint64_t nodes_total = 0;
+  for (const NumaNode& n : s.numa) nodes_total += n.memory_total_bytes.value_or(0);
+  for (const Agent& a : s.agents)
+    if (a.kind == AgentKind::kCpu && a.memory_total_bytes && nodes_total &&
+        nodes_total < *a.memory_total_bytes / 10 * 9)
+      out += fmt::format("Note: the nodes' MemTotal adds up to {} MiB, below the {} MiB of /proc/meminfo: the kernel "
+                         "counts part of the memory in no node (seen in VMs whose memory is ballooned or "
+                         "hot-plugged).\n",
+                         mib(nodes_total), mib(*a.memory_total_bytes));
   return out;
 }
 
@@ -141,6 +150,7 @@ Json topo_json(const Snapshot& s, const std::string& version) {
     o["cpus"] = format_range_list(n.cpus);
     o["memory_total_bytes"] = n.memory_total_bytes;
     o["memory_free_bytes"] = n.memory_free_bytes;
+    o["memory_file_bytes"] = n.memory_file_bytes;
     Json d = Json::array();
     for (int v : n.distances) d.push_back(v);
     o["distances"] = d;

@@ -25,6 +25,17 @@ std::string topo_table(const Snapshot& s, const std::string& version);
 Json topo_json(const Snapshot& s, const std::string& version);
 std::string topo_csv(const Snapshot& s);
 
+// `-L`: one line per agent.
+std::string list_text(const Snapshot& s);
+
+// `--query`: the named fields of every agent as CSV rows. check_query_fields
+// names the first unknown field (nullopt when all are known).
+std::optional<std::string> check_query_fields(const std::vector<std::string>& fields);
+std::string query_csv_header(const std::vector<std::string>& fields, bool units);
+std::string query_csv_rows(const Snapshot& s, const std::vector<std::string>& fields, bool units);
+// The field names with their units and meaning, for docs and --help-query.
+std::string query_fields_help();
+
 // Shared formatting. display_name shortens CPU names for tables ("AMD EPYC 9654
 // 96-Core Processor" → "AMD EPYC 9654 96-Core"); JSON and CSV keep the kernel's.
 std::string display_name(const Agent& a);
