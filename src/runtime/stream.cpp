@@ -8,8 +8,10 @@
 
 namespace weft {
 
-Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority)
-    : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority) {}
+Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority,
+               std::vector<uint32_t> cu_mask)
+    : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority),
+      cu_mask_(std::move(cu_mask)) {}
 
 Status Stream::wait_marker_of(Stream& other) {
   if (!other.marker_) {

@@ -6,14 +6,27 @@
 
 #include <fmt/core.h>
 
+#include <cstdint>
 #include <string_view>
 
 namespace weft::log {
 
 enum class Level { kOff = 0, kError = 1, kWarning = 2, kInfo = 3, kDebug = 4 };
 
+// The level in effect (kOff while logging is disabled with set_enabled(false)).
 Level level();
 void write(Level level, std::string_view message);
+
+// Run-time control, for hipExtSetLoggingParams / hipExtEnableLogging /
+// hipExtDisableLogging. set_level clamps to 0..4. The mask (AMD_LOG_MASK's
+// categories) is stored for those who filter by it. set_enabled(false) silences
+// every line without forgetting the level; set_enabled(true) restores it (and,
+// when the level is 0, turns on level 3 so "enable" is never a no-op).
+void set_level(int level);
+void set_mask(uint32_t categories);
+uint32_t mask();
+void set_enabled(bool on);
+bool is_enabled();
 
 template <typename... Args>
 void at(Level lvl, fmt::format_string<Args...> format, Args&&... args) {
