@@ -148,7 +148,7 @@ struct QueueOptions {
   // hipExtStreamCreateWithCUMask: bit i of word i/32 enables compute unit i; empty
   // means all. Only drivers with DeviceCaps::queue_cu_masks get a non-empty one,
   // with at least one unit below multiProcessorCount enabled.
-  std::vector<uint32_t> cu_mask;
+  std::vector<uint32_t> cu_mask{};
 };
 
 struct EventOptions {

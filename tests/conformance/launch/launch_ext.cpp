@@ -121,7 +121,7 @@ TEST_CASE("Unit_hipLaunchKernelEx_Positive_Attributes") {
   // Bad attribute lists and configurations.
   attrs[0].id = hipLaunchAttributeSynchronizationPolicy;
   HIP_CHECK_ERROR(hipLaunchKernelEx(&config, fill_value, out.get(), 0, kN), hipErrorInvalidValue);
-  attrs[0].id = static_cast<hipLaunchAttributeID>(42);
+  attrs[0].id = static_cast<hipLaunchAttributeID>(14);
   HIP_CHECK_ERROR(hipLaunchKernelEx(&config, fill_value, out.get(), 0, kN), hipErrorInvalidValue);
   config.attrs = nullptr;
   HIP_CHECK_ERROR(hipLaunchKernelEx(&config, fill_value, out.get(), 0, kN), hipErrorInvalidValue);

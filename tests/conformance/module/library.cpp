@@ -193,7 +193,10 @@ TEST_CASE("Unit_hipLibrary_Negative") {
                   hipErrorInvalidImage);
   HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 2, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
-  hipLibraryOption bad_option = static_cast<hipLibraryOption>(7);
+  // An unknown option value, stored without an out-of-range enum conversion.
+  hipLibraryOption bad_option;
+  const int unknown_option = 7;
+  std::memcpy(&bad_option, &unknown_option, sizeof bad_option);
   void* value = nullptr;
   HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 0, &bad_option, &value,
                                          1),

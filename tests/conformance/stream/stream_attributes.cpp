@@ -122,8 +122,8 @@ TEST_CASE("Unit_hipStreamAttribute_Negative") {
                   hipErrorInvalidValue);
   // Cooperative is a launch attribute, not a stream one.
   HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), hipLaunchAttributeCooperative, &v), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), static_cast<hipStreamAttrID>(77), &v), hipErrorInvalidValue);
-  v.syncPolicy = static_cast<hipSynchronizationPolicy>(9);
+  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), static_cast<hipStreamAttrID>(14), &v), hipErrorInvalidValue);
+  v.syncPolicy = static_cast<hipSynchronizationPolicy>(7);  // within the enum's range, but no policy
   HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeSynchronizationPolicy, &v),
                   hipErrorInvalidValue);
   std::memset(&v, 0, sizeof v);

@@ -279,7 +279,7 @@ TEST_CASE("Unit_hipStreamMemOps_Negative") {
     hipStreamBatchMemOpParams bad[2];
     std::memcpy(&bad[0], &op, sizeof op);
     std::memset(&bad[1], 0, sizeof bad[1]);
-    bad[1].operation = static_cast<hipStreamBatchMemOpType>(0x77);
+    bad[1].operation = static_cast<hipStreamBatchMemOpType>(7);  // within the enum's range, but no operation
     HIP_CHECK_ERROR(hipStreamBatchMemOp(s.get(), 2, bad, 0), hipErrorInvalidValue);
     bad[1].waitValue.operation = hipStreamMemOpWaitValue32;
     bad[1].waitValue.address = words.get();
