@@ -120,6 +120,7 @@ CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes
   caps_.host_can_access_device_memory = true;
   caps_.owns_unlisted_device_memory = false;  // every device address is in the pointer table
   caps_.timing_events = true;
+  caps_.queue_cu_masks = true;  // a mask picks the pool threads (worker_pool.hpp)
   // The thread that submits a dispatch works too, so the pool has one fewer.
   pool_ = new WorkerPool(workers > 0 ? workers - 1 : 0);
 }
@@ -235,8 +236,8 @@ Result<void*> CpuDevice::register_host(void* ptr, size_t, unsigned) { return ptr
 
 Status CpuDevice::unregister_host(void*) { return Status(); }
 
-Result<Ref<Queue>> CpuDevice::create_queue(const QueueOptions&) {
-  return Ref<Queue>(make_ref<CpuQueue>(*pool_, fiber_stack_bytes_));
+Result<Ref<Queue>> CpuDevice::create_queue(const QueueOptions& options) {
+  return Ref<Queue>(make_ref<CpuQueue>(*pool_, fiber_stack_bytes_, options.cu_mask));
 }
 
 Result<Ref<Event>> CpuDevice::create_event(const EventOptions& options) {

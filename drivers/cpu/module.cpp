@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -136,6 +137,15 @@ Result<Ref<Kernel>> CpuModule::kernel(std::string_view name) {
   if (it == kernels_.end())
     return Status(hipErrorNotFound, "CPU code object has no kernel named " + std::string(name));
   return Ref<Kernel>(it->second);
+}
+
+Result<std::vector<std::string>> CpuModule::kernel_names() {
+  // Each kernel is filed under two names (linker and written); list its own name once.
+  std::vector<std::string> names;
+  for (const auto& [name, kernel] : kernels_)
+    if (name == kernel->info().name) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 Result<std::span<std::byte>> CpuModule::global(std::string_view name) {

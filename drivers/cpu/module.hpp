@@ -53,6 +53,7 @@ class CpuModule final : public Module {
 
   Result<Ref<Kernel>> kernel(std::string_view name) override;
   Result<std::span<std::byte>> global(std::string_view name) override;
+  Result<std::vector<std::string>> kernel_names() override;
 
  private:
   friend class ModuleBuilder;

@@ -91,7 +91,7 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
 }
 
 Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const LaunchDims& dims,
-                    size_t stack_bytes, const char* name, bool cooperative) {
+                    size_t stack_bytes, const char* name, bool cooperative, const std::vector<uint32_t>* cu_mask) {
   if (cooperative) {  // every block resident at once, each on its own OS thread
     Status status = run_cooperative(entry, args, dims, stack_bytes);
     if (!status.ok()) return Status(status.code(), std::string("kernel ") + name + ": " + status.message());
@@ -106,7 +106,7 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
   static std::atomic<uint64_t> launches{0};
   job.launch = launches.fetch_add(1, std::memory_order_relaxed) + 1;
   uint64_t blocks = uint64_t(dims.grid.x) * dims.grid.y * dims.grid.z;
-  pool.run(run_blocks, &job, blocks);
+  pool.run(run_blocks, &job, blocks, cu_mask);
   if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE)) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
   return Status();
 }
@@ -126,7 +126,12 @@ struct CpuQueue::State {
   std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
   Status error;                       // first asynchronous failure; guarded by mutex
 
-  State(WorkerPool& p, std::shared_ptr<const std::atomic<size_t>> s) : pool(p), stack_bytes(std::move(s)) {}
+  // The units (worker threads) this queue's dispatches may use; null: all (worker_pool.hpp).
+  const std::vector<uint32_t> cu_mask;
+  const std::vector<uint32_t>* units() const { return cu_mask.empty() ? nullptr : &cu_mask; }
+
+  State(WorkerPool& p, std::shared_ptr<const std::atomic<size_t>> s, std::vector<uint32_t> mask)
+      : pool(p), stack_bytes(std::move(s)), cu_mask(std::move(mask)) {}
 
   Status execute(Item& item) {
     return std::visit([&](auto& op) { return run(op, item.generation); }, item.op);
@@ -135,10 +140,10 @@ struct CpuQueue::State {
     if (!op.host_kernel) {  // a CPU code-object kernel (module.hpp): arguments in op.kernarg
       WEFT_ASSIGN_OR_RETURN(weftKernelEntry entry, code_object_entry(op.kernel.get()));
       return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(), op.kernel->info().name.c_str(),
-                          op.cooperative);
+                          op.cooperative, units());
     }
     return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes->load(),
-                        op.host_kernel->name(), op.cooperative);
+                        op.host_kernel->name(), op.cooperative, units());
   }
   Status run(CopyOp& op, uint64_t) { run_copy(op); return Status(); }
   Status run(FillOp& op, uint64_t) { run_fill(op); return Status(); }
@@ -193,8 +198,9 @@ struct CpuQueue::State {
   std::deque<Item> batch;  // used by loop() only
 };
 
-CpuQueue::CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes)
-    : state_(std::make_shared<State>(pool, std::move(fiber_stack_bytes))) {
+CpuQueue::CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes,
+                   std::vector<uint32_t> cu_mask)
+    : state_(std::make_shared<State>(pool, std::move(fiber_stack_bytes), std::move(cu_mask))) {
   std::thread([state = state_] { state->loop(); }).detach();
 }
 

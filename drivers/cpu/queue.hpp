@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 namespace weft::cpu {
 
@@ -18,7 +19,10 @@ class WorkerPool;
 class CpuQueue final : public Queue {
  public:
   // `fiber_stack_bytes` is the device's current stack size, read as each kernel starts.
-  CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes);
+  // `cu_mask` selects the pool threads that run its dispatches (empty: all; see
+  // worker_pool.hpp); cooperative dispatches run on threads of their own regardless.
+  CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes,
+           std::vector<uint32_t> cu_mask = {});
   ~CpuQueue() override;
 
   Status submit(Op op) override;

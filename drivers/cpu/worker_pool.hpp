@@ -3,6 +3,10 @@
 // The thread that submits a job works on it too, so a pool of N-1 workers keeps
 // N cores busy. Several jobs (from several queues) may run at once; idle workers
 // sleep on a condition variable. Thread-safe.
+//
+// Compute unit i (hipExtStreamCreateWithCUMask) is worker thread i for i below
+// threads(), and unit threads() is the submitting thread itself, so a CU mask
+// selects exactly which threads run a job's blocks.
 #pragma once
 
 #include <atomic>
@@ -24,8 +28,10 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  // Runs `count` blocks and returns when all of them finished.
-  void run(RunBlocks fn, void* data, uint64_t count);
+  // Runs `count` blocks and returns when all of them finished. `cu_mask`, when
+  // not null, names the units that may run them (bit i of word i/32); a mask
+  // naming no unit of the pool is treated as naming only the caller.
+  void run(RunBlocks fn, void* data, uint64_t count, const std::vector<uint32_t>* cu_mask = nullptr);
 
   unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
 
@@ -39,10 +45,12 @@ class WorkerPool {
     std::atomic<uint64_t> done{0};
     unsigned helpers = 0;  // workers currently inside work_on(); guarded by mutex_
     bool shared = false;   // posted to the workers (else only the caller runs it)
+    const std::vector<uint32_t>* cu_mask = nullptr;  // null: every unit
   };
 
-  void worker_loop();
-  Job* claimable_job();  // requires mutex_
+  static bool allows(const std::vector<uint32_t>* cu_mask, unsigned unit);
+  void worker_loop(unsigned unit);
+  Job* claimable_job(unsigned unit);  // requires mutex_
   static void work_on(Job& job);
 
   std::mutex mutex_;

@@ -80,6 +80,12 @@ HsaModule::~HsaModule() {
   if (reader_.handle) (void)api.hsa_code_object_reader_destroy(reader_);
 }
 
+Result<std::vector<std::string>> HsaModule::kernel_names() {
+  std::vector<std::string> names;
+  for (const auto& k : layout_.kernels) names.push_back(k.info.name);
+  return names;
+}
+
 Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   const KernelLayout* layout = nullptr;
   for (const auto& k : layout_.kernels)

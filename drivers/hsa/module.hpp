@@ -62,6 +62,7 @@ class HsaModule final : public Module {
 
   Result<Ref<Kernel>> kernel(std::string_view name) override;
   Result<std::span<std::byte>> global(std::string_view name) override;
+  Result<std::vector<std::string>> kernel_names() override;
   HsaDevice& device() const { return *device_; }
 
  private:

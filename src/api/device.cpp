@@ -151,6 +151,7 @@ WEFT_EXPORT hipError_t hipSetDevice(int ordinal) {
   return call("hipSetDevice", [&] {
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
     thread_state().device = device->ordinal();
+    thread_state().device_chosen = true;
     return Status();
   }, ordinal);
 }

@@ -122,7 +122,9 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
       return p.cooperativeMultiDeviceUnmatchedSharedMem;
     case hipDeviceAttributeIsLargeBar: return p.isLargeBar;
     case hipDeviceAttributeAsicRevision: return p.asicRevision;
-    case hipDeviceAttributeCanUseStreamWaitValue: return 0;
+    // Stream memory operations run as host steps (api/stream_memory.hpp): every agent
+    // has them for host-reachable words.
+    case hipDeviceAttributeCanUseStreamWaitValue: return 1;
     case hipDeviceAttributeImageSupport: return 0;
     case hipDeviceAttributePhysicalMultiProcessorCount: return p.multiProcessorCount;
     case hipDeviceAttributeFineGrainSupport: return p.managedMemory;

@@ -30,6 +30,12 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
                        size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared,
                        bool cooperative = false);
 
+// hipExtModuleLaunchKernel / hipHccModuleLaunchKernel: a grid of gx x gy x gz work-items
+// in blocks of lx x ly x lz, with `start`/`stop` (when not null) recorded around it.
+Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
+                            uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
+                            hipEvent_t start, hipEvent_t stop);
+
 // A cooperative launch's grid must fit on the device at once: at most
 // active_blocks_per_unit() x multiProcessorCount blocks (hipErrorCooperativeLaunchTooLarge),
 // on a device whose queues run cooperative dispatches (api/launch_cooperative.cpp).

@@ -3,6 +3,7 @@
 // function attributes, hipGetFuncBySymbol and kernel names.
 #include "api/api.hpp"
 #include "api/launch_code_object.hpp"
+#include "api/launch_module.hpp"
 #include "codeobj/registry.hpp"
 
 #define WEFT_HIP_EXT_DECLARATIONS_ONLY 1  // the C API, not the kernel language
@@ -39,6 +40,10 @@ Status load_from_memory(hipModule_t* out, const void* image) {
   WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, codeobj::copy_image(static_cast<const std::byte*>(image)));
   return load_image(out, std::move(bytes));
 }
+
+}  // namespace
+
+namespace weft::api {
 
 // A code object file: a regular file (not a FIFO, device or directory, which
 // could block or never end), 1 byte to kMaxImageSize, read with its size known.
@@ -82,11 +87,19 @@ Result<std::vector<std::byte>> read_image_file(const char* fname) {
   return bytes;
 }
 
+}  // namespace weft::api
+
+namespace {
+
 Result<Ref<ModuleHandle>> module_of(hipModule_t module) {
   Ref<ModuleHandle> m = Registry::get().modules().find(module);
   if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
   return m;
 }
+
+}  // namespace
+
+namespace weft::api {
 
 void fill_attributes(hipFuncAttributes& a, const KernelFacts& facts) {
   const KernelInfo& info = facts.info;
@@ -123,7 +136,25 @@ Status set_attribute(std::atomic<int>& max_dynamic, std::atomic<int>& carveout, 
   return invalid_value(fmt::format("unknown function attribute {}", static_cast<int>(attr)));
 }
 
-}  // namespace
+Result<int> function_attribute(const KernelFacts& facts, hipFunction_attribute attrib) {
+  hipFuncAttributes a;
+  fill_attributes(a, facts);
+  switch (attrib) {
+    case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: return a.maxThreadsPerBlock;
+    case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: return static_cast<int>(a.sharedSizeBytes);
+    case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: return static_cast<int>(a.constSizeBytes);
+    case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: return static_cast<int>(a.localSizeBytes);
+    case HIP_FUNC_ATTRIBUTE_NUM_REGS: return a.numRegs;
+    case HIP_FUNC_ATTRIBUTE_PTX_VERSION: return a.ptxVersion;
+    case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: return a.binaryVersion;
+    case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: return a.cacheModeCA;
+    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: return a.maxDynamicSharedSizeBytes;
+    case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: return a.preferredShmemCarveout;
+    default: return invalid_value(fmt::format("unknown function attribute {}", raw_value(attrib)));
+  }
+}
+
+}  // namespace weft::api
 
 WEFT_EXPORT hipError_t hipModuleLoad(hipModule_t* module, const char* fname) {
   return call("hipModuleLoad", [&] {
@@ -209,21 +240,7 @@ WEFT_EXPORT hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute att
   return call("hipFuncGetAttribute", [&] {
     if (!value) return invalid_value("null value output");
     WEFT_ASSIGN_OR_RETURN(KernelFacts facts, facts_of_function(hfunc));
-    hipFuncAttributes a;
-    fill_attributes(a, facts);
-    switch (attrib) {
-      case HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = a.maxThreadsPerBlock; break;
-      case HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = static_cast<int>(a.sharedSizeBytes); break;
-      case HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *value = static_cast<int>(a.constSizeBytes); break;
-      case HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = static_cast<int>(a.localSizeBytes); break;
-      case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = a.numRegs; break;
-      case HIP_FUNC_ATTRIBUTE_PTX_VERSION: *value = a.ptxVersion; break;
-      case HIP_FUNC_ATTRIBUTE_BINARY_VERSION: *value = a.binaryVersion; break;
-      case HIP_FUNC_ATTRIBUTE_CACHE_MODE_CA: *value = a.cacheModeCA; break;
-      case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = a.maxDynamicSharedSizeBytes; break;
-      case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *value = a.preferredShmemCarveout; break;
-      default: return invalid_value(fmt::format("unknown function attribute {}", static_cast<int>(attrib)));
-    }
+    WEFT_ASSIGN_OR_RETURN(*value, function_attribute(facts, attrib));
     return Status();
   }, value, attrib, hfunc);
 }
@@ -276,7 +293,7 @@ WEFT_EXPORT const char* hipKernelNameRefByPtr(const void* hostFunction, hipStrea
   return r ? r->name().c_str() : nullptr;
 }
 
-namespace {
+namespace weft::api {
 
 // hipExtModuleLaunchKernel: the grid in work-items, events recorded around the kernel.
 Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
@@ -300,7 +317,7 @@ Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t 
   return Status();
 }
 
-}  // namespace
+}  // namespace weft::api
 
 WEFT_EXPORT hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY,
                                                 uint32_t globalWorkSizeZ, uint32_t localWorkSizeX,
@@ -328,19 +345,4 @@ WEFT_EXPORT hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t global
                                 startEvent, stopEvent);
   }, f, globalWorkSizeX, globalWorkSizeY, globalWorkSizeZ, localWorkSizeX, localWorkSizeY, localWorkSizeZ,
      sharedMemBytes, hStream);
-}
-
-WEFT_EXPORT hipError_t hipDrvLaunchKernelEx(const HIP_LAUNCH_CONFIG* config, hipFunction_t f, void** params,
-                                            void** extra) {
-  return call("hipDrvLaunchKernelEx", [&] {
-    if (!config) return invalid_value("null launch configuration");
-    if (config->numAttrs != 0)
-      return Status(hipErrorNotSupported, "launch attributes are not supported yet");
-    WEFT_ASSIGN_OR_RETURN(Ref<Function> function, function_of(f));
-    if (params && extra) return invalid_value("pass params or extra, not both");
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(config->hStream));
-    return launch_function(*function, s, dim3(config->gridDimX, config->gridDimY, config->gridDimZ),
-                           dim3(config->blockDimX, config->blockDimY, config->blockDimZ), config->sharedMemBytes,
-                           KernelArgs{params, extra, nullptr}, function->max_dynamic_shared.load());
-  }, config, f);
 }

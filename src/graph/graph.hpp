@@ -79,10 +79,18 @@ struct FreeData {
   void* ptr = nullptr;
 };
 
+// hipGraphAddBatchMemOpNode: the node's own copy of the operations, which
+// hipGraphBatchMemOpNodeGetParams reports (paramArray points into it).
+struct BatchMemOpData {
+  std::vector<hipStreamBatchMemOpParams> ops;
+  hipCtx_t ctx = nullptr;
+  unsigned flags = 0;
+};
+
 struct EmptyData {};
 
 using NodeData = std::variant<EmptyData, KernelData, CopyData, MemsetData, HostData, ChildData,
-                              EventData, AllocData, FreeData>;
+                              EventData, AllocData, FreeData, BatchMemOpData>;
 
 class GraphNode {
  public:

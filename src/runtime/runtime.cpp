@@ -49,11 +49,13 @@ Result<Stream*> DeviceState::null_stream() {
   return null_stream_.get();
 }
 
-Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags, int priority) {
+Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags, int priority,
+                                               std::vector<uint32_t> cu_mask) {
   QueueOptions options;
   options.priority = priority;
+  options.cu_mask = cu_mask;
   WEFT_ASSIGN_OR_RETURN(Ref<Queue> queue, device_->create_queue(options));
-  auto stream = make_ref<Stream>(*this, std::move(queue), kind, flags, priority);
+  auto stream = make_ref<Stream>(*this, std::move(queue), kind, flags, priority, std::move(cu_mask));
   std::lock_guard lock(order_mutex_);
   streams_.push_back(stream.get());
   return Ref<Stream>(stream);

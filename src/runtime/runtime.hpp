@@ -33,7 +33,9 @@ class DeviceState {
 
   // The legacy null stream, created on first use.
   Result<Stream*> null_stream();
-  Result<Ref<Stream>> create_stream(Stream::Kind kind, unsigned flags, int priority);
+  // `cu_mask`: hipExtStreamCreateWithCUMask's, already checked (QueueOptions::cu_mask).
+  Result<Ref<Stream>> create_stream(Stream::Kind kind, unsigned flags, int priority,
+                                    std::vector<uint32_t> cu_mask = {});
   // Detaches a stream before its last reference goes (destroy, thread exit).
   void remove_stream(Stream* stream);
   std::vector<Ref<Stream>> streams();

@@ -48,8 +48,10 @@ void log_submitted(const void* stream, const Op& op) {
 
 }  // namespace
 
-Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority)
-    : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority) {}
+Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority,
+               std::vector<uint32_t> cu_mask)
+    : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority),
+      cu_mask_(std::move(cu_mask)) {}
 
 Status Stream::wait_marker_of(Stream& other) {
   if (!other.marker_) {

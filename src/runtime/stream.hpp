@@ -13,6 +13,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
+#include <vector>
 
 namespace weft {
 
@@ -22,7 +24,30 @@ class Stream final : public RefCounted {
  public:
   enum class Kind { kNull, kPerThread, kUser };
 
-  Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority);
+  Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority,
+         std::vector<uint32_t> cu_mask = {});
+
+  // hipStreamSetAttribute values without an effect of their own on the agents
+  // weft drives: stored as given and returned by hipStreamGetAttribute.
+  struct Attributes {
+    hipAccessPolicyWindow access_policy_window{};
+    hipSynchronizationPolicy sync_policy = hipSyncPolicyAuto;
+    hipLaunchMemSyncDomainMap mem_sync_domain_map{};
+    hipLaunchMemSyncDomain mem_sync_domain = hipLaunchMemSyncDomainDefault;
+  };
+  Attributes attributes() const {
+    std::lock_guard lock(attributes_mutex_);
+    return attributes_;
+  }
+  void set_attributes(const Attributes& attributes) {
+    std::lock_guard lock(attributes_mutex_);
+    attributes_ = attributes;
+  }
+  // hipStreamSetAttribute(hipLaunchAttributePriority) changes what
+  // hipStreamGetPriority reports; the queue keeps the priority it was made with.
+  void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
+  // The CU mask it was created with (hipExtStreamCreateWithCUMask); empty: all units.
+  const std::vector<uint32_t>& cu_mask() const { return cu_mask_; }
 
   Status submit(Op op);
   // Submits a finalized command buffer (a graph plan) with the same ordering
@@ -35,7 +60,7 @@ class Stream final : public RefCounted {
   DeviceState& device() const { return device_; }
   Kind kind() const { return kind_; }
   unsigned flags() const { return flags_; }
-  int priority() const { return priority_; }
+  int priority() const { return priority_.load(std::memory_order_relaxed); }
   bool blocking() const { return kind_ != Kind::kNull && (flags_ & hipStreamNonBlocking) == 0; }
   Queue& queue() const { return *queue_; }
   // A process-unique number, never reused (hipStreamGetId).
@@ -51,7 +76,10 @@ class Stream final : public RefCounted {
   Ref<Queue> queue_;
   const Kind kind_;
   const unsigned flags_;
-  const int priority_;
+  std::atomic<int> priority_;
+  const std::vector<uint32_t> cu_mask_;
+  mutable std::mutex attributes_mutex_;
+  Attributes attributes_;  // guarded by attributes_mutex_
   const uint64_t id_ = next_id();
   static uint64_t next_id() {
     static std::atomic<uint64_t> counter{0};

@@ -3,7 +3,16 @@
 
 #include "runtime/runtime.hpp"
 
+#include <atomic>
+
 namespace weft {
+
+namespace {
+std::atomic<int> g_initial_device{0};
+}  // namespace
+
+int initial_device() { return g_initial_device.load(std::memory_order_relaxed); }
+void set_initial_device(int ordinal) { g_initial_device.store(ordinal, std::memory_order_relaxed); }
 
 ThreadState::~ThreadState() {
   // The thread's default streams die with it; their queued work still completes.

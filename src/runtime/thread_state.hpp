@@ -11,8 +11,13 @@
 
 namespace weft {
 
+// The device a thread starts on: 0, or the first of hipSetValidDevices' list.
+int initial_device();
+void set_initial_device(int ordinal);
+
 struct ThreadState {
-  int device = 0;
+  int device = initial_device();
+  bool device_chosen = false;  // hipSetDevice was called on this thread
   // HIP 7 / CUDA semantics: only failures are stored; hipGetLastError clears.
   hipError_t last_error = hipSuccess;
   // Result of the most recent call, success included (hipExtGetLastError).

@@ -46,6 +46,7 @@ struct DeviceCaps {
   // memory: there an unknown address would be a wild write.
   bool owns_unlisted_device_memory = false;
   bool timing_events = true;
+  bool queue_cu_masks = false;  // create_queue honours QueueOptions::cu_mask
 };
 
 struct MemoryInfo {
@@ -108,6 +109,12 @@ class Module : public RefCounted {
   virtual Result<Ref<Kernel>> kernel(std::string_view name) = 0;
   // Address and size of a global variable of the module, in device memory.
   virtual Result<std::span<std::byte>> global(std::string_view name) = 0;
+  // Optional: the names of the module's kernels, each once, in a stable order
+  // (hipModuleGetFunctionCount, hipLibraryEnumerateKernels). Every name is
+  // accepted by kernel().
+  virtual Result<std::vector<std::string>> kernel_names() {
+    return Status(hipErrorNotSupported, "this agent's modules cannot list their kernels");
+  }
 };
 
 // A pre-recorded, replayable list of ops (graphs). Externally synchronized while
@@ -143,6 +150,10 @@ class CommandBuffer : public RefCounted {
 
 struct QueueOptions {
   int priority = 0;  // HIP convention: lower is more urgent (0 normal, -1 high)
+  // hipExtStreamCreateWithCUMask: bit i of word i/32 enables compute unit i; empty
+  // means all. Only drivers with DeviceCaps::queue_cu_masks get a non-empty one,
+  // with at least one unit below multiProcessorCount enabled.
+  std::vector<uint32_t> cu_mask{};
 };
 
 struct EventOptions {
