@@ -25,6 +25,9 @@ bool gpu_driver_may_own_unknown_addresses() {
 Status check_side(const std::optional<AllocationRecord>& record, const void* ptr, size_t bytes,
                   Side side, Access access, const char* what) {
   if (record) {
+    if (record->read_only && access == Access::kWrite)
+      return invalid_value(fmt::format("{} {} is mapped read-only (hipMemSetAccess gave it "
+                                       "hipMemAccessFlagsProtRead)", what, ptr));
     if (record->contains(ptr, bytes)) return Status();
     size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
     return invalid_value(fmt::format(
