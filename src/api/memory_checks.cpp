@@ -3,6 +3,7 @@
 
 #include "api/image_ranges.hpp"
 #include "graph/capture.hpp"
+#include "runtime/virtual_memory.hpp"
 
 namespace weft::api {
 
@@ -36,6 +37,10 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
   }
   if (side != Side::kDevice) return Status();
   if (image_data_range(ptr, bytes, access)) return Status();  // a loaded module's variable
+  if (VirtualMemory::get().reserved(ptr))
+    return invalid_value(fmt::format(
+        "{} {} is reserved virtual memory with no accessible mapping there (hipMemMap it and "
+        "give access with hipMemSetAccess first)", what, ptr));
   if (gpu_driver_may_own_unknown_addresses()) return Status();
   return invalid_value(fmt::format(
       "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "

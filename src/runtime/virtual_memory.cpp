@@ -247,6 +247,11 @@ Status VirtualMemory::set_access(void* address, size_t bytes, int device, VmAcce
   return Status();
 }
 
+bool VirtualMemory::reserved(const void* address) {
+  std::lock_guard lock(mutex_);
+  return reservation_of(address, 1) != reservations_.end();
+}
+
 Result<VmAccess> VirtualMemory::access(const void* address, int device) {
   std::lock_guard lock(mutex_);
   auto r = reservation_of(address, 1);

@@ -51,6 +51,10 @@ class VirtualMemory {
   // `device` is the agent the access is for (hipMemAccessDesc::location.id).
   Status set_access(void* address, size_t bytes, int device, VmAccess access);
   Result<VmAccess> access(const void* address, int device);
+  // Whether `address` lies in a reserved range (mapped or not). Copy checks use it
+  // to refuse reserved addresses that have no accessible mapping even on GPU agents,
+  // whose unknown addresses they otherwise leave to the driver.
+  bool reserved(const void* address);
 
  private:
   struct Mapping {

@@ -157,6 +157,8 @@ struct IpcMapping {
 // while the runtime holds a handle or a mapping of it.
 class PhysicalMemory : public RefCounted {
  public:
+  // Bytes; SIZE_MAX where the vendor library cannot tell (memory imported on
+  // NVIDIA), and then vm_map() is the check.
   virtual size_t size() const = 0;
 };
 
