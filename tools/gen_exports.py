@@ -230,7 +230,39 @@ def stubs_source(nodes, exports):
         for e in exports:
             if e.node == node:
                 out.append(stub(e) + "\n")
+    out.append(proc_table(exports))
     return "\n".join(out)
+
+
+PROC_TABLE_PROLOGUE = """\
+// ---- hipGetProcAddress ----
+// Every exported hip* function by name, sorted by strcmp, with the HIP version of
+// its symbol-version node (hip_5.1 is 501): src/api/proc_address.cpp looks names up
+// here. Generated from the same list as the exports, so it cannot drift from them.
+// The addresses are the final definitions: the stubs above where weft has none.
+struct WeftProcEntry {
+  const char* name;
+  void (*address)(void);
+  int version;
+};
+"""
+
+
+def node_version(node):
+    match = re.match(r"^hip_(\d+)\.(\d+)$", node)
+    return int(match.group(1)) * 100 + int(match.group(2)) if match else 0
+
+
+def proc_table(exports):
+    entries = sorted((e for e in exports if e.name.startswith("hip") and e.kind not in ("real", "builtin")),
+                     key=lambda e: e.name.encode())
+    out = [PROC_TABLE_PROLOGUE,
+           "__attribute__((visibility(\"hidden\"))) const struct WeftProcEntry weft_proc_table[] = {"]
+    out.extend(f'    {{"{e.name}", (void (*)(void)){e.name}, {node_version(e.node)}}},' for e in entries)
+    out.append("};")
+    out.append("__attribute__((visibility(\"hidden\"))) const size_t weft_proc_table_size =")
+    out.append("    sizeof weft_proc_table / sizeof weft_proc_table[0];")
+    return "\n".join(out) + "\n"
 
 
 def expected_list(exports):

@@ -60,6 +60,18 @@ class CpuDevice final : public Device {
   // CPU code objects (drivers/cpu/module.cpp).
   Result<Ref<Module>> load_module(std::span<const std::byte> image) override;
 
+  // Virtual memory (drivers/cpu/virtual_memory.cpp): physical memory is a memfd,
+  // reservations are PROT_NONE mappings, maps are MAP_SHARED views of the memfd.
+  Result<size_t> vm_granularity(bool recommended) const override;
+  Result<Ref<PhysicalMemory>> vm_create(size_t bytes, bool exportable) override;
+  Result<void*> vm_reserve(size_t bytes, size_t alignment, void* hint) override;
+  Status vm_free_range(void* base, size_t bytes) override;
+  Status vm_map(void* address, size_t bytes, PhysicalMemory& memory, size_t offset) override;
+  Status vm_unmap(void* address, size_t bytes) override;
+  Status vm_set_access(void* address, size_t bytes, VmAccess access) override;
+  Result<int> vm_export_fd(PhysicalMemory& memory) override;
+  Result<Ref<PhysicalMemory>> vm_import_fd(int fd) override;
+
  private:
   HostFacts facts_;
   DeviceCaps caps_;

@@ -95,7 +95,17 @@ namespace weft::cuda {
   O(cuGraphExecMemsetNodeSetParams)     \
   O(cuGraphExecEventRecordNodeSetEvent) \
   O(cuGraphExecEventWaitNodeSetEvent)   \
-  O(cuGraphNodeSetEnabled)
+  O(cuGraphNodeSetEnabled)               \
+  O(cuMemGetAllocationGranularity)       \
+  O(cuMemCreate)                         \
+  O(cuMemRelease)                        \
+  O(cuMemAddressReserve)                 \
+  O(cuMemAddressFree)                    \
+  O(cuMemMap)                            \
+  O(cuMemUnmap)                          \
+  O(cuMemSetAccess)                      \
+  O(cuMemExportToShareableHandle)        \
+  O(cuMemImportFromShareableHandle)
 
 struct Api {
 #define WEFT_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

@@ -57,6 +57,18 @@ class CudaDevice final : public Device {
   Result<hipIpcEventHandle_t> ipc_export_event(Event& event) override;
   Result<Ref<Event>> ipc_open_event(const hipIpcEventHandle_t& handle) override;
 
+  // Virtual memory through cuMemCreate/cuMemAddressReserve/cuMemMap/cuMemSetAccess
+  // (virtual_memory.cpp); hipErrorNotSupported when libcuda lacks them.
+  Result<size_t> vm_granularity(bool recommended) const override;
+  Result<Ref<PhysicalMemory>> vm_create(size_t bytes, bool exportable) override;
+  Result<void*> vm_reserve(size_t bytes, size_t alignment, void* hint) override;
+  Status vm_free_range(void* base, size_t bytes) override;
+  Status vm_map(void* address, size_t bytes, PhysicalMemory& memory, size_t offset) override;
+  Status vm_unmap(void* address, size_t bytes) override;
+  Status vm_set_access(void* address, size_t bytes, VmAccess access) override;
+  Result<int> vm_export_fd(PhysicalMemory& memory) override;
+  Result<Ref<PhysicalMemory>> vm_import_fd(int fd) override;
+
   const Api& api() const { return api_; }
   CUdevice handle() const { return device_; }
   const DeviceFacts& facts() const { return facts_; }

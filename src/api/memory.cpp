@@ -57,6 +57,8 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
   auto record = rt.pointers().find(ptr);
   if (!record || record->base != ptr)
     return invalid_value(fmt::format("{} was not returned by {}", ptr, what));
+  if (record->virtual_mapping)
+    return invalid_value(fmt::format("{} is a hipMemMap mapping: hipMemUnmap it instead", ptr));
   if (std::find(kinds.begin(), kinds.end(), record->kind) == kinds.end())
     return invalid_value(fmt::format("{} was not allocated by {}", ptr, what));
   DeviceState* device = rt.device(record->device);
@@ -360,7 +362,8 @@ WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
     if (auto captured = graph::free_async(*s, ptr)) return *captured;  // a graph node
     Runtime& rt = Runtime::get();
     auto record = rt.pointers().find(ptr);
-    if (!record || record->base != ptr || record->kind != AllocationKind::kDevice)
+    if (!record || record->base != ptr || record->kind != AllocationKind::kDevice ||
+        record->virtual_mapping)
       return invalid_value("pointer was not returned by hipMallocAsync or hipMalloc");
     rt.pointers().erase(ptr);
     Device* device = &rt.device(record->device)->driver_device();

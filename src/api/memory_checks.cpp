@@ -3,6 +3,7 @@
 
 #include "api/image_ranges.hpp"
 #include "graph/capture.hpp"
+#include "runtime/virtual_memory.hpp"
 
 namespace weft::api {
 
@@ -25,6 +26,9 @@ bool driver_may_own_unknown_addresses() {
 Status check_side(const std::optional<AllocationRecord>& record, const void* ptr, size_t bytes,
                   Side side, Access access, const char* what) {
   if (record) {
+    if (record->read_only && access == Access::kWrite)
+      return invalid_value(fmt::format("{} {} is mapped read-only (hipMemSetAccess gave it "
+                                       "hipMemAccessFlagsProtRead)", what, ptr));
     if (record->contains(ptr, bytes)) return Status();
     size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
     return invalid_value(fmt::format(
@@ -33,6 +37,10 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
   }
   if (side != Side::kDevice) return Status();
   if (image_data_range(ptr, bytes, access)) return Status();  // a loaded module's variable
+  if (VirtualMemory::get().reserved(ptr))
+    return invalid_value(fmt::format(
+        "{} {} is reserved virtual memory with no accessible mapping there (hipMemMap it and "
+        "give access with hipMemSetAccess first)", what, ptr));
   if (driver_may_own_unknown_addresses()) return Status();
   return invalid_value(fmt::format(
       "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "

@@ -41,11 +41,24 @@ PointerTable::Neighbours PointerTable::neighbours(const void* ptr) const {
   return result;
 }
 
+void PointerTable::replace_virtual(const void* lo, const void* hi,
+                                   const std::vector<AllocationRecord>& records) {
+  std::unique_lock lock(mutex_);
+  auto it = by_base_.lower_bound(reinterpret_cast<uintptr_t>(lo));
+  while (it != by_base_.end() && it->first < reinterpret_cast<uintptr_t>(hi)) {
+    if (it->second.virtual_mapping) it = by_base_.erase(it);
+    else ++it;
+  }
+  for (const AllocationRecord& record : records)
+    by_base_[reinterpret_cast<uintptr_t>(record.base)] = record;
+}
+
 std::vector<AllocationRecord> PointerTable::erase_device(int device) {
   std::unique_lock lock(mutex_);
   std::vector<AllocationRecord> out;
   for (auto it = by_base_.begin(); it != by_base_.end();) {
-    if (it->second.device == device && it->second.kind != AllocationKind::kRegistered) {
+    if (it->second.device == device && it->second.kind != AllocationKind::kRegistered &&
+        !it->second.virtual_mapping) {
       out.push_back(it->second);
       it = by_base_.erase(it);
     } else {

@@ -26,6 +26,10 @@ struct AllocationRecord {
   unsigned flags = 0;
   void* device_ptr = nullptr;  // device address (hipHostGetDevicePointer)
   bool stream_ordered = false;  // from hipMallocAsync
+  // A run of hipMemMap mappings with access granted (src/api/virtual_memory.cpp):
+  // hipFree and hipDeviceReset leave it alone; hipMemUnmap/AddressFree remove it.
+  bool virtual_mapping = false;
+  bool read_only = false;  // hipMemAccessFlagsProtRead: copies and fills may not write it
 
   bool contains(const void* p, size_t bytes) const {
     auto* q = static_cast<const std::byte*>(p);
@@ -46,7 +50,10 @@ class PointerTable {
     std::optional<AllocationRecord> below, above;
   };
   Neighbours neighbours(const void* ptr) const;
-  // Removes and returns every allocation of `device`.
+  // Replaces the virtual-mapping records whose base lies in [lo, hi) by `records`,
+  // in one step, so no lookup sees a half-updated reservation.
+  void replace_virtual(const void* lo, const void* hi, const std::vector<AllocationRecord>& records);
+  // Removes and returns every allocation of `device` (virtual mappings excepted).
   std::vector<AllocationRecord> erase_device(int device);
 
  private:

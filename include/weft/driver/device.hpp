@@ -168,6 +168,19 @@ struct IpcMapping {
   size_t bytes = 0;
 };
 
+// Physical memory made by Device::vm_create() (hipMemCreate) or vm_import_fd(),
+// mapped into reserved address ranges with Device::vm_map(). Immutable; it lives
+// while the runtime holds a handle or a mapping of it.
+class PhysicalMemory : public RefCounted {
+ public:
+  // Bytes; SIZE_MAX where the vendor library cannot tell (memory imported on
+  // NVIDIA), and then vm_map() is the check.
+  virtual size_t size() const = 0;
+};
+
+// What the agent may do with a mapped range (hipMemAccessFlags).
+enum class VmAccess { kNone, kRead, kReadWrite };
+
 // One agent. Immutable identity; thread-safe methods.
 class Device : public RefCounted {
  public:
@@ -250,6 +263,68 @@ class Device : public RefCounted {
   virtual Result<Ref<Event>> ipc_open_event(const hipIpcEventHandle_t& handle) {
     (void)handle;
     return Status(hipErrorNotSupported, "this agent has no IPC event handles");
+  }
+
+  // ---- Optional: virtual memory management (hipMemCreate/AddressReserve/Map…,
+  // docs/vmm.md). The runtime validates arguments (alignment to the granularity,
+  // ranges inside one reservation, no overlapping mappings) before calling these;
+  // the driver only does the work.
+  // Sizes, offsets and addresses of VMM calls are multiples of this; `recommended`
+  // asks for the size that performs best.
+  virtual Result<size_t> vm_granularity(bool recommended) const {
+    (void)recommended;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // Physical memory of `bytes`; `exportable`: vm_export_fd() must work on it.
+  virtual Result<Ref<PhysicalMemory>> vm_create(size_t bytes, bool exportable) {
+    (void)bytes;
+    (void)exportable;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // Reserves an address range that nothing may touch until mapped; `hint` is a
+  // preferred base (may be ignored), `alignment` a power of two or 0.
+  virtual Result<void*> vm_reserve(size_t bytes, size_t alignment, void* hint) {
+    (void)bytes;
+    (void)alignment;
+    (void)hint;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // Gives back a whole range from vm_reserve(); nothing is mapped in it any more.
+  virtual Status vm_free_range(void* base, size_t bytes) {
+    (void)base;
+    (void)bytes;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // Maps [offset, offset + bytes) of `memory` at `address`, inside a reserved,
+  // unmapped part of a range; inaccessible until vm_set_access().
+  virtual Status vm_map(void* address, size_t bytes, PhysicalMemory& memory, size_t offset) {
+    (void)address;
+    (void)bytes;
+    (void)memory;
+    (void)offset;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // Returns a mapped span to reserved, inaccessible address space.
+  virtual Status vm_unmap(void* address, size_t bytes) {
+    (void)address;
+    (void)bytes;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  virtual Status vm_set_access(void* address, size_t bytes, VmAccess access) {
+    (void)address;
+    (void)bytes;
+    (void)access;
+    return Status(hipErrorNotSupported, "this agent has no virtual memory management");
+  }
+  // A new POSIX file descriptor for `memory` (the caller owns it), and back.
+  virtual Result<int> vm_export_fd(PhysicalMemory& memory) {
+    (void)memory;
+    return Status(hipErrorNotSupported, "this agent cannot export virtual memory handles");
+  }
+  // Does not take ownership of `fd`.
+  virtual Result<Ref<PhysicalMemory>> vm_import_fd(int fd) {
+    (void)fd;
+    return Status(hipErrorNotSupported, "this agent cannot import virtual memory handles");
   }
 };
 

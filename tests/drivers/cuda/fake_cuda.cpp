@@ -101,6 +101,56 @@ CUresult mem_free(CUdeviceptr p) {
   std::free(reinterpret_cast<void*>(p));
   return CUDA_SUCCESS;
 }
+// Virtual memory: recorded only; reserved addresses are never dereferenced.
+CUresult vm_granularity(size_t* g, const CUmemAllocationProp* prop, CUmemAllocationGranularity_flags option) {
+  *g = option == CU_MEM_ALLOC_GRANULARITY_RECOMMENDED ? size_t{4} << 20 : size_t{2} << 20;
+  g_state->vm_calls.push_back({"GetAllocationGranularity", 0, 0, 0, option, prop->location.id});
+  return CUDA_SUCCESS;
+}
+CUresult vm_create(CUmemGenericAllocationHandle* h, size_t n, const CUmemAllocationProp* prop,
+                   unsigned long long) {
+  *h = 0x100 + g_state->vm_calls.size();
+  g_state->vm_calls.push_back({"Create", 0, n, *h, prop->requestedHandleTypes, prop->location.id});
+  return CUDA_SUCCESS;
+}
+CUresult vm_release(CUmemGenericAllocationHandle h) {
+  g_state->vm_calls.push_back({"Release", 0, 0, h, 0, -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_reserve(CUdeviceptr* p, size_t n, size_t alignment, CUdeviceptr, unsigned long long) {
+  *p = CUdeviceptr{0x7e0000000000} + (CUdeviceptr{g_state->vm_calls.size()} << 32);
+  g_state->vm_calls.push_back({"AddressReserve", *p, n, 0, static_cast<long long>(alignment), -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_free(CUdeviceptr p, size_t n) {
+  g_state->vm_calls.push_back({"AddressFree", p, n, 0, 0, -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_map(CUdeviceptr p, size_t n, size_t offset, CUmemGenericAllocationHandle h, unsigned long long) {
+  g_state->vm_calls.push_back({"Map", p, n, h, static_cast<long long>(offset), -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_unmap(CUdeviceptr p, size_t n) {
+  g_state->vm_calls.push_back({"Unmap", p, n, 0, 0, -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_set_access(CUdeviceptr p, size_t n, const CUmemAccessDesc* desc, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    g_state->vm_calls.push_back({"SetAccess", p, n, 0, desc[i].flags, desc[i].location.id});
+  return CUDA_SUCCESS;
+}
+CUresult vm_export(void* out, CUmemGenericAllocationHandle h, CUmemAllocationHandleType type,
+                   unsigned long long) {
+  *static_cast<int*>(out) = 77;
+  g_state->vm_calls.push_back({"ExportToShareableHandle", 0, 0, h, type, -1});
+  return CUDA_SUCCESS;
+}
+CUresult vm_import(CUmemGenericAllocationHandle* h, void* os_handle, CUmemAllocationHandleType) {
+  *h = 0x100 + g_state->vm_calls.size();
+  g_state->vm_calls.push_back({"ImportFromShareableHandle", 0, 0, *h,
+                               static_cast<long long>(reinterpret_cast<intptr_t>(os_handle)), -1});
+  return CUDA_SUCCESS;
+}
 CUresult host_alloc(void** p, size_t n, unsigned) {
   *p = std::calloc(1, n);
   g_state->host_pages.push_back(*p);
@@ -305,6 +355,16 @@ FakeCuda::FakeCuda() : api_(new weft::cuda::Api()) {
   api_->cuMemsetD2D8Async = memset_2d<1, unsigned char>;
   api_->cuMemsetD2D16Async = memset_2d<2, unsigned short>;
   api_->cuMemsetD2D32Async = memset_2d<4, unsigned>;
+  api_->cuMemGetAllocationGranularity = vm_granularity;
+  api_->cuMemCreate = vm_create;
+  api_->cuMemRelease = vm_release;
+  api_->cuMemAddressReserve = vm_reserve;
+  api_->cuMemAddressFree = vm_free;
+  api_->cuMemMap = vm_map;
+  api_->cuMemUnmap = vm_unmap;
+  api_->cuMemSetAccess = vm_set_access;
+  api_->cuMemExportToShareableHandle = vm_export;
+  api_->cuMemImportFromShareableHandle = vm_import;
   weft::cuda::set_api_for_testing(api_);
 }
 

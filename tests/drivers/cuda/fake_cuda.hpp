@@ -49,6 +49,16 @@ struct HostFunc {
   void* data = nullptr;
 };
 
+// One cuMem* virtual memory call (virtual_memory_fake_test.cpp).
+struct VmCall {
+  std::string name;  // without the "cuMem" prefix: "Create", "Map", …
+  CUdeviceptr address = 0;
+  size_t bytes = 0;
+  CUmemGenericAllocationHandle handle = 0;
+  long long detail = 0;  // handle types, access flags, granularity option, the fd
+  int device = -1;       // the location id the call named
+};
+
 // Everything the fake records; tests read and tweak it directly.
 struct State {
   CUresult init_result = CUDA_SUCCESS;
@@ -68,6 +78,7 @@ struct State {
   std::mutex host_mutex;             // guards host_funcs (test threads)
   std::vector<HostFunc> host_funcs;  // queued, not run: tests run them
   std::vector<void*> host_pages;     // from cuMemHostAlloc
+  std::vector<VmCall> vm_calls;      // cuMem* virtual memory calls, in order
 };
 
 State& state();
