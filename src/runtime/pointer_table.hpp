@@ -26,6 +26,9 @@ struct AllocationRecord {
   unsigned flags = 0;
   void* device_ptr = nullptr;  // device address (hipHostGetDevicePointer)
   bool stream_ordered = false;  // from hipMallocAsync
+  // The MemPool (runtime/mempool.hpp) whose block this is; holding it keeps
+  // the pool alive while its memory is allocated.
+  Ref<RefCounted> pool;
 
   bool contains(const void* p, size_t bytes) const {
     auto* q = static_cast<const std::byte*>(p);
