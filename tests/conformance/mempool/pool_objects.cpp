@@ -282,3 +282,38 @@ TEST_CASE("Unit_hipMemPoolAccess_Negative_Parameters") {
   HIP_CHECK(hipMemPoolGetAccess(&flags, pool.get(), &location));
   REQUIRE(flags == hipMemAccessFlagsProtReadWrite);  // nothing changed
 }
+
+TEST_CASE("Unit_hipDeviceReset_Positive_ReturnsPoolMemory") {
+  const int dev = hip_test::device();
+  hipMemPool_t default_pool = nullptr, current = nullptr;
+  HIP_CHECK(hipDeviceGetDefaultMemPool(&default_pool, dev));
+  set_u64(default_pool, hipMemPoolAttrReleaseThreshold, UINT64_MAX);
+  hipMemPoolProps props = device_props();
+  hipMemPool_t pool = nullptr;
+  HIP_CHECK(hipMemPoolCreate(&pool, &props));
+  void *p = nullptr, *q = nullptr, *r = nullptr;
+  HIP_CHECK(hipMallocAsync(&p, 4096, nullptr));
+  HIP_CHECK(hipMallocAsync(&q, 8192, nullptr));
+  HIP_CHECK(hipFreeAsync(q, nullptr));
+  HIP_CHECK(hipMallocFromPoolAsync(&r, 4096, pool, nullptr));
+  HIP_CHECK(hipDeviceSetMemPool(dev, pool));
+  HIP_CHECK(hipDeviceSynchronize());
+  REQUIRE(reserved(default_pool) >= 4096 + 8192);
+  REQUIRE(used(pool) == 4096);
+
+  HIP_CHECK(hipDeviceReset());
+  // Allocated and cached blocks are gone; the handles stay valid; the default pool is current.
+  REQUIRE(reserved(default_pool) == 0);
+  REQUIRE(used(default_pool) == 0);
+  REQUIRE(reserved(pool) == 0);
+  HIP_CHECK(hipDeviceGetMemPool(&current, dev));
+  REQUIRE(current == default_pool);
+  HIP_CHECK_ERROR(hipFreeAsync(p, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipFreeAsync(r, nullptr), hipErrorInvalidValue);
+  void* again = nullptr;
+  HIP_CHECK(hipMallocFromPoolAsync(&again, 4096, pool, nullptr));
+  HIP_CHECK(hipFreeAsync(again, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  HIP_CHECK(hipMemPoolDestroy(pool));
+  set_u64(default_pool, hipMemPoolAttrReleaseThreshold, 0);
+}

@@ -31,6 +31,11 @@ hipMemPool_t shareable_pool_or_skip() {
   hipMemPoolProps props = device_props(hipMemHandleTypePosixFileDescriptor);
   hipMemPool_t pool = nullptr;
   hipError_t rc = hipMemPoolCreate(&pool, &props);
+  // The device attribute announces exactly what hipMemPoolCreate accepts.
+  int handle_types = -1;
+  HIP_CHECK(hipDeviceGetAttribute(&handle_types, hipDeviceAttributeMemoryPoolSupportedHandleTypes,
+                                  hip_test::device()));
+  REQUIRE(((handle_types & hipMemHandleTypePosixFileDescriptor) != 0) == (rc == hipSuccess));
   if (rc == hipErrorNotSupported) {
     hip_test::skip("this agent cannot share pool memory through file descriptors");
     return nullptr;
