@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <atomic>
 #include <limits>
 #include <shared_mutex>
@@ -45,6 +46,40 @@ class DriverSource final : public BlockSource {
 
 void raise_high(uint64_t current, uint64_t& high) { high = std::max(high, current); }
 
+// Cached blocks of destroyed pools whose frees were still queued: released once
+// their events complete (at the next synchronize or trim), so the last
+// hipFreeAsync of a destroyed pool never waits for its stream.
+struct Orphan {
+  void* ptr;
+  size_t size;
+  Ref<Event> done;
+  std::shared_ptr<BlockSource> source;
+};
+struct Orphans {
+  std::mutex mutex;
+  std::vector<Orphan> list;
+};
+Orphans& orphans() {
+  static Orphans* o = new Orphans();
+  return *o;
+}
+
+void release_orphans() {
+  std::vector<Orphan> ready;
+  {
+    Orphans& o = orphans();
+    std::lock_guard lock(o.mutex);
+    auto keep = std::partition(o.list.begin(), o.list.end(),
+                               [](const Orphan& x) { return !x.done->is_complete(); });
+    std::move(keep, o.list.end(), std::back_inserter(ready));
+    o.list.erase(keep, o.list.end());
+  }
+  for (Orphan& x : ready) {
+    x.source->give_back(x.ptr, x.size);
+    g_cached_blocks.fetch_sub(1, std::memory_order_relaxed);
+  }
+}
+
 }  // namespace
 
 std::unique_ptr<BlockSource> make_driver_source(DeviceState& device) {
@@ -63,13 +98,20 @@ MemPool::MemPool(DeviceState& device, const hipMemPoolProps& props, Origin origi
 
 MemPool::~MemPool() {
   // The last reference goes when the handle is gone and no block is allocated;
-  // frees still queued must finish before their memory is returned.
+  // blocks whose frees are still queued become orphans.
   std::vector<FreeBlock> blocks;
-  for (auto& [size, block] : free_) blocks.push_back(std::move(block));
-  g_cached_blocks.fetch_sub(free_.size(), std::memory_order_relaxed);
+  for (auto& [size, block] : free_) {
+    if (block.done && !block.done->is_complete()) {
+      // Still counted in g_cached_blocks until released.
+      Orphans& o = orphans();
+      std::lock_guard lock(o.mutex);
+      o.list.push_back(Orphan{block.ptr, block.size, std::move(block.done), source_});
+    } else {
+      blocks.push_back(std::move(block));
+      g_cached_blocks.fetch_sub(1, std::memory_order_relaxed);
+    }
+  }
   free_.clear();
-  for (FreeBlock& block : blocks)
-    if (block.done) (void)block.done->synchronize();
   give_back(blocks);
 }
 
@@ -272,6 +314,7 @@ void MemPool::give_back(std::vector<FreeBlock>& blocks) {
 }
 
 void MemPool::trim_to(uint64_t keep) {
+  release_orphans();
   std::vector<FreeBlock> blocks;
   {
     std::lock_guard lock(mutex_);
@@ -493,6 +536,7 @@ Ref<MemPool> owner_of(const void* ptr) {
 
 void after_synchronize() {
   if (g_cached_blocks.load(std::memory_order_relaxed) == 0) return;
+  release_orphans();
   std::vector<Ref<MemPool>> pools;
   {
     PoolTable& t = table();

@@ -134,7 +134,7 @@ class MemPool final : public RefCounted {
   DeviceState& device_;
   const hipMemPoolProps props_;
   const Origin origin_;
-  std::unique_ptr<BlockSource> source_;
+  std::shared_ptr<BlockSource> source_;  // shared with blocks that outlive the pool (orphans)
 
   std::mutex mutex_;
   std::multimap<size_t, FreeBlock> free_;       // by size: best fit first
