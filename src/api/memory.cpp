@@ -27,12 +27,11 @@ MemoryKind driver_kind(AllocationKind kind) {
   }
 }
 
-Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
-                bool stream_ordered = false) {
+Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags) {
   if (!out) return invalid_value("null output pointer");
   *out = nullptr;
   if (size == 0) return Status();
-  if (!stream_ordered) WEFT_RETURN_IF_ERROR(graph::check_unsafe("allocating memory"));
+  WEFT_RETURN_IF_ERROR(graph::check_unsafe("allocating memory"));
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
   WEFT_ASSIGN_OR_RETURN(void* ptr, device->driver_device().allocate(driver_kind(kind), size, flags));
   AllocationRecord record;
@@ -42,7 +41,6 @@ Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
   record.kind = kind;
   record.flags = flags;
   record.device_ptr = ptr;
-  record.stream_ordered = stream_ordered;
   Runtime::get().pointers().insert(record);
   *out = ptr;
   log::debug("allocated {} bytes at {} on device {}", size, ptr, device->ordinal());

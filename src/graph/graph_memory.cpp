@@ -29,7 +29,8 @@ Result<Ref<AllocBlock>> AllocBlock::create(DeviceState& device, size_t bytes) {
     std::lock_guard lock(live_blocks().mutex);
     live_blocks().ptrs.insert(block.ptr);
   }
-  return Ref<AllocBlock>(new AllocBlock(device, std::move(pool), block.ptr, bytes, block.generation));
+  return Ref<AllocBlock>(new AllocBlock(device, Ref<RefCounted>(pool.get()), block.ptr, bytes,
+                                        block.generation));
 }
 
 AllocBlock::~AllocBlock() {
@@ -41,7 +42,7 @@ AllocBlock::~AllocBlock() {
   // hipFree or hipFreeAsync may already have returned the block (HIP allows
   // freeing graph memory outside the graph), and the address may since belong
   // to a new block: the generation tells them apart.
-  (void)pool_->free_now(ptr_, generation_);
+  (void)static_cast<MemPool*>(pool_.get())->free_now(ptr_, generation_);
 }
 
 bool is_graph_memory(const void* ptr) {

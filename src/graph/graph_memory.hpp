@@ -9,8 +9,6 @@
 // pool when the last node or plan referring to it goes away. Thread-safe.
 #pragma once
 
-#include "runtime/mempool.hpp"
-
 #include <weft/driver/device.hpp>
 
 #include <atomic>
@@ -36,10 +34,10 @@ class AllocBlock final : public RefCounted {
   std::atomic<int> execs{0};
 
  private:
-  AllocBlock(DeviceState& device, Ref<MemPool> pool, void* ptr, size_t size, uint64_t generation)
+  AllocBlock(DeviceState& device, Ref<RefCounted> pool, void* ptr, size_t size, uint64_t generation)
       : device_(device), pool_(std::move(pool)), ptr_(ptr), size_(size), generation_(generation) {}
   DeviceState& device_;
-  Ref<MemPool> pool_;
+  Ref<RefCounted> pool_;  // the device's graph MemPool (kept opaque: graph.hpp is widely included)
   void* ptr_;
   size_t size_;
   uint64_t generation_;

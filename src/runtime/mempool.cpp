@@ -123,6 +123,11 @@ MemPool::Fit MemPool::fit_for(const FreeBlock& block, Stream* stream) const {
   if (follow_event_deps_ && block.stream_id != 0 &&
       stream->pool_clock.seen(block.stream_id) >= block.epoch)
     return Fit::kOrdered;
+  // The allocating stream's next work will wait for the free (legacy null stream rules).
+  if (follow_event_deps_ && block.stream_device == &stream->device() &&
+      ((block.legacy == LegacyOrder::kNullStream && stream->blocking()) ||
+       (block.legacy == LegacyOrder::kBlockingStream && stream->kind() == Stream::Kind::kNull)))
+    return Fit::kOrdered;
   if (opportunistic_ && complete) return Fit::kOrdered;
   if (internal_deps_) return Fit::kAfterWait;
   return Fit::kNone;
@@ -251,6 +256,10 @@ Status MemPool::free_async(void* ptr, Stream& stream) {
   uint64_t epoch = stream.free_epoch.fetch_add(1, std::memory_order_relaxed) + 1;
   stream.pool_clock.advance(stream.id(), epoch);
   FreeBlock block{ptr, size, stream.id(), epoch, nullptr};
+  block.stream_device = &stream.device();
+  block.legacy = stream.kind() == Stream::Kind::kNull ? LegacyOrder::kNullStream
+                 : stream.blocking()                  ? LegacyOrder::kBlockingStream
+                                                      : LegacyOrder::kNone;
   EventOptions options;
   options.timing = false;
   Result<Ref<Event>> done = stream.device().driver_device().create_event(options);
@@ -277,7 +286,7 @@ bool MemPool::free_now(void* ptr, uint64_t generation) {
   usage_.used_current -= size;
   live_.erase(it);
   Runtime::get().pointers().erase(ptr);
-  free_.emplace(size, FreeBlock{ptr, size, 0, 0, nullptr});
+  free_.emplace(size, FreeBlock{ptr, size, 0, 0, nullptr, nullptr, LegacyOrder::kNone});
   g_cached_blocks.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
@@ -342,7 +351,7 @@ void MemPool::reset() {
     g_cached_blocks.fetch_sub(free_.size(), std::memory_order_relaxed);
     free_.clear();
     for (auto& [ptr, block] : live_) {
-      blocks.push_back(FreeBlock{ptr, block.size, 0, 0, nullptr});
+      blocks.push_back(FreeBlock{ptr, block.size, 0, 0, nullptr, nullptr, LegacyOrder::kNone});
       live.push_back(ptr);
     }
     live_.clear();

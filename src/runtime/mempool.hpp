@@ -110,12 +110,18 @@ class MemPool final : public RefCounted {
   void set_access(int ordinal, hipMemAccessFlags flags);
 
  private:
+  // How the freeing stream takes part in the legacy null stream's implicit
+  // ordering (runtime/stream.hpp): a blocking stream's next work waits for the
+  // null stream's earlier work, and the null stream's for every blocking stream's.
+  enum class LegacyOrder : uint8_t { kNone, kNullStream, kBlockingStream };
   struct FreeBlock {
     void* ptr;
     size_t size;
     uint64_t stream_id;  // 0: freed outside any stream (complete)
     uint64_t epoch;
     Ref<Event> done;     // null: complete
+    const DeviceState* stream_device = nullptr;
+    LegacyOrder legacy = LegacyOrder::kNone;
   };
   struct LiveBlock {
     size_t size;

@@ -80,7 +80,8 @@ class MemfdSource final : public BlockSource {
       blocks_.erase(it);
     }
     ::munmap(ptr, where.second);
-    // Frees the pages unless an importer still maps them.
+    // Frees the pages. Importers must have freed their mappings first (CUDA's
+    // rule); one that has not would read zeros from here on.
     if (::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(where.first),
                     static_cast<off_t>(where.second)) != 0)
       log::warning("pool memory at {} stays allocated in its memfd: {}", ptr, std::strerror(errno));

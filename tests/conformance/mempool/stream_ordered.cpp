@@ -397,3 +397,35 @@ TEST_CASE("Unit_hipMallocAsync_Positive_ThreadsShareTheDefaultPool") {
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t) CHECK(failures[t] == 0);
 }
+
+// The legacy null stream orders blocking streams (not non-blocking ones) after its work, so a
+// block it freed may serve a blocking stream at once under hipMemPoolReuseFollowEventDependencies.
+TEST_CASE("Unit_hipMemPool_Positive_LegacyNullStreamOrdersReuse") {
+  if (!hip_test::kernels_supported()) return;
+  Pool pool;
+  hip_test::Stream blocking, nonblocking(hipStreamNonBlocking);
+  reuse_policy(pool.get(), 1, 0, 0);
+  set_u64(pool.get(), hipMemPoolAttrReleaseThreshold, UINT64_MAX);
+  void *p = nullptr, *other = nullptr, *q = nullptr;
+  {
+    hip_test::Gate gate;
+    gate.launch(nullptr);
+    HIP_CHECK(hipMallocFromPoolAsync(&p, 4096, pool.get(), nullptr));
+    HIP_LAUNCH_CHECK(store_value, dim3(1), dim3(1), 0, nullptr, static_cast<int*>(p), 1);
+    HIP_CHECK(hipFreeAsync(p, nullptr));
+    HIP_CHECK(hipMallocFromPoolAsync(&other, 4096, pool.get(), nonblocking.get()));
+    REQUIRE(other != p);  // a non-blocking stream is not ordered after the null stream
+    HIP_CHECK(hipMallocFromPoolAsync(&q, 4096, pool.get(), blocking.get()));
+    REQUIRE(q == p);
+    HIP_LAUNCH_CHECK(store_value, dim3(1), dim3(1), 0, blocking.get(), static_cast<int*>(q), 2);
+    REQUIRE(hipStreamQuery(blocking.get()) == hipErrorNotReady);
+    gate.open();
+  }
+  int value = 0;
+  HIP_CHECK(hipMemcpyAsync(&value, q, sizeof value, hipMemcpyDeviceToHost, blocking.get()));
+  HIP_CHECK(hipFreeAsync(q, blocking.get()));
+  HIP_CHECK(hipFreeAsync(other, nonblocking.get()));
+  HIP_CHECK(hipStreamSynchronize(blocking.get()));
+  HIP_CHECK(hipStreamSynchronize(nonblocking.get()));
+  REQUIRE(value == 2);
+}
