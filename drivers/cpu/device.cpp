@@ -180,6 +180,8 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.cooperativeMultiDeviceLaunch = 1;  // with this one device
   p.hostRegisterSupported = 1;
   p.memoryPoolsSupported = 1;
+  // The core shares this agent's pools as memfds (src/runtime/mempool_shareable.*).
+  p.memoryPoolSupportedHandleTypes = hipMemHandleTypePosixFileDescriptor;
   p.clockInstructionRate = facts_.clock_khz;
   p.arch.hasGlobalInt32Atomics = 1;
   p.arch.hasGlobalFloatAtomicExch = 1;

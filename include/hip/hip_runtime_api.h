@@ -1756,6 +1756,8 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t* mem_pool, void* sha
 hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData* export_data, void* dev_ptr);
 hipError_t hipMemPoolImportPointer(void** dev_ptr, hipMemPool_t mem_pool,
     hipMemPoolPtrExportData* export_data);
+hipError_t hipMemGetDefaultMemPool(hipMemPool_t* mem_pool, hipMemLocation* location,
+    hipMemAllocationType type);
 hipError_t hipMemSetMemPool(hipMemLocation* location, hipMemAllocationType type, hipMemPool_t pool);
 hipError_t hipMemGetMemPool(hipMemPool_t* pool, hipMemLocation* location,
     hipMemAllocationType type);

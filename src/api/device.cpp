@@ -4,6 +4,7 @@
 #include "api/api.hpp"
 #include "api/device_attributes.hpp"
 #include "graph/capture.hpp"
+#include "runtime/mempool.hpp"
 
 #include <hip/hip_version.h>
 
@@ -395,7 +396,9 @@ WEFT_EXPORT hipError_t hipDeviceSynchronize(void) {
   return call("hipDeviceSynchronize", [&] {
     WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
     WEFT_RETURN_IF_ERROR(graph::check_device_sync(*device));
-    return device->synchronize();
+    WEFT_RETURN_IF_ERROR(device->synchronize());
+    mempool::after_synchronize();  // pools release memory above their thresholds
+    return Status();
   });
 }
 
@@ -410,6 +413,7 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
   for (auto& stream : rt.streams().remove_if([d](Stream& s) { return &s.device() == d; }))
     d->remove_stream(stream.get());
   rt.events().remove_if([d](CoreEvent& e) { return &e.device() == d; });
+  mempool::device_reset(*d);  // pool blocks go back through their pools
   for (auto& record : rt.pointers().erase_device(d->ordinal())) {
     MemoryKind kind = record.kind == AllocationKind::kHostPinned ? MemoryKind::kHostPinned
                       : record.kind == AllocationKind::kManaged  ? MemoryKind::kManaged

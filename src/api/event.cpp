@@ -2,6 +2,7 @@
 // Event API: create, record, synchronize, query, elapsed time, destroy.
 #include "api/api.hpp"
 #include "graph/capture.hpp"
+#include "runtime/mempool.hpp"
 
 using namespace weft;
 using namespace weft::api;
@@ -51,7 +52,12 @@ Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (&s->device() != &e->device())
     return Status(hipErrorInvalidHandle, "event and stream belong to different devices");
-  return s->submit(EventRecordOp{e->driver_event_ref()});
+  WEFT_RETURN_IF_ERROR(s->submit(EventRecordOp{e->driver_event_ref()}));
+  // What waiting on this record orders after. A record during a capture may be
+  // a graph node, not work: it promises nothing.
+  if (graph::capture_active()) e->pool_clock.clear();
+  else e->pool_clock.assign_from(s->pool_clock);
+  return Status();
 }
 
 }  // namespace
@@ -84,7 +90,9 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   return call("hipEventSynchronize", [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
-    return device_error(*e, e->driver_event().synchronize());
+    WEFT_RETURN_IF_ERROR(device_error(*e, e->driver_event().synchronize()));
+    mempool::after_synchronize();  // pools release memory above their thresholds
+    return Status();
   }, event);
 }
 

@@ -317,16 +317,15 @@ WEFT_EXPORT hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void* p
 WEFT_EXPORT hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr,
                                                      void* value) {
   return call("hipDeviceGetGraphMemAttribute", [&] {
-    WEFT_RETURN_IF_ERROR(device_at(device).status());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, device_at(device));
     if (!value) return invalid_value("null output pointer");
-    GraphMemoryUsage usage = graph_memory_usage(device);
+    GraphMemoryUsage usage = graph_memory_usage(*d);
     auto* out = static_cast<uint64_t*>(value);
     switch (attr) {
-      // Graph memory is reserved and used at once: the two counts are the same.
-      case hipGraphMemAttrUsedMemCurrent:
-      case hipGraphMemAttrReservedMemCurrent: *out = usage.used_current; return Status();
-      case hipGraphMemAttrUsedMemHigh:
-      case hipGraphMemAttrReservedMemHigh: *out = usage.used_high; return Status();
+      case hipGraphMemAttrUsedMemCurrent: *out = usage.used_current; return Status();
+      case hipGraphMemAttrReservedMemCurrent: *out = usage.reserved_current; return Status();
+      case hipGraphMemAttrUsedMemHigh: *out = usage.used_high; return Status();
+      case hipGraphMemAttrReservedMemHigh: *out = usage.reserved_high; return Status();
     }
     return invalid_value(fmt::format("unknown graph memory attribute {}", int(attr)));
   }, device, attr, value);
@@ -335,19 +334,23 @@ WEFT_EXPORT hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttr
 WEFT_EXPORT hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr,
                                                      void* value) {
   return call("hipDeviceSetGraphMemAttribute", [&] {
-    WEFT_RETURN_IF_ERROR(device_at(device).status());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, device_at(device));
     if (!value) return invalid_value("null value pointer");
     if (attr != hipGraphMemAttrUsedMemHigh && attr != hipGraphMemAttrReservedMemHigh)
       return invalid_value("only the high watermarks can be set");
     if (*static_cast<uint64_t*>(value) != 0) return invalid_value("a high watermark can only be reset to 0");
-    reset_graph_memory_high(device);
+    reset_graph_memory_high(*d, attr == hipGraphMemAttrReservedMemHigh);
     return Status();
   }, device, attr, value);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGraphMemTrim(int device) {
-  // Graph memory belongs to its nodes and is returned with them: nothing is cached.
-  return call("hipDeviceGraphMemTrim", [&] { return device_at(device).status(); }, device);
+  // Blocks of destroyed graphs stay in the device's graph pool until now.
+  return call("hipDeviceGraphMemTrim", [&] {
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, device_at(device));
+    trim_graph_memory(*d);
+    return Status();
+  }, device);
 }
 
 WEFT_EXPORT hipError_t hipUserObjectCreate(hipUserObject_t* object, void* ptr, hipHostFn_t destroy,

@@ -3,6 +3,7 @@
 #include "api/api.hpp"
 #include "api/memory_checks.hpp"
 #include "graph/capture.hpp"
+#include "runtime/mempool.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -26,12 +27,11 @@ MemoryKind driver_kind(AllocationKind kind) {
   }
 }
 
-Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
-                bool stream_ordered = false) {
+Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags) {
   if (!out) return invalid_value("null output pointer");
   *out = nullptr;
   if (size == 0) return Status();
-  if (!stream_ordered) WEFT_RETURN_IF_ERROR(graph::check_unsafe("allocating memory"));
+  WEFT_RETURN_IF_ERROR(graph::check_unsafe("allocating memory"));
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
   WEFT_ASSIGN_OR_RETURN(void* ptr, device->driver_device().allocate(driver_kind(kind), size, flags));
   AllocationRecord record;
@@ -41,7 +41,6 @@ Status allocate(void** out, size_t size, AllocationKind kind, unsigned flags,
   record.kind = kind;
   record.flags = flags;
   record.device_ptr = ptr;
-  record.stream_ordered = stream_ordered;
   Runtime::get().pointers().insert(record);
   *out = ptr;
   log::debug(log::kMemory, "allocated {} bytes at {} on device {}", size, ptr, device->ordinal());
@@ -63,6 +62,11 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
     return invalid_value(fmt::format("{} was not allocated by {}", ptr, what));
   DeviceState* device = rt.device(record->device);
   WEFT_RETURN_IF_ERROR(device->synchronize());
+  // Pool memory (hipMallocAsync, graph nodes, imported pointers) goes back to its pool.
+  if (record->pool) {
+    if (Ref<MemPool> pool = mempool::owner_of(ptr); pool && pool->free_now(ptr)) return Status();
+    return invalid_value("pointer was freed concurrently");
+  }
   if (!rt.pointers().erase(ptr)) return invalid_value("pointer was freed concurrently");
   return device->driver_device().deallocate(ptr, record->size, driver_kind(record->kind));
 }
@@ -345,36 +349,6 @@ WEFT_EXPORT hipError_t hipMemGetAddressRange(hipDeviceptr_t* base, size_t* size,
   }, base, size, ptr);
 }
 
-WEFT_EXPORT hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t stream) {
-  return call("hipMallocAsync", [&] {
-    // The memory exists at once, which satisfies every stream-ordered use of it.
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
-    if (ptr && size > 0)
-      if (auto captured = graph::malloc_async(*s, ptr, size)) return *captured;  // a graph node
-    return allocate(ptr, size, AllocationKind::kDevice, 0, true);
-  }, ptr, size, stream);
-}
-
-WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
-  return call("hipFreeAsync", [&] {
-    if (!ptr) return Status();
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
-    if (auto captured = graph::free_async(*s, ptr)) return *captured;  // a graph node
-    Runtime& rt = Runtime::get();
-    auto record = rt.pointers().find(ptr);
-    if (!record || record->base != ptr || record->kind != AllocationKind::kDevice ||
-        record->virtual_mapping)
-      return invalid_value("pointer was not returned by hipMallocAsync or hipMalloc");
-    rt.pointers().erase(ptr);
-    Device* device = &rt.device(record->device)->driver_device();
-    size_t bytes = record->size;
-    // Released when the stream reaches this point, after the work that uses it.
-    return s->submit(HostFuncOp{[device, ptr, bytes] {
-      (void)device->deallocate(ptr, bytes, MemoryKind::kDevice);
-    }});
-  }, ptr, stream);
-}
-
 namespace {
 
 // The tracked allocation of kind `kind` that holds all of [ptr, ptr + count).
@@ -441,6 +415,13 @@ WEFT_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute a
         return Status();
       case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
         *static_cast<size_t*>(data) = record->size;
+        return Status();
+      case HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+        // Graph memory comes from an internal pool that has no handle.
+        *static_cast<hipMemPool_t*>(data) =
+            record->pool && static_cast<MemPool*>(record->pool.get())->origin() != MemPool::Origin::kGraph
+                ? mempool::handle_of(*static_cast<MemPool*>(record->pool.get()))
+                : nullptr;
         return Status();
       default:
         return invalid_value(fmt::format("pointer attribute {} is not supported by weft",

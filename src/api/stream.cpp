@@ -3,6 +3,7 @@
 // host callbacks (plain and _spt forms).
 #include "api/api.hpp"
 #include "graph/capture.hpp"
+#include "runtime/mempool.hpp"
 
 #include <algorithm>
 
@@ -33,7 +34,9 @@ Status wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, DefaultS
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (auto captured = graph::wait_event(*s, e, flags)) return *captured;  // forks and joins
   if (!e->driver_event().ever_recorded()) return Status();  // nothing to wait for
-  return s->submit(EventWaitOp{e->driver_event_ref()});
+  WEFT_RETURN_IF_ERROR(s->submit(EventWaitOp{e->driver_event_ref()}));
+  s->pool_clock.merge_from(e->pool_clock);  // frees before the record may now be reused here
+  return Status();
 }
 
 Status add_callback(hipStream_t stream, hipStreamCallback_t callback, void* user_data,
@@ -60,7 +63,9 @@ Status query(hipStream_t stream, DefaultStream default_stream) {
 Status synchronize(hipStream_t stream, DefaultStream default_stream) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "hipStreamSynchronize"));
-  return s->synchronize();
+  WEFT_RETURN_IF_ERROR(s->synchronize());
+  mempool::after_synchronize();  // pools release memory above their thresholds
+  return Status();
 }
 
 Status get_flags(hipStream_t stream, unsigned* flags, DefaultStream default_stream) {

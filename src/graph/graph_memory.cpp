@@ -1,25 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "graph/graph_memory.hpp"
 
+#include "runtime/mempool.hpp"
 #include "runtime/runtime.hpp"
 
 #include <weft/common/log.hpp>
 
 #include <mutex>
 #include <unordered_set>
-#include <vector>
 
 namespace weft::graph {
 namespace {
 
-struct Usage {
-  std::atomic<uint64_t> current{0};
-  std::atomic<uint64_t> high{0};
-};
-
 struct LiveBlocks {
   std::mutex mutex;
-  std::unordered_set<const void*> ptrs;
+  std::unordered_multiset<const void*> ptrs;  // an address freed outside its graph may serve a second node
 };
 
 LiveBlocks& live_blocks() {
@@ -27,46 +22,29 @@ LiveBlocks& live_blocks() {
   return *live;
 }
 
-Usage& usage_of(int device) {
-  // One slot per possible ordinal; the device table never changes after init.
-  static std::vector<Usage> table(static_cast<size_t>(std::max(1, Runtime::get().device_count())));
-  return table.at(static_cast<size_t>(device));
-}
-
 }  // namespace
 
 Result<Ref<AllocBlock>> AllocBlock::create(DeviceState& device, size_t bytes) {
-  WEFT_ASSIGN_OR_RETURN(void* ptr, device.driver_device().allocate(MemoryKind::kDevice, bytes, 0));
-  AllocationRecord record;
-  record.base = static_cast<std::byte*>(ptr);
-  record.size = bytes;
-  record.device = device.ordinal();
-  record.kind = AllocationKind::kDevice;
-  record.device_ptr = ptr;
-  record.stream_ordered = true;
-  Runtime::get().pointers().insert(record);
+  Ref<MemPool> pool = mempool::graph_pool(device);
+  WEFT_ASSIGN_OR_RETURN(MemPool::Block block, pool->allocate_now(bytes));
   {
     std::lock_guard lock(live_blocks().mutex);
-    live_blocks().ptrs.insert(ptr);
+    live_blocks().ptrs.insert(block.ptr);
   }
-  Usage& u = usage_of(device.ordinal());
-  uint64_t now = u.current.fetch_add(bytes) + bytes;
-  for (uint64_t high = u.high.load(); now > high && !u.high.compare_exchange_weak(high, now);) {
-  }
-  return Ref<AllocBlock>(new AllocBlock(device, ptr, bytes));
+  return Ref<AllocBlock>(new AllocBlock(device, Ref<RefCounted>(pool.get()), block.ptr, bytes,
+                                        block.generation));
 }
 
 AllocBlock::~AllocBlock() {
-  usage_of(device_.ordinal()).current.fetch_sub(size_);
   {
     std::lock_guard lock(live_blocks().mutex);
-    live_blocks().ptrs.erase(ptr_);
+    auto& ptrs = live_blocks().ptrs;
+    if (auto it = ptrs.find(ptr_); it != ptrs.end()) ptrs.erase(it);
   }
-  // hipFree may already have taken the block (HIP allows freeing graph memory
-  // outside the graph); then the pointer table no longer lists it.
-  if (!Runtime::get().pointers().erase(ptr_)) return;
-  Status status = device_.driver_device().deallocate(ptr_, size_, MemoryKind::kDevice);
-  if (!status.ok()) log::error("graph memory {} could not be released: {}", ptr_, status.message());
+  // hipFree or hipFreeAsync may already have returned the block (HIP allows
+  // freeing graph memory outside the graph), and the address may since belong
+  // to a new block: the generation tells them apart.
+  (void)static_cast<MemPool*>(pool_.get())->free_now(ptr_, generation_);
 }
 
 bool is_graph_memory(const void* ptr) {
@@ -74,14 +52,17 @@ bool is_graph_memory(const void* ptr) {
   return live_blocks().ptrs.count(ptr) != 0;
 }
 
-GraphMemoryUsage graph_memory_usage(int device) {
-  Usage& u = usage_of(device);
-  return GraphMemoryUsage{u.current.load(), u.high.load()};
+GraphMemoryUsage graph_memory_usage(DeviceState& device) {
+  PoolUsage u = mempool::graph_pool(device)->usage();
+  return GraphMemoryUsage{u.used_current, u.used_high, u.reserved_current, u.reserved_high};
 }
 
-void reset_graph_memory_high(int device) {
-  Usage& u = usage_of(device);
-  u.high.store(u.current.load());
+void reset_graph_memory_high(DeviceState& device, bool reserved) {
+  uint64_t zero = 0;
+  (void)mempool::graph_pool(device)->set_attribute(
+      reserved ? hipMemPoolAttrReservedMemHigh : hipMemPoolAttrUsedMemHigh, &zero);
 }
+
+void trim_graph_memory(DeviceState& device) { mempool::graph_pool(device)->trim_to(0); }
 
 }  // namespace weft::graph

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 // A HIP event: a driver event bound to the device it was created on, plus the
-// creation flags. Thread-safe (immutable; the driver event is thread-safe).
+// creation flags. Thread-safe (immutable but for the clock, which locks itself;
+// the driver event is thread-safe).
 #pragma once
+
+#include "runtime/stream_order.hpp"
 
 #include <weft/driver/device.hpp>
 
@@ -18,6 +21,9 @@ class CoreEvent final : public RefCounted {
   Event& driver_event() const { return *event_; }
   const Ref<Event>& driver_event_ref() const { return event_; }
   unsigned flags() const { return flags_; }
+
+  // The recording stream's clock as of the latest record (stream-ordered reuse).
+  StreamClock pool_clock;
 
  private:
   DeviceState& device_;

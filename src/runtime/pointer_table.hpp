@@ -30,6 +30,9 @@ struct AllocationRecord {
   // hipFree and hipDeviceReset leave it alone; hipMemUnmap/AddressFree remove it.
   bool virtual_mapping = false;
   bool read_only = false;  // hipMemAccessFlagsProtRead: copies and fills may not write it
+  // The MemPool (runtime/mempool.hpp) whose block this is; holding it keeps
+  // the pool alive while its memory is allocated.
+  Ref<RefCounted> pool;
 
   bool contains(const void* p, size_t bytes) const {
     auto* q = static_cast<const std::byte*>(p);

@@ -9,6 +9,8 @@
 // hipStreamNonBlocking streams skip all of it. Thread-safe.
 #pragma once
 
+#include "runtime/stream_order.hpp"
+
 #include <weft/driver/device.hpp>
 
 #include <atomic>
@@ -65,6 +67,11 @@ class Stream final : public RefCounted {
   Queue& queue() const { return *queue_; }
   // A process-unique number, never reused (hipStreamGetId).
   uint64_t id() const { return id_; }
+
+  // Stream-ordered memory reuse (runtime/stream_order.hpp): what this stream is
+  // known to follow, and how many hipFreeAsync calls it has seen.
+  StreamClock pool_clock;
+  std::atomic<uint64_t> free_epoch{0};
 
  private:
   friend class DeviceState;
