@@ -14,7 +14,8 @@ set -u
 stage() {
   build=$1 out=$2
   rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
-  for f in "$build"/tests/conformance/conformance_* "$build"/tests/drivers/cuda/cuda_* \
+  for f in "$build"/tests/conformance/conformance_* "$build"/tests/conformance/*/conformance_* \
+           "$build"/tests/drivers/contract/contract_* "$build"/tests/drivers/cuda/cuda_* \
            "$build"/tests/drivers/cuda/kernels.* "$build"/bench/cuda_overhead/cuda_overhead \
            "$build"/bench/cuda_overhead/kernels.cubin; do
     case $f in *.p|*.o) continue ;; esac
@@ -30,7 +31,7 @@ stage() {
                grep -E 'libfmt|libboost_context|libzstd|libz\.' | sort -u); do
     cp -L "$lib" "$out/lib/"
   done
-  strip --strip-unneeded "$out"/bin/conformance_* "$out"/bin/cuda_* "$out"/bench/cuda_overhead \
+  strip --strip-unneeded "$out"/bin/conformance_* "$out"/bin/contract_* "$out"/bin/cuda_* "$out"/bench/cuda_overhead \
         "$out"/lib/*.so* 2>/dev/null
   du -sh "$out"
 }
@@ -58,6 +59,14 @@ run() {
   }
   for t in cuda_driver_fake cuda_driver_gpu cuda_hip_api cuda_fault; do
     one "$t" "$dir/bin/$t"
+  done
+  # The driver contract suite; contract_cuda against the real libcuda.
+  for t in "$dir"/bin/contract_*; do
+    n=$(basename "$t")
+    case $n in
+      contract_null_hip) WEFT_NULL_DRIVER=1 one "$n" "$t" ;;
+      *) WEFT_CONTRACT_REAL_CUDA=1 one "$n" "$t" ;;
+    esac
   done
   # GPUs come first, the CPU agent after them.
   gpu=${WEFT_GPU_ORDINAL:-0} cpu=${WEFT_CPU_ORDINAL:-$(nvidia-smi -L | grep -c '^GPU')}
