@@ -23,6 +23,7 @@ namespace {
 struct Item {
   Op op;
   uint64_t generation = 0;  // for record and wait ops on CPU events
+  Ref<OpObserver> observer;  // set only while tracing (submit_observed)
 };
 
 void run_copy(const CopyOp& c) {
@@ -177,7 +178,10 @@ struct CpuQueue::State {
       batch.swap(items);
       lock.unlock();
       while (!batch.empty()) {
-        Status status = execute(batch.front());
+        Item& item = batch.front();
+        if (item.observer) [[unlikely]] item.observer->started(op_clock_ns());
+        Status status = execute(item);
+        if (item.observer) [[unlikely]] item.observer->ended(op_clock_ns());
         batch.pop_front();  // drop references (kernel args, events) before reporting completion
         if (!status.ok()) {
           std::lock_guard error_lock(mutex);
@@ -206,8 +210,14 @@ CpuQueue::~CpuQueue() {
   state_->cv.notify_all();
 }
 
-Status CpuQueue::submit(Op op) {
-  Item item{std::move(op), 0};
+Status CpuQueue::submit(Op op) { return enqueue(std::move(op), nullptr); }
+
+Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) {
+  return enqueue(std::move(op), std::move(observer));
+}
+
+Status CpuQueue::enqueue(Op op, Ref<OpObserver> observer) {
+  Item item{std::move(op), 0, std::move(observer)};
   if (auto* record = std::get_if<EventRecordOp>(&item.op)) {
     auto* event = dynamic_cast<CpuEvent*>(record->event.get());
     if (!event) return Status(hipErrorInvalidHandle, "event belongs to another agent");

@@ -8,6 +8,7 @@
 #include "runtime/fork_guard.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/thread_state.hpp"
+#include "trace/trace.hpp"
 #include "util/log.hpp"
 
 #include <weft/driver/status.hpp>
@@ -68,6 +69,13 @@ hipError_t sticky_error_of_current_device();
 
 template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
+  // WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace).
+  if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] {
+    trace::ApiSpan span(name);
+    hipError_t result = call(name, std::forward<Body>(body), args...);
+    span.finish(result, args_text(args...));
+    return result;
+  }
   if (fork_guard::in_forked_child()) [[unlikely]]
     return fork_guard::refuse(name);
   Status status;
