@@ -17,6 +17,7 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -67,15 +68,35 @@ hipError_t finish(const char* name, const Status& status, const std::string& arg
 // The current device's sticky error, if any (hipSuccess otherwise).
 hipError_t sticky_error_of_current_device();
 
+// WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace). Off,
+// this is one relaxed load and a branch (and a test of a register at the end);
+// it adds no call site for the body, so call() still inlines as it did. The
+// slice's result is the call's, as call() left it in last_call.
+class TracedCall {
+ public:
+  template <typename... Args>
+  TracedCall(const char* name, const Args&... args) noexcept {
+    if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] start(name, args_text(args...));
+  }
+  ~TracedCall() {
+    if (open_) [[unlikely]] open_->span.finish(thread_state().last_call, std::move(open_->args));
+  }
+  TracedCall(const TracedCall&) = delete;
+  TracedCall& operator=(const TracedCall&) = delete;
+
+ private:
+  struct Open {
+    Open(const char* name, std::string a) : span(name), args(std::move(a)) {}
+    trace::ApiSpan span;
+    std::string args;
+  };
+  void start(const char* name, std::string args) noexcept { open_.emplace(name, std::move(args)); }
+  std::optional<Open> open_;  // nothing to construct or destroy while tracing is off
+};
+
 template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
-  // WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace).
-  if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] {
-    trace::ApiSpan span(name);
-    hipError_t result = call(name, std::forward<Body>(body), args...);
-    span.finish(result, args_text(args...));
-    return result;
-  }
+  TracedCall traced(name, args...);
   if (fork_guard::in_forked_child()) [[unlikely]]
     return fork_guard::refuse(name);
   Status status;

@@ -9,6 +9,7 @@
 #include <hip/hip_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <latch>
 #include <thread>
@@ -138,9 +139,30 @@ int window() {
   return 0;
 }
 
+__global__ void probe(int* out) { *out = 42; }
+
+// The agent to use: WEFT_TEST_DEVICE as the other tests read it, else the last
+// one (the CPU agent comes after GPU agents). Exits 77 (skip) when that agent
+// cannot run this program's single-source kernels.
+void select_device() {
+  int count = 0;
+  CHECK(hipGetDeviceCount(&count));
+  const char* env = std::getenv("WEFT_TEST_DEVICE");
+  CHECK(hipSetDevice(env && *env ? std::atoi(env) : count - 1));
+  int* out;
+  CHECK(hipMalloc(&out, sizeof(int)));
+  hipLaunchKernelGGL(probe, dim3(1), dim3(1), 0, 0, out);
+  if (hipGetLastError() != hipSuccess || hipDeviceSynchronize() != hipSuccess) {
+    std::fprintf(stderr, "SKIPPED: the agent cannot run single-source kernels\n");
+    std::exit(77);
+  }
+  CHECK(hipFree(out));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  select_device();
   if (argc == 2 && std::strcmp(argv[1], "streams") == 0) return streams();
   if (argc == 2 && std::strcmp(argv[1], "window") == 0) return window();
   std::fprintf(stderr, "usage: %s streams|window\n", argv[0]);
