@@ -76,7 +76,12 @@ class TracedCall {
  public:
   template <typename... Args>
   TracedCall(const char* name, const Args&... args) noexcept {
-    if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] start(name, args_text(args...));
+    if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] {
+      try {
+        start(name, args_text(args...));
+      } catch (...) {  // out of memory: the call runs untraced
+      }
+    }
   }
   ~TracedCall() {
     if (open_) [[unlikely]] open_->span.finish(thread_state().last_call, std::move(open_->args));

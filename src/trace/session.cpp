@@ -31,7 +31,7 @@ std::atomic<bool> g_recording{false};
 
 namespace {
 
-constexpr size_t kDefaultMaxEvents = size_t(1) << 20;
+constexpr size_t kDefaultMaxEvents = size_t(1) << 18;  // about 60 MB of records
 constexpr size_t kWriteChunk = size_t(1) << 20;  // bytes rendered before each fwrite
 
 struct ThreadBuffer {

@@ -3,7 +3,7 @@
 // thread, and the file they are appended to.
 //
 // Memory is bounded: at most `max_events` records (WEFT_TRACE_MAX_EVENTS, default
-// 1 Mi) wait in the buffers between two writes (hipProfilerStop, exit). A record
+// 262144, about 230 bytes each) wait in the buffers between two writes (hipProfilerStop, exit). A record
 // that would exceed it is dropped and counted; the count is written in the
 // trace's "otherData" as "dropped_events". Each thread appends to its own buffer
 // under that buffer's own lock, so recording threads never contend; only a write
