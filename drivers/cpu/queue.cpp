@@ -23,6 +23,9 @@ namespace {
 struct Item {
   Op op;
   uint64_t generation = 0;  // for record and wait ops on CPU events
+  // Set only while tracing (submit_observed): a reference the item owns, released
+  // once the op ended. A plain pointer keeps Item as cheap to move as without it.
+  OpObserver* observer = nullptr;
 };
 
 void run_copy(const CopyOp& c) {
@@ -182,7 +185,13 @@ struct CpuQueue::State {
       batch.swap(items);
       lock.unlock();
       while (!batch.empty()) {
-        Status status = execute(batch.front());
+        Item& item = batch.front();
+        if (item.observer) [[unlikely]] item.observer->started(op_clock_ns());
+        Status status = execute(item);
+        if (item.observer) [[unlikely]] {
+          item.observer->ended(op_clock_ns());
+          item.observer->release();
+        }
         batch.pop_front();  // drop references (kernel args, events) before reporting completion
         if (!status.ok()) {
           std::lock_guard error_lock(mutex);
@@ -212,11 +221,14 @@ CpuQueue::~CpuQueue() {
   state_->cv.notify_all();
 }
 
-Status CpuQueue::submit(Op op) {
-  Item item{std::move(op), 0};
+Status CpuQueue::enqueue(Op& op, OpObserver* observer) {
+  Item item{std::move(op), 0, observer};
   if (auto* record = std::get_if<EventRecordOp>(&item.op)) {
     auto* event = dynamic_cast<CpuEvent*>(record->event.get());
-    if (!event) return Status(hipErrorInvalidHandle, "event belongs to another agent");
+    if (!event) {
+      if (observer) observer->release();
+      return Status(hipErrorInvalidHandle, "event belongs to another agent");
+    }
     item.generation = event->arm();
   } else if (auto* wait = std::get_if<EventWaitOp>(&item.op)) {
     if (auto* event = dynamic_cast<CpuEvent*>(wait->event.get()))
@@ -234,6 +246,11 @@ Status CpuQueue::submit(Op op) {
   if (wake) state_->cv.notify_one();
   return Status();
 }
+
+// One enqueue for both, so its inlined deque insertion has a single call site.
+Status CpuQueue::submit(Op op) { return enqueue(op, nullptr); }
+
+Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) { return enqueue(op, observer.detach()); }
 
 Status CpuQueue::synchronize() {
   uint64_t target;

@@ -26,6 +26,8 @@ class CpuQueue final : public Queue {
   ~CpuQueue() override;
 
   Status submit(Op op) override;
+  // The queue thread reads the clock around running the op (exact times).
+  Status submit_observed(Op op, Ref<OpObserver> observer) override;
   Status synchronize() override;
   bool is_idle() override;
   // Runs `op` on the calling thread now, as the queue thread would, and keeps a
@@ -37,6 +39,8 @@ class CpuQueue final : public Queue {
   struct State;  // shared with the executing thread, which may outlive the queue
 
  private:
+  // Takes the op and the reference `observer` holds (null: untraced).
+  Status enqueue(Op& op, OpObserver* observer);
   std::shared_ptr<State> state_;
 };
 

@@ -8,6 +8,7 @@
 #include "runtime/fork_guard.hpp"
 #include "runtime/runtime.hpp"
 #include "runtime/thread_state.hpp"
+#include "trace/trace.hpp"
 
 #include <weft/common/log.hpp>
 #include <weft/driver/status.hpp>
@@ -16,6 +17,7 @@
 
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 
@@ -85,8 +87,40 @@ struct CallLog {
 // The current device's sticky error, if any (hipSuccess otherwise).
 hipError_t sticky_error_of_current_device();
 
+// WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace). Off,
+// this is one relaxed load and a branch (and a test of a register at the end);
+// it adds no call site for the body, so call() still inlines as it did. The
+// slice's result is the call's, as call() left it in last_call.
+class TracedCall {
+ public:
+  template <typename... Args>
+  TracedCall(const char* name, const Args&... args) noexcept {
+    if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] {
+      try {
+        start(name, args_text(args...));
+      } catch (...) {  // out of memory: the call runs untraced
+      }
+    }
+  }
+  ~TracedCall() {
+    if (open_) [[unlikely]] open_->span.finish(thread_state().last_call, std::move(open_->args));
+  }
+  TracedCall(const TracedCall&) = delete;
+  TracedCall& operator=(const TracedCall&) = delete;
+
+ private:
+  struct Open {
+    Open(const char* name, std::string a) : span(name), args(std::move(a)) {}
+    trace::ApiSpan span;
+    std::string args;
+  };
+  void start(const char* name, std::string args) noexcept { open_.emplace(name, std::move(args)); }
+  std::optional<Open> open_;  // nothing to construct or destroy while tracing is off
+};
+
 template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
+  TracedCall traced(name, args...);
   if (fork_guard::in_forked_child()) [[unlikely]]
     return fork_guard::refuse(name);
   const CallLog logged = CallLog::open(name);

@@ -5,6 +5,7 @@
 #include "graph/handles.hpp"
 #include "graph/user_object.hpp"
 #include "runtime/runtime.hpp"
+#include "trace/trace.hpp"
 
 #include <weft/common/log.hpp>
 
@@ -270,7 +271,9 @@ Status GraphExec::launch(Stream& stream) {
                   fmt::format("the graph was instantiated for device {} but the stream belongs to "
                               "device {}",
                               device_.ordinal(), stream.device().ordinal()));
-  if (buffer_) return stream.submit(*buffer_);
+  if (buffer_ && !trace::on()) return stream.submit(*buffer_);
+  // Tracing times each step, so a traced launch submits them one by one (src/trace).
+  trace::GraphLaunchScope traced(stream, source_->nodes().size(), steps_.size());
   for (size_t i = 0; i < steps_.size(); ++i)
     if (step_enabled_[i]) WEFT_RETURN_IF_ERROR(stream.submit(Op(steps_[i])));
   return Status();

@@ -3,6 +3,7 @@
 
 #include "runtime/capture_sink.hpp"
 #include "runtime/runtime.hpp"
+#include "trace/trace.hpp"
 
 #include <weft/common/log.hpp>
 
@@ -80,28 +81,32 @@ Status Stream::order_after_blocking() {
   return Status();
 }
 
+template <typename ToQueue>
+Status Stream::submit_in_order(ToQueue&& to_queue) {
+  if (kind_ != Kind::kNull && !blocking()) return to_queue(*queue_);
+  std::lock_guard lock(device_.order_mutex_);
+  if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());
+  else WEFT_RETURN_IF_ERROR(order_after_null());
+  WEFT_RETURN_IF_ERROR(to_queue(*queue_));
+  ++submitted_;
+  return Status();
+}
+
 Status Stream::submit(Op op) {
   // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
   if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]]
     if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
   if (log::level() >= log::Level::kDebug) [[unlikely]] log_submitted(this, op);
-  if (kind_ != Kind::kNull && !blocking()) return queue_->submit(std::move(op));
-  std::lock_guard lock(device_.order_mutex_);
-  if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());
-  else WEFT_RETURN_IF_ERROR(order_after_null());
-  WEFT_RETURN_IF_ERROR(queue_->submit(std::move(op)));
-  ++submitted_;
-  return Status();
+  // While tracing (WEFT_TRACE), the queue also times the op (src/trace).
+  if (trace::on()) [[unlikely]] {
+    Ref<OpObserver> observer = trace::observe(*this, op);
+    return submit_in_order([&](Queue& queue) { return queue.submit_observed(std::move(op), std::move(observer)); });
+  }
+  return submit_in_order([&](Queue& queue) { return queue.submit(std::move(op)); });
 }
 
 Status Stream::submit(CommandBuffer& buffer) {
-  if (kind_ != Kind::kNull && !blocking()) return buffer.submit(*queue_);
-  std::lock_guard lock(device_.order_mutex_);
-  if (kind_ == Kind::kNull) WEFT_RETURN_IF_ERROR(order_after_blocking());
-  else WEFT_RETURN_IF_ERROR(order_after_null());
-  WEFT_RETURN_IF_ERROR(buffer.submit(*queue_));
-  ++submitted_;
-  return Status();
+  return submit_in_order([&](Queue& queue) { return buffer.submit(queue); });
 }
 
 Status Stream::synchronize() {

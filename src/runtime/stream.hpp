@@ -78,6 +78,9 @@ class Stream final : public RefCounted {
   Status order_after_null();       // requires the device's order mutex
   Status order_after_blocking();   // requires the device's order mutex (null stream only)
   Status wait_marker_of(Stream& other);
+  // Applies the ordering rules around `to_queue(queue)`, the actual submission.
+  template <typename ToQueue>
+  Status submit_in_order(ToQueue&& to_queue);
 
   DeviceState& device_;
   Ref<Queue> queue_;

@@ -16,6 +16,7 @@
 
 #include <hip/hip_runtime_api.h>
 #include <weft/driver/op.hpp>
+#include <weft/driver/op_observer.hpp>
 #include <weft/driver/ref.hpp>
 #include <weft/driver/status.hpp>
 
@@ -24,6 +25,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace weft {
@@ -77,6 +79,15 @@ class Queue : public RefCounted {
   virtual Status synchronize() = 0;
   // True when all submitted work has finished.
   virtual bool is_idle() = 0;
+  // Optional (tracing, op_observer.hpp): submit() that also tells `observer` when
+  // the op started and ended. The default brackets the op with host functions
+  // (times as exact as the queue's host callbacks); override it to timestamp ops.
+  virtual Status submit_observed(Op op, Ref<OpObserver> observer) {
+    Status status = submit(HostFuncOp{[observer] { observer->started(op_clock_ns()); }});
+    if (status.ok()) status = submit(std::move(op));
+    if (status.ok()) status = submit(HostFuncOp{[observer] { observer->ended(op_clock_ns()); }});
+    return status;
+  }
 };
 
 // One explicit kernel argument, where the code object describes it (offset and
