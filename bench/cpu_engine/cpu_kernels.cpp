@@ -6,6 +6,8 @@
 //   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
 
+#include "../support/hip_check.hpp"
+
 #include <hip/weft/fiber_sync.h>
 
 #include <boost/context/fiber.hpp>
@@ -26,15 +28,6 @@
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    hipError_t e_ = (call);                                                               \
-    if (e_ != hipSuccess) {                                                               \
-      std::fprintf(stderr, "%s: %s\n", #call, hipGetErrorString(e_));                     \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
 
 double median_ms(int runs, const std::function<void()>& body) {
   std::vector<double> t;

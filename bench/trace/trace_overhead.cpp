@@ -12,6 +12,8 @@
 // tracing-off cost with a build without the trace hooks (bench/RESULTS.md).
 #include <hip/hip_runtime.h>
 
+#include "../support/hip_check.hpp"
+
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,15 +31,6 @@ extern char** environ;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    hipError_t e_ = (call);                                                    \
-    if (e_ != hipSuccess) {                                                    \
-      std::fprintf(stderr, "%s: %s\n", #call, hipGetErrorString(e_));          \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 __global__ void empty_kernel() {}
 
