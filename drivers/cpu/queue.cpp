@@ -23,9 +23,15 @@ namespace {
 struct Item {
   Op op;
   uint64_t generation = 0;  // for record and wait ops on CPU events
-  // Set only while tracing (submit_observed): a reference the item owns, released
-  // once the op ended. A plain pointer keeps Item as cheap to move as without it.
-  OpObserver* observer = nullptr;
+};
+
+// An op submitted with submit_observed (tracing on): its number in submission
+// order and the observer's reference, which the queue thread releases once the
+// op ended. Kept beside the items, not in them, so an Item stays as large as it
+// was without the trace (its size sets how often the deque allocates a node).
+struct Observed {
+  uint64_t seq;
+  OpObserver* observer;
 };
 
 void run_copy(const CopyOp& c) {
@@ -121,6 +127,7 @@ struct CpuQueue::State {
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<Item> items;
+  std::deque<Observed> observed;      // guarded by mutex; in seq order
   bool closing = false;
   uint64_t submitted = 0;             // guarded by mutex
   std::atomic<uint64_t> submitted_hint{0};  // `submitted`, readable without the lock
@@ -183,14 +190,22 @@ struct CpuQueue::State {
       // on the other core then rarely finds the lock taken (contended locks cost
       // futex calls on both sides; the launch rate doubled on 2 cores).
       batch.swap(items);
+      // The previous batch used up its observers, so `timing` is empty here.
+      if (!observed.empty()) [[unlikely]] timing.swap(observed);
       lock.unlock();
       while (!batch.empty()) {
-        Item& item = batch.front();
-        if (item.observer) [[unlikely]] item.observer->started(op_clock_ns());
-        Status status = execute(item);
-        if (item.observer) [[unlikely]] {
-          item.observer->ended(op_clock_ns());
-          item.observer->release();
+        // This item's number: only this thread counts completions.
+        uint64_t seq = completed.load(std::memory_order_relaxed);
+        OpObserver* observer = nullptr;
+        if (!timing.empty() && timing.front().seq == seq) [[unlikely]] {
+          observer = timing.front().observer;
+          timing.pop_front();
+          observer->started(op_clock_ns());
+        }
+        Status status = execute(batch.front());
+        if (observer) [[unlikely]] {
+          observer->ended(op_clock_ns());
+          observer->release();
         }
         batch.pop_front();  // drop references (kernel args, events) before reporting completion
         if (!status.ok()) {
@@ -205,6 +220,7 @@ struct CpuQueue::State {
     }
   }
   std::deque<Item> batch;  // used by loop() only
+  std::deque<Observed> timing;  // the batch's observers; used by loop() only
 };
 
 CpuQueue::CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes,
@@ -221,19 +237,30 @@ CpuQueue::~CpuQueue() {
   state_->cv.notify_all();
 }
 
-Status CpuQueue::enqueue(Op& op, OpObserver* observer) {
-  Item item{std::move(op), 0, observer};
+namespace {
+// Gives a record or wait op on a CPU event the event generation it stands for.
+[[gnu::always_inline]] inline Status arm_event(Item& item) {
   if (auto* record = std::get_if<EventRecordOp>(&item.op)) {
     auto* event = dynamic_cast<CpuEvent*>(record->event.get());
-    if (!event) {
-      if (observer) observer->release();
-      return Status(hipErrorInvalidHandle, "event belongs to another agent");
-    }
+    if (!event) return Status(hipErrorInvalidHandle, "event belongs to another agent");
     item.generation = event->arm();
   } else if (auto* wait = std::get_if<EventWaitOp>(&item.op)) {
     if (auto* event = dynamic_cast<CpuEvent*>(wait->event.get()))
       item.generation = event->armed_generation();
   }
+  return Status();
+}
+
+// Wakes the executing thread after a push if it sleeps (`wake`: it did, under the lock).
+// A spinning executor sees the new item by itself; only a sleeping one needs a futex wake.
+inline void wake_if(CpuQueue::State& state, bool wake) {
+  if (wake) state.cv.notify_one();
+}
+}  // namespace
+
+Status CpuQueue::submit(Op op) {
+  Item item{std::move(op), 0};
+  WEFT_RETURN_IF_ERROR(arm_event(item));
   bool wake;
   {
     std::lock_guard lock(state_->mutex);
@@ -242,15 +269,30 @@ Status CpuQueue::enqueue(Op& op, OpObserver* observer) {
     state_->submitted_hint.store(state_->submitted, std::memory_order_release);
     wake = state_->sleeping;
   }
-  // A spinning executor sees the new item by itself; only a sleeping one needs a futex wake.
-  if (wake) state_->cv.notify_one();
+  wake_if(*state_, wake);
   return Status();
 }
 
-// One enqueue for both, so its inlined deque insertion has a single call site.
-Status CpuQueue::submit(Op op) { return enqueue(op, nullptr); }
-
-Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) { return enqueue(op, observer.detach()); }
+// Its own path, taken only while tracing, so that submit() compiles to what it was
+// without the trace: the deque insertion here is another instantiation
+// (emplace_back from the op and the generation), which leaves push_back(Item&&)
+// one call site, inlined into submit() as before.
+Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) {
+  Item item{std::move(op), 0};
+  WEFT_RETURN_IF_ERROR(arm_event(item));
+  bool wake;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->items.emplace_back(std::move(item.op), item.generation);
+    state_->observed.push_back(Observed{state_->submitted, observer.get()});
+    observer.detach();  // the queue thread releases it once the op ended
+    ++state_->submitted;
+    state_->submitted_hint.store(state_->submitted, std::memory_order_release);
+    wake = state_->sleeping;
+  }
+  wake_if(*state_, wake);
+  return Status();
+}
 
 Status CpuQueue::synchronize() {
   uint64_t target;

@@ -39,8 +39,6 @@ class CpuQueue final : public Queue {
   struct State;  // shared with the executing thread, which may outlive the queue
 
  private:
-  // Takes the op and the reference `observer` holds (null: untraced).
-  Status enqueue(Op& op, OpObserver* observer);
   std::shared_ptr<State> state_;
 };
 

@@ -88,34 +88,34 @@ struct CallLog {
 hipError_t sticky_error_of_current_device();
 
 // WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace). Off,
-// this is one relaxed load and a branch (and a test of a register at the end);
-// it adds no call site for the body, so call() still inlines as it did. The
-// slice's result is the call's, as call() left it in last_call.
+// this is one relaxed load and a branch, and a test of a flag at the end: the
+// slice lives in thread-local storage in src/trace and the formatting of the
+// arguments in a cold function, so call() stays small enough to be inlined
+// into its entry point as without tracing. The slice's result is the call's,
+// as call() left it in last_call.
 class TracedCall {
  public:
   template <typename... Args>
   TracedCall(const char* name, const Args&... args) noexcept {
-    if (trace::on() && !trace::ApiSpan::open_on_this_thread()) [[unlikely]] {
-      try {
-        start(name, args_text(args...));
-      } catch (...) {  // out of memory: the call runs untraced
-      }
-    }
+    if (trace::on()) [[unlikely]] open_ = open(name, args...);
   }
   ~TracedCall() {
-    if (open_) [[unlikely]] open_->span.finish(thread_state().last_call, std::move(open_->args));
+    if (open_) [[unlikely]] trace::close_api_slice(thread_state().last_call);
   }
   TracedCall(const TracedCall&) = delete;
   TracedCall& operator=(const TracedCall&) = delete;
 
  private:
-  struct Open {
-    Open(const char* name, std::string a) : span(name), args(std::move(a)) {}
-    trace::ApiSpan span;
-    std::string args;
-  };
-  void start(const char* name, std::string args) noexcept { open_.emplace(name, std::move(args)); }
-  std::optional<Open> open_;  // nothing to construct or destroy while tracing is off
+  template <typename... Args>
+  [[gnu::cold, gnu::noinline]] static bool open(const char* name, const Args&... args) noexcept {
+    if (trace::api_slice_open_on_this_thread()) return false;
+    try {
+      return trace::open_api_slice(name, args_text(args...));
+    } catch (...) {  // out of memory: the call runs untraced
+      return false;
+    }
+  }
+  bool open_ = false;
 };
 
 template <typename Body, typename... Args>

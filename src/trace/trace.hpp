@@ -27,23 +27,15 @@ namespace weft::trace {
 extern std::atomic<bool> g_recording;
 inline bool on() { return g_recording.load(std::memory_order_relaxed); }
 
-// One API call on this thread. Only the outermost call of a thread is a slice
-// (an entry point that calls another one internally stays one slice).
-class ApiSpan {
- public:
-  explicit ApiSpan(const char* name) noexcept;
-  ~ApiSpan();
-  ApiSpan(const ApiSpan&) = delete;
-  ApiSpan& operator=(const ApiSpan&) = delete;
-  // Records the slice; `args` is the call's arguments as api::args_text writes them.
-  void finish(hipError_t result, std::string args) noexcept;
-  static bool open_on_this_thread() noexcept;
-
- private:
-  const char* name_;
-  uint64_t begin_ns_;
-  uint32_t epoch_;
-};
+// The slice of this thread's outermost API call (an entry point that calls
+// another one internally stays one slice, so a thread has at most one open).
+// open_api_slice reads the clock and keeps `name` and `args` (the call's
+// arguments as api::args_text writes them) in thread-local storage; it returns
+// false, recording nothing, when a slice is open on this thread already.
+// close_api_slice records the open slice with the call's result.
+bool api_slice_open_on_this_thread() noexcept;
+bool open_api_slice(const char* name, std::string args) noexcept;
+void close_api_slice(hipError_t result) noexcept;
 
 // The observer that times `op` on `stream`'s track; null when the op should
 // not be traced. Called only while on().
