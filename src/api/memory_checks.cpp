@@ -118,7 +118,18 @@ Result<CopyDirection> copy_direction(hipMemcpyKind kind, const void* dst, const 
 Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                          size_t width, size_t height, hipMemcpyKind kind) {
   WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(kind));
-  return make_copy(dst, dst_pitch, src, src_pitch, width, height, sides.first, sides.second);
+  Result<CopyOp> op = make_copy(dst, dst_pitch, src, src_pitch, width, height, sides.first, sides.second);
+  if (op.ok() || op.status().code() != hipErrorInvalidValue) return op;
+  // A host-device kind given backwards (hipMemcpyHostToDevice from device memory into a
+  // malloc buffer): AMD's runtime takes the direction from its pointer table when one side
+  // is device memory, and programs written for it rely on that. Looked at only once the
+  // kind's own reading failed, so a correct kind pays nothing for it.
+  bool host_to_device = kind == hipMemcpyHostToDevice, device_to_host = kind == hipMemcpyDeviceToHost;
+  const void* named_host = host_to_device ? src : device_to_host ? dst : nullptr;
+  const void* named_device = host_to_device ? dst : src;
+  if (named_host && is_device_pointer(named_host) && !is_device_pointer(named_device))
+    return make_copy(dst, dst_pitch, src, src_pitch, width, height, Side::kEither, Side::kEither);
+  return op;
 }
 
 Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
