@@ -185,8 +185,16 @@ Status CudaQueue::run(HostFuncOp& op) {
   return lane->submit_host_func(std::move(op.fn));
 }
 
+namespace {
+// CudaEvent is final: an exact type check is cheaper than dynamic_cast (which
+// cost about 90 instructions per event record or wait).
+CudaEvent* as_cuda_event(Event* any) {
+  return any && typeid(*any) == typeid(CudaEvent) ? static_cast<CudaEvent*>(any) : nullptr;
+}
+}  // namespace
+
 Status CudaQueue::run(EventRecordOp& op) {
-  auto* event = dynamic_cast<CudaEvent*>(op.event.get());
+  auto* event = as_cuda_event(op.event.get());
   if (!event || &event->device() != device_.get())
     return Status(hipErrorInvalidHandle, "event belongs to another device");
   WEFT_CU_RETURN_IF_ERROR(api_.cuEventRecord(event->handle(), stream_));
@@ -195,7 +203,7 @@ Status CudaQueue::run(EventRecordOp& op) {
 }
 
 Status CudaQueue::run(EventWaitOp& op) {
-  if (auto* event = dynamic_cast<CudaEvent*>(op.event.get());
+  if (auto* event = as_cuda_event(op.event.get());
       event && &event->device().api() == &api_) {
     // Any CUDA event, this device's or another's: the GPU waits, no host involved.
     if (!event->ever_recorded()) return Status();

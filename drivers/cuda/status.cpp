@@ -181,8 +181,7 @@ std::string cuda_error_name(const Api* api, CUresult result) {
   return "CUresult " + std::to_string(static_cast<int>(result));
 }
 
-Status status_from_cuda(CUresult result, const char* call) {
-  if (result == CUDA_SUCCESS) return Status();
+Status status_from_cuda_failure(CUresult result, const char* call) {
   const Api* table = api();
   std::string message(call);
   // Keep only the function name of a call expression ("api.cuMemAlloc_v2(&p, n)").

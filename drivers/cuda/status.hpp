@@ -16,8 +16,13 @@ hipError_t hip_error_from_cuda(CUresult result);
 // CUDA's name for a result ("CUDA_ERROR_ILLEGAL_ADDRESS"), or "CUresult <n>".
 std::string cuda_error_name(const Api* api, CUresult result);
 
-// OK for CUDA_SUCCESS; otherwise the mapped error, naming `call`.
-Status status_from_cuda(CUresult result, const char* call);
+// OK for CUDA_SUCCESS; otherwise the mapped error, naming `call`. The success
+// test is inline: it runs after every driver call on the launch and event paths.
+Status status_from_cuda_failure(CUresult result, const char* call);
+inline Status status_from_cuda(CUresult result, const char* call) {
+  if (result == CUDA_SUCCESS) [[likely]] return Status();
+  return status_from_cuda_failure(result, call);
+}
 
 // Checks a CUDA call and returns its Status from the enclosing function on failure.
 // The call text is the message, e.g. WEFT_CU_RETURN_IF_ERROR(api.cuCtxSetCurrent(c)).
