@@ -58,7 +58,9 @@ class SharedHeap {
   explicit SharedHeap(int fd) : fd_(fd) {}
   const int fd_;
   std::mutex mutex_;
-  uint64_t end_ = 0;  // the file grows (sparsely); freed ranges are holes
+  static constexpr uint64_t kGrowBytes = uint64_t{1} << 30;
+  uint64_t end_ = 0;         // the next allocation's offset; freed ranges are holes
+  uint64_t file_bytes_ = 0;  // the (sparse) file's size
   std::map<void*, Region> regions_;
 };
 
