@@ -305,3 +305,22 @@ WEFT_EXPORT hipError_t hipStreamAttachMemAsync(hipStream_t stream, void* dev_ptr
     return Status();
   }, stream, dev_ptr, length, flags);
 }
+
+// Not managed memory, but the same family of range queries: a dma-buf for a device
+// range (for RDMA). Only a kernel driver can export dma-bufs, and no agent's driver
+// interface here offers one (CUDA's cuMemGetHandleForAddressRange is not in its table),
+// so a valid request is hipErrorNotSupported; bad ones get HIP's errors first.
+WEFT_EXPORT hipError_t hipMemGetHandleForAddressRange(void* handle, hipDeviceptr_t dptr, size_t size,
+                                                      hipMemRangeHandleType handleType, unsigned long long flags) {
+  return call("hipMemGetHandleForAddressRange", [&]() -> Status {
+    if (!handle || !dptr || size == 0) return invalid_value("null handle or pointer, or size 0");
+    if (raw_value(handleType) != hipMemRangeHandleTypeDmaBufFd)
+      return invalid_value(fmt::format("{} is not a hipMemRangeHandleType", raw_value(handleType)));
+    if (flags != 0) return invalid_value("flags must be 0");
+    auto record = Runtime::get().pointers().find(dptr);
+    if (!record || record->kind != AllocationKind::kDevice || !record->contains(dptr, size))
+      return invalid_value(fmt::format("{} + {} bytes is not inside one device allocation", dptr, size));
+    return Status(hipErrorNotSupported, "no agent here exports dma-bufs (the CPU agent's memory is not a "
+                                        "device buffer; the GPU drivers' dma-buf export is not wired up)");
+  }, handle, dptr, size, handleType, flags);
+}

@@ -391,3 +391,25 @@ TEST_CASE("Unit_ToolQueries_BuildIdentityAndPch") {
   REQUIRE(size == 0);
   __hipGetPCH(nullptr, nullptr);  // no crash
 }
+
+TEST_CASE("Unit_hipMemGetHandleForAddressRange_Negative") {
+  hip_test::DeviceBuffer<char> buffer(1 << 20);
+  int fd = -1;
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(nullptr, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 0, hipMemRangeHandleTypeDmaBufFd, 0),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, static_cast<hipMemRangeHandleType>(5), 0),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 1),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), (1 << 20) + 1, hipMemRangeHandleTypeDmaBufFd, 0),
+                  hipErrorInvalidValue);
+  int local = 0;
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, &local, 4, hipMemRangeHandleTypeDmaBufFd, 0),
+                  hipErrorInvalidValue);
+  // A valid request: no agent here exports dma-bufs.
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+                  hipErrorNotSupported);
+  REQUIRE(fd == -1);
+}
