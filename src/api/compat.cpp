@@ -36,14 +36,19 @@ WEFT_EXPORT void hipRegisterTracerCallback(const void* function) {
                "use WEFT_TRACE for a timeline (docs/trace.md)");
 }
 
-// ROCm 5.x's out-of-line form of hipLaunchKernelGGL: `function_address` is the
-// kernel's host handle and `kernarg` its argument pointers, as hipLaunchKernel takes them.
+// ROCm 5.x's out-of-line form of hipLaunchKernelGGL (amd_detail/functional_grid_launch.hpp):
+// `function_address` is the kernel's registered host handle and `kernarg` the `extra`
+// array of hipModuleLaunchKernel (HIP_LAUNCH_PARAM_BUFFER_POINTER, the packed arguments,
+// HIP_LAUNCH_PARAM_BUFFER_SIZE, ..., HIP_LAUNCH_PARAM_END).
 namespace hip_impl {
 __attribute__((visibility("default"))) void hipLaunchKernelGGLImpl(uintptr_t function_address, const dim3& numBlocks,
                                                                    const dim3& dimBlocks, uint32_t sharedMemBytes,
                                                                    hipStream_t stream, void** kernarg) {
-  // The result is the thread's last error (hipGetLastError), as for <<<>>>.
-  (void)hipLaunchKernel(reinterpret_cast<const void*>(function_address), numBlocks, dimBlocks, kernarg,
-                        sharedMemBytes, stream);
+  // Void, as in AMD's library: failures are the thread's last error (hipGetLastError),
+  // and each call below logs its own.
+  hipFunction_t function = nullptr;
+  if (hipGetFuncBySymbol(&function, reinterpret_cast<const void*>(function_address)) != hipSuccess) return;
+  (void)hipModuleLaunchKernel(function, numBlocks.x, numBlocks.y, numBlocks.z, dimBlocks.x, dimBlocks.y,
+                              dimBlocks.z, sharedMemBytes, stream, nullptr, kernarg);
 }
 }  // namespace hip_impl
