@@ -96,7 +96,7 @@ Result<SharedFileRef> SharedHeap::describe(void* base) {
     std::lock_guard lock(mutex_);
     auto it = regions_.find(base);
     if (it == regions_.end())
-      return Status(hipErrorInvalidValue,
+      return Status(hipErrorNotSupported,
                     fmt::format("{} is not shareable: on the CPU agent only allocations of at least {} bytes "
                                 "are memory files another process can map (docs/ipc.md)",
                                 base, kMinBytes));

@@ -46,7 +46,8 @@ class SharedHeap {
   Result<void*> allocate(size_t bytes);
   // False when `ptr` is not one of the heap's allocations.
   bool release(void* ptr);
-  // The handle contents for the allocation at `base`; hipErrorInvalidValue if none.
+  // The handle contents for the allocation at `base`; hipErrorNotSupported if it is not
+  // one of the heap's (a small allocation on the C heap).
   Result<SharedFileRef> describe(void* base);
 
  private:
