@@ -14,6 +14,7 @@ extern "C" size_t amd_dbgapi_get_build_id();
 extern "C" const char* amd_dbgapi_get_build_name();
 extern "C" const char* amd_dbgapi_get_git_hash();
 extern "C" void __hipGetPCH(const char** pch, unsigned int* size);
+extern "C" void hipRegisterTracerCallback(const void* function);
 
 namespace {
 
@@ -390,6 +391,12 @@ TEST_CASE("Unit_ToolQueries_BuildIdentityAndPch") {
   REQUIRE(pch == nullptr);
   REQUIRE(size == 0);
   __hipGetPCH(nullptr, nullptr);  // no crash
+  // Kept, never called (weft's timeline is WEFT_TRACE); the API goes on working.
+  static int calls = 0;
+  hipRegisterTracerCallback(reinterpret_cast<const void*>(+[](int, uint32_t, void*) { return ++calls; }));
+  hip_test::DeviceBuffer<int> buffer(4);
+  HIP_CHECK(hipMemset(buffer.get(), 0, buffer.bytes()));
+  REQUIRE(calls == 0);
 }
 
 TEST_CASE("Unit_hipMemGetHandleForAddressRange_Negative") {
