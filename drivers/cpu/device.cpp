@@ -4,6 +4,7 @@
 #include "command_buffer.hpp"
 #include "event.hpp"
 #include "queue.hpp"
+#include "shared_heap.hpp"
 
 #include <hip/weft/device_clock.h>
 
@@ -179,6 +180,7 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.cooperativeLaunch = 1;  // drivers/cpu/cooperative.hpp
   p.cooperativeMultiDeviceLaunch = 1;  // with this one device
   p.hostRegisterSupported = 1;
+  p.ipcEventSupported = 1;  // drivers/cpu/ipc.cpp
   p.memoryPoolsSupported = 1;
   // The core shares this agent's pools as memfds (src/runtime/mempool_shareable.*).
   p.memoryPoolSupportedHandleTypes = hipMemHandleTypePosixFileDescriptor;
@@ -217,10 +219,17 @@ Result<int> CpuDevice::attribute(hipDeviceAttribute_t attr) const {
   return Status(hipErrorNotSupported, "attribute not provided by the CPU agent driver");
 }
 
-Result<void*> CpuDevice::allocate(MemoryKind, size_t bytes, unsigned) {
+Result<void*> CpuDevice::allocate(MemoryKind kind, size_t bytes, unsigned) {
   // The agent's memory is the host's: more than physical memory can never fit.
   if (bytes > facts_.total_memory)
     return Status(hipErrorOutOfMemory, "allocation larger than the host's physical memory");
+  // Device memory large enough to be worth its own mapping is shareable (IPC).
+  if (kind == MemoryKind::kDevice && bytes >= SharedHeap::kMinBytes)
+    if (SharedHeap* heap = SharedHeap::get()) {
+      WEFT_ASSIGN_OR_RETURN(void* shared, heap->allocate(bytes));
+      allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+      return shared;
+    }
   void* ptr = nullptr;
   if (posix_memalign(&ptr, kAllocationAlignment, bytes) != 0 || !ptr)
     return Status(hipErrorOutOfMemory, "posix_memalign failed");
@@ -228,8 +237,9 @@ Result<void*> CpuDevice::allocate(MemoryKind, size_t bytes, unsigned) {
   return ptr;
 }
 
-Status CpuDevice::deallocate(void* ptr, size_t bytes, MemoryKind) {
-  std::free(ptr);
+Status CpuDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
+  SharedHeap* heap = kind == MemoryKind::kDevice && bytes >= SharedHeap::kMinBytes ? SharedHeap::get() : nullptr;
+  if (!heap || !heap->release(ptr)) std::free(ptr);
   allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
   return Status();
 }
@@ -243,6 +253,10 @@ Result<Ref<Queue>> CpuDevice::create_queue(const QueueOptions& options) {
 }
 
 Result<Ref<Event>> CpuDevice::create_event(const EventOptions& options) {
+  if (options.interprocess) {
+    WEFT_ASSIGN_OR_RETURN(std::shared_ptr<SharedEventPage> page, SharedEventPage::create());
+    return Ref<Event>(make_ref<CpuEvent>(options, std::move(page)));
+  }
   return Ref<Event>(make_ref<CpuEvent>(options));
 }
 

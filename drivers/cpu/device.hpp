@@ -8,7 +8,9 @@
 #include <weft/driver/device.hpp>
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace weft::cpu {
@@ -72,6 +74,20 @@ class CpuDevice final : public Device {
   Result<int> vm_export_fd(PhysicalMemory& memory) override;
   Result<Ref<PhysicalMemory>> vm_import_fd(int fd) override;
 
+  // Inter-process handles (drivers/cpu/ipc.cpp, docs/ipc.md): device allocations of
+  // SharedHeap::kMinBytes and more are memfd pages; interprocess events count their
+  // records in a shared page.
+  Result<hipIpcMemHandle_t> ipc_export_memory(void* base) override;
+  Result<IpcMapping> ipc_open_memory(const hipIpcMemHandle_t& handle, unsigned flags) override;
+  Status ipc_close_memory(void* ptr) override;
+  Result<hipIpcEventHandle_t> ipc_export_event(Event& event) override;
+  Result<Ref<Event>> ipc_open_event(const hipIpcEventHandle_t& handle) override;
+
+  // External memory and semaphores (drivers/cpu/external.cpp): memory files mapped
+  // MAP_SHARED; semaphores on an eventfd or a memory file's first 64-bit word.
+  Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) override;
+  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) override;
+
  private:
   HostFacts facts_;
   DeviceCaps caps_;
@@ -81,6 +97,8 @@ class CpuDevice final : public Device {
   size_t available_at_start_ = 0;
   // Never destroyed: queue threads may run past static destruction.
   WorkerPool* pool_;
+  std::mutex ipc_mutex_;
+  std::map<void*, size_t> ipc_mappings_;  // hipIpcOpenMemHandle address → bytes mapped
 };
 
 }  // namespace weft::cpu

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <thread>
 
 namespace weft::cpu {
 
@@ -12,12 +13,28 @@ uint64_t now_ns() {
                                    .count());
 }
 
+namespace {
+
+// Waits for another process's progress: polls with a back-off from 1 µs to 1 ms.
+template <typename Ready>
+void poll_until(Ready ready) {
+  auto pause = std::chrono::microseconds(1);
+  while (!ready()) {
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(1000));
+  }
+}
+
+}  // namespace
+
 uint64_t CpuEvent::arm() {
   std::lock_guard lock(mutex_);
+  if (shared_) return armed_ = shared_->words().armed.fetch_add(1, std::memory_order_acq_rel) + 1;
   return ++armed_;
 }
 
 uint64_t CpuEvent::armed_generation() {
+  if (shared_) return shared_->words().armed.load(std::memory_order_acquire);
   std::lock_guard lock(mutex_);
   return armed_;
 }
@@ -31,21 +48,39 @@ void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns, Status error
       timestamp_ns_ = timestamp_ns;
       error_ = std::move(error);
     }
+    if (shared_) {
+      auto& done = shared_->words().completed;
+      uint64_t now = done.load(std::memory_order_relaxed);
+      while (now < generation && !done.compare_exchange_weak(now, generation, std::memory_order_acq_rel)) {
+      }
+    }
   }
   cv_.notify_all();
 }
 
 void CpuEvent::wait_for(uint64_t generation) {
+  if (shared_) {  // the record may complete in another process
+    poll_until([&] { return shared_->words().completed.load(std::memory_order_acquire) >= generation; });
+    return;
+  }
   std::unique_lock lock(mutex_);
   cv_.wait(lock, [&] { return completed_ >= generation; });
 }
 
 bool CpuEvent::is_complete() {
+  if (shared_)
+    return shared_->words().completed.load(std::memory_order_acquire) >=
+           shared_->words().armed.load(std::memory_order_acquire);
   std::lock_guard lock(mutex_);
   return completed_ >= armed_;
 }
 
 Status CpuEvent::synchronize() {
+  if (shared_) {
+    wait_for(armed_generation());
+    std::lock_guard lock(mutex_);
+    return error_;
+  }
   std::unique_lock lock(mutex_);
   const uint64_t target = armed_;
   cv_.wait(lock, [&] { return completed_ >= target; });
@@ -53,6 +88,7 @@ Status CpuEvent::synchronize() {
 }
 
 bool CpuEvent::ever_recorded() {
+  if (shared_) return armed_generation() > 0;
   std::lock_guard lock(mutex_);
   return armed_ > 0;
 }

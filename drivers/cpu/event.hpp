@@ -5,15 +5,41 @@
 
 #include <weft/driver/device.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 
 namespace weft::cpu {
 
+// An interprocess event's record counters (hipEventInterprocess), in a page of a
+// memfd that every process holding the event maps (docs/ipc.md): records and
+// completions in any of them are seen by all.
+struct SharedEventWords {
+  std::atomic<uint64_t> armed;
+  std::atomic<uint64_t> completed;
+};
+class SharedEventPage {
+ public:
+  // A new page (its memfd stays open: handles name it), or the page of a handle.
+  static Result<std::shared_ptr<SharedEventPage>> create();
+  static Result<std::shared_ptr<SharedEventPage>> open(const hipIpcEventHandle_t& handle);
+  ~SharedEventPage();
+  SharedEventWords& words() { return *words_; }
+  Result<hipIpcEventHandle_t> handle() const;
+
+ private:
+  SharedEventPage(int fd, SharedEventWords* words) : fd_(fd), words_(words) {}
+  const int fd_;  // -1 in an importing process
+  SharedEventWords* const words_;
+};
+
 class CpuEvent final : public Event {
  public:
-  explicit CpuEvent(const EventOptions& options) : options_(options) {}
+  explicit CpuEvent(const EventOptions& options, std::shared_ptr<SharedEventPage> shared = nullptr)
+      : options_(options), shared_(std::move(shared)) {}
+  SharedEventPage* shared() const { return shared_.get(); }
 
   // Called when an EventRecordOp is submitted; returns the record's generation.
   uint64_t arm();
@@ -32,6 +58,8 @@ class CpuEvent final : public Event {
 
  private:
   const EventOptions options_;
+  // Interprocess events count records in shared memory; others in armed_/completed_.
+  const std::shared_ptr<SharedEventPage> shared_;
   std::mutex mutex_;
   std::condition_variable cv_;
   uint64_t armed_ = 0;

@@ -105,7 +105,14 @@ namespace weft::cuda {
   O(cuMemUnmap)                          \
   O(cuMemSetAccess)                      \
   O(cuMemExportToShareableHandle)        \
-  O(cuMemImportFromShareableHandle)
+  O(cuMemImportFromShareableHandle)        \
+  O(cuImportExternalMemory)                \
+  O(cuExternalMemoryGetMappedBuffer)       \
+  O(cuDestroyExternalMemory)               \
+  O(cuImportExternalSemaphore)             \
+  O(cuSignalExternalSemaphoresAsync)       \
+  O(cuWaitExternalSemaphoresAsync)         \
+  O(cuDestroyExternalSemaphore)
 
 struct Api {
 #define WEFT_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

@@ -69,6 +69,11 @@ class CudaDevice final : public Device {
   Result<int> vm_export_fd(PhysicalMemory& memory) override;
   Result<Ref<PhysicalMemory>> vm_import_fd(int fd) override;
 
+  // External memory and semaphores through cuImportExternal* (external.cpp);
+  // hipErrorNotSupported when libcuda lacks them.
+  Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) override;
+  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) override;
+
   const Api& api() const { return api_; }
   CUdevice handle() const { return device_; }
   const DeviceFacts& facts() const { return facts_; }

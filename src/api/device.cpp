@@ -3,6 +3,7 @@
 // layouts), attributes, limits, flags, synchronize and reset.
 #include "api/api.hpp"
 #include "api/device_attributes.hpp"
+#include "api/ipc_openings.hpp"
 #include "graph/capture.hpp"
 #include "runtime/mempool.hpp"
 
@@ -415,6 +416,11 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
   rt.events().remove_if([d](CoreEvent& e) { return &e.device() == d; });
   mempool::device_reset(*d);  // pool blocks go back through their pools
   for (auto& record : rt.pointers().erase_device(d->ordinal())) {
+    if (record.external_mapping) continue;  // unmapped with the record's last reference
+    if (is_ipc_opening(record.base)) {       // another process's memory: only unmapped here
+      if (forget_ipc_opening(record.base)) (void)d->driver_device().ipc_close_memory(record.base);
+      continue;
+    }
     MemoryKind kind = record.kind == AllocationKind::kHostPinned ? MemoryKind::kHostPinned
                       : record.kind == AllocationKind::kManaged  ? MemoryKind::kManaged
                                                                  : MemoryKind::kDevice;

@@ -72,6 +72,9 @@ Result<NodeParts> event_parts(hipGraphNodeType type, hipEvent_t event);
 Result<NodeParts> child_parts(hipGraph_t child, const Graph* parent);
 Result<NodeParts> alloc_parts(hipMemAllocNodeParams* params);
 Result<NodeParts> free_parts(void* ptr);
+// External-semaphore nodes (src/api/graph_external_semaphore.cpp).
+Result<NodeParts> ext_semaphore_signal_parts(const hipExternalSemaphoreSignalNodeParams* params);
+Result<NodeParts> ext_semaphore_wait_parts(const hipExternalSemaphoreWaitNodeParams* params);
 
 // Reports a node's parameters.
 void kernel_params_of(GraphNode& node, hipKernelNodeParams* out);

@@ -50,6 +50,8 @@ Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
     case hipGraphNodeTypeWaitEvent: return event_parts(p.type, p.eventWait.event);
     case hipGraphNodeTypeEventRecord: return event_parts(p.type, p.eventRecord.event);
     case hipGraphNodeTypeMemFree: return free_parts(p.free.dptr);
+    case hipGraphNodeTypeExtSemaphoreSignal: return ext_semaphore_signal_parts(&p.extSemSignal);
+    case hipGraphNodeTypeExtSemaphoreWait: return ext_semaphore_wait_parts(&p.extSemWait);
     default:
       break;
   }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Allocation API: hipMalloc family, host memory, registration, pointer queries.
 #include "api/api.hpp"
+#include "api/ipc_openings.hpp"
 #include "api/memory_checks.hpp"
 #include "graph/capture.hpp"
 #include "runtime/mempool.hpp"
@@ -58,6 +59,8 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
     return invalid_value(fmt::format("{} was not returned by {}", ptr, what));
   if (record->virtual_mapping)
     return invalid_value(fmt::format("{} is a hipMemMap mapping: hipMemUnmap it instead", ptr));
+  if (is_ipc_opening(ptr))
+    return invalid_value(fmt::format("{} was opened by hipIpcOpenMemHandle: hipIpcCloseMemHandle it instead", ptr));
   if (std::find(kinds.begin(), kinds.end(), record->kind) == kinds.end())
     return invalid_value(fmt::format("{} was not allocated by {}", ptr, what));
   DeviceState* device = rt.device(record->device);
@@ -68,6 +71,7 @@ Status release(void* ptr, std::initializer_list<AllocationKind> kinds, const cha
     return invalid_value("pointer was freed concurrently");
   }
   if (!rt.pointers().erase(ptr)) return invalid_value("pointer was freed concurrently");
+  if (record->external_mapping) return Status();  // the record held the last reference
   return device->driver_device().deallocate(ptr, record->size, driver_kind(record->kind));
 }
 
@@ -349,34 +353,11 @@ WEFT_EXPORT hipError_t hipMemGetAddressRange(hipDeviceptr_t* base, size_t* size,
   }, base, size, ptr);
 }
 
+
 namespace {
 
-// The tracked allocation of kind `kind` that holds all of [ptr, ptr + count).
-Result<AllocationRecord> managed_range(const void* ptr, size_t count) {
-  if (!ptr) return invalid_value("null pointer");
-  if (count == 0) return invalid_value("count must not be 0");
-  auto record = Runtime::get().pointers().find(ptr);
-  if (!record || record->kind != AllocationKind::kManaged)
-    return invalid_value(fmt::format("{} is not managed memory (hipMallocManaged)", ptr));
-  if (!record->contains(ptr, count))
-    return invalid_value(fmt::format("{} + {} bytes runs past the end of its managed allocation "
-                                     "({} bytes at {})", ptr, count, record->size,
-                                     static_cast<const void*>(record->base)));
-  return *record;
-}
-
-// hipCpuDeviceId or a device ordinal.
-Status check_location(int device) {
-  if (device == hipCpuDeviceId) return Status();
-  if (device < 0) return Status(hipErrorInvalidDevice, fmt::format("{} is not a device", device));
-  return device_at(device).status();
-}
-
-}  // namespace
-
-WEFT_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute,
-                                              hipDeviceptr_t ptr) {
-  return call("hipPointerGetAttribute", [&]() -> Status {
+// One hipPointerGetAttribute answer (also each of hipDrvPointerGetAttributes').
+Status pointer_attribute(void* data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
     if (!data) return invalid_value("null output pointer");
     if (!ptr) return invalid_value("null pointer");
     auto record = Runtime::get().pointers().find(ptr);
@@ -423,11 +404,72 @@ WEFT_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute a
                 ? mempool::handle_of(*static_cast<MemPool*>(record->pool.get()))
                 : nullptr;
         return Status();
+      case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+        // weft's synchronous copies and fills always wait for their work (and for
+        // the device's earlier work, as CUDA's synchronous memops do).
+        *static_cast<bool*>(data) = true;
+        return Status();
       default:
         return invalid_value(fmt::format("pointer attribute {} is not supported by weft",
                                          static_cast<int>(attribute)));
     }
-  }, data, attribute, ptr);
+}
+
+// The size of one attribute's answer, for hipDrvPointerGetAttributes' defaults.
+size_t attribute_bytes(hipPointer_attribute attribute) {
+  switch (attribute) {
+    case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE: return sizeof(unsigned);
+    case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL: return sizeof(int);
+    case HIP_POINTER_ATTRIBUTE_RANGE_SIZE: return sizeof(size_t);
+    case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
+    case HIP_POINTER_ATTRIBUTE_MAPPED:
+    case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS: return sizeof(bool);
+    default: return sizeof(void*);
+  }
+}
+
+}  // namespace
+
+WEFT_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute,
+                                              hipDeviceptr_t ptr) {
+  return call("hipPointerGetAttribute", [&] { return pointer_attribute(data, attribute, ptr); }, data, attribute, ptr);
+}
+
+WEFT_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute* attributes,
+                                                  void** data, hipDeviceptr_t ptr) {
+  return call("hipDrvPointerGetAttributes", [&]() -> Status {
+    if (numAttributes == 0 || !attributes || !data) return invalid_value("no attributes, or null arrays");
+    for (unsigned i = 0; i < numAttributes; ++i)
+      if (!data[i]) return invalid_value(fmt::format("null output for attribute {}", i));
+    // As CUDA's form: memory HIP does not know is no error; its answers are zero/null.
+    const bool known = ptr && Runtime::get().pointers().find(ptr);
+    for (unsigned i = 0; i < numAttributes; ++i) {
+      if (!known) {
+        if (raw_value(attributes[i]) == HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL) *static_cast<int*>(data[i]) = -2;
+        else std::memset(data[i], 0, attribute_bytes(attributes[i]));
+        continue;
+      }
+      Status status = pointer_attribute(data[i], attributes[i], ptr);
+      if (!status.ok()) return Status(status.code(), fmt::format("attribute {}: {}", i, status.message()));
+    }
+    return Status();
+  }, numAttributes, attributes, data, ptr);
+}
+
+WEFT_EXPORT hipError_t hipPointerSetAttribute(const void* value, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
+  return call("hipPointerSetAttribute", [&]() -> Status {
+    if (!value) return invalid_value("null value");
+    if (!ptr) return invalid_value("null pointer");
+    if (raw_value(attribute) != HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+      return invalid_value(fmt::format("pointer attribute {} cannot be set (only HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS)",
+                                       raw_value(attribute)));
+    auto record = Runtime::get().pointers().find(ptr);
+    if (!record || (record->kind != AllocationKind::kDevice && record->kind != AllocationKind::kManaged))
+      return invalid_value(fmt::format("{} is not device memory HIP allocated", ptr));
+    // Synchronous memory operations on it are synchronous in weft whatever the value
+    // (hipPointerGetAttribute reports 1): there is no asynchronous form to turn on.
+    return Status();
+  }, value, attribute, ptr);
 }
 
 WEFT_EXPORT hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
@@ -440,43 +482,3 @@ WEFT_EXPORT hipError_t hipMemPtrGetInfo(void* ptr, size_t* size) {
   }, ptr, size);
 }
 
-WEFT_EXPORT hipError_t hipMemPrefetchAsync(const void* ptr, size_t count, int device,
-                                           hipStream_t stream) {
-  return call("hipMemPrefetchAsync", [&] {
-    WEFT_RETURN_IF_ERROR(managed_range(ptr, count).status());
-    WEFT_RETURN_IF_ERROR(check_location(device));
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
-    (void)s;
-    // Nothing is submitted: managed memory never migrates in weft (on the CPU agent
-    // it is host memory; the GPU drivers leave placement to their own managed
-    // allocator), so a prefetch changes no data and no location that later work on
-    // the stream could observe. Ordering a no-op after earlier work would only add
-    // a host round trip.
-    return Status();
-  }, ptr, count, device, stream);
-}
-
-WEFT_EXPORT hipError_t hipMemAdvise(const void* ptr, size_t count, hipMemoryAdvise advice,
-                                    int device) {
-  return call("hipMemAdvise", [&] {
-    WEFT_RETURN_IF_ERROR(managed_range(ptr, count).status());
-    switch (advice) {
-      case hipMemAdviseSetReadMostly:
-      case hipMemAdviseUnsetReadMostly:
-        break;  // the device argument is ignored for read-mostly advice
-      case hipMemAdviseSetPreferredLocation:
-      case hipMemAdviseUnsetPreferredLocation:
-      case hipMemAdviseSetAccessedBy:
-      case hipMemAdviseUnsetAccessedBy:
-      case hipMemAdviseSetCoarseGrain:
-      case hipMemAdviseUnsetCoarseGrain:
-        WEFT_RETURN_IF_ERROR(check_location(device));
-        break;
-      default:
-        return invalid_value(fmt::format("{} is not a hipMemoryAdvise value", static_cast<int>(advice)));
-    }
-    // Advice is a hint; managed memory does not migrate in weft (see
-    // hipMemPrefetchAsync), so there is nothing to act on once it is validated.
-    return Status();
-  }, ptr, count, advice, device);
-}

@@ -8,7 +8,9 @@
 #include "api/memory_checks.hpp"
 #include "graph/capture.hpp"
 
+#include <cstdint>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 using namespace weft;
@@ -216,6 +218,170 @@ Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking bl
   return submit_on(stream, op, blocking);
 }
 
+// A HIP_MEMCPY3D side as a pitched pointer, and what its memory type says it is.
+struct DrvSide {
+  void* ptr = nullptr;
+  int kind = 0;  // 0 host, 1 device, 2 unified (the pointer table decides)
+};
+
+Result<DrvSide> drv_side(int type, const void* host, hipDeviceptr_t device, hipArray_t array, size_t lod,
+                         const char* what) {
+  if (lod != 0) return invalid_value(fmt::format("{}LOD must be 0 for linear memory", what));
+  switch (type) {
+    case hipMemoryTypeHost: return DrvSide{const_cast<void*>(host), 0};
+    case hipMemoryTypeDevice:
+    case hipMemoryTypeManaged: return DrvSide{device, 1};
+    case hipMemoryTypeUnified: return DrvSide{device, 2};
+    case hipMemoryTypeArray:
+      (void)array;
+      return Status(hipErrorNotSupported, fmt::format("{}MemoryType hipMemoryTypeArray: copies of hipArrays are "
+                                                      "the arrays family's (hipMemcpy3D with srcArray/dstArray)", what));
+    default: return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what, type));
+  }
+}
+
+hipMemcpyKind kind_between(int src, int dst) {
+  if (src == 2 || dst == 2) return hipMemcpyDefault;
+  if (src == 0) return dst == 0 ? hipMemcpyHostToHost : hipMemcpyHostToDevice;
+  return dst == 0 ? hipMemcpyDeviceToHost : hipMemcpyDeviceToDevice;
+}
+
+Status drv_memcpy_3d(const HIP_MEMCPY3D* p, hipStream_t stream, Blocking blocking) {
+  if (!p) return invalid_value("null HIP_MEMCPY3D");
+  WEFT_ASSIGN_OR_RETURN(DrvSide src, drv_side(raw_value(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray,
+                                              p->srcLOD, "src"));
+  WEFT_ASSIGN_OR_RETURN(DrvSide dst, drv_side(raw_value(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray,
+                                              p->dstLOD, "dst"));
+  hipMemcpy3DParms q{};
+  // A height of 0 means "the copy's height" for one slice (the driver API's rule).
+  q.srcPtr = make_hipPitchedPtr(src.ptr, p->srcPitch, p->WidthInBytes, p->srcHeight ? p->srcHeight : p->Height);
+  q.dstPtr = make_hipPitchedPtr(dst.ptr, p->dstPitch, p->WidthInBytes, p->dstHeight ? p->dstHeight : p->Height);
+  if (p->Height <= 1 && p->Depth <= 1) {  // one row needs no pitch
+    if (q.srcPtr.pitch == 0) q.srcPtr.pitch = p->srcXInBytes + p->WidthInBytes;
+    if (q.dstPtr.pitch == 0) q.dstPtr.pitch = p->dstXInBytes + p->WidthInBytes;
+  }
+  q.srcPos = make_hipPos(p->srcXInBytes, p->srcY, p->srcZ);
+  q.dstPos = make_hipPos(p->dstXInBytes, p->dstY, p->dstZ);
+  q.extent = make_hipExtent(p->WidthInBytes, p->Height, p->Depth);
+  q.kind = kind_between(src.kind, dst.kind);
+  return memcpy_3d(&q, stream, blocking, kLegacy);
+}
+
+Status memcpy_3d_peer(const hipMemcpy3DPeerParms* p, hipStream_t stream, Blocking blocking) {
+  if (!p) return invalid_value("null hipMemcpy3DPeerParms");
+  WEFT_RETURN_IF_ERROR(device_at(p->srcDevice).status());
+  WEFT_RETURN_IF_ERROR(device_at(p->dstDevice).status());
+  if (p->srcArray || p->dstArray)
+    return Status(hipErrorNotSupported, "copies of hipArrays are the arrays family's (hipMemcpy3D)");
+  hipMemcpy3DParms q{};
+  q.srcPos = p->srcPos;
+  q.srcPtr = p->srcPtr;
+  q.dstPos = p->dstPos;
+  q.dstPtr = p->dstPtr;
+  q.extent = p->extent;
+  q.kind = hipMemcpyDeviceToDevice;
+  // Each side must be device memory of the device it names.
+  for (auto [ptr, ordinal, what] : {std::tuple{p->srcPtr.ptr, p->srcDevice, "srcPtr"},
+                                    std::tuple{p->dstPtr.ptr, p->dstDevice, "dstPtr"}}) {
+    auto record = Runtime::get().pointers().find(ptr);
+    if (record && record->device != ordinal)
+      return invalid_value(fmt::format("{} {} is memory of device {}, not of device {}", what, ptr,
+                                       record->device, ordinal));
+  }
+  return memcpy_3d(&q, stream, blocking, kLegacy);
+}
+
+Status check_access_order(int order, const char* what) {
+  switch (order) {
+    case hipMemcpySrcAccessOrderStream:
+    case hipMemcpySrcAccessOrderDuringApiCall:
+    case hipMemcpySrcAccessOrderAny: return Status();
+    default: return invalid_value(fmt::format("{}: {} is not a hipMemcpySrcAccessOrder", what, order));
+  }
+}
+
+// hipMemcpyBatchAsync: attribute i applies from attrsIdxs[i] to the next start.
+Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count, hipMemcpyAttributes* attrs,
+                    size_t* attrs_idxs, size_t num_attrs, size_t* fail_idx, hipStream_t stream) {
+  if (fail_idx) *fail_idx = SIZE_MAX;
+  if (count == 0 || !dsts || !srcs || !sizes) return invalid_value("no copies, or null arrays");
+  if (num_attrs == 0 || num_attrs > count || !attrs || !attrs_idxs)
+    return invalid_value("attributes must be 1 to count entries with their start indices");
+  if (attrs_idxs[0] != 0) return invalid_value("the first attribute must start at copy 0");
+  for (size_t i = 0; i < num_attrs; ++i) {
+    const size_t to = i + 1 < num_attrs ? attrs_idxs[i + 1] : count;
+    if (attrs_idxs[i] >= to || to > count)
+      return invalid_value(fmt::format("attribute start indices must increase below {}", count));
+    WEFT_RETURN_IF_ERROR(check_access_order(raw_value(attrs[i].srcAccessOrder), "srcAccessOrder"));
+    if (attrs[i].flags & ~unsigned(hipMemcpyFlagPreferOverlapWithCompute))
+      return invalid_value(fmt::format("attribute {}: flags {:#x} are not hipMemcpyFlags", i, attrs[i].flags));
+  }
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+  (void)s;
+  // Every copy is checked before any is queued.
+  std::vector<CopyOp> ops;
+  ops.reserve(count);
+  for (size_t j = 0; j < count; ++j) {
+    if (sizes[j] == 0) continue;
+    Result<CopyOp> op = make_copy(dsts[j], sizes[j], srcs[j], sizes[j], sizes[j], 1, hipMemcpyDefault);
+    if (!op.ok()) {
+      if (fail_idx) *fail_idx = j;
+      return Status(op.status().code(), fmt::format("copy {}: {}", j, op.status().message()));
+    }
+    ops.push_back(op.value());
+  }
+  for (size_t j = 0; j < ops.size(); ++j) WEFT_RETURN_IF_ERROR(submit_on(stream, ops[j], kAsync));
+  return Status();
+}
+
+// One operand of hipMemcpy3DBatchAsync as a pitched pointer (rows and layers in bytes:
+// a pointer operand's elements are bytes).
+Result<hipPitchedPtr> batch_operand(const hipMemcpy3DOperand& o, const hipExtent& e, const char* what) {
+  switch (raw_value(o.type)) {
+    case hipMemcpyOperandTypePointer:
+      if (!o.op.ptr.ptr) return invalid_value(fmt::format("null {} pointer", what));
+      return make_hipPitchedPtr(o.op.ptr.ptr, o.op.ptr.rowLength ? o.op.ptr.rowLength : e.width, e.width,
+                                o.op.ptr.layerHeight ? o.op.ptr.layerHeight : e.height);
+    case hipMemcpyOperandTypeArray:
+      return Status(hipErrorNotSupported, fmt::format("{} is a hipArray: copies of hipArrays are the arrays family's", what));
+    default: return invalid_value(fmt::format("{} operand type {} is not a hipMemcpy3DOperandType", what, raw_value(o.type)));
+  }
+}
+
+Status memcpy_3d_batch(size_t num_ops, hipMemcpy3DBatchOp* ops, size_t* fail_idx, unsigned long long flags,
+                       hipStream_t stream) {
+  if (fail_idx) *fail_idx = SIZE_MAX;
+  if (num_ops == 0 || !ops) return invalid_value("no copies, or a null list");
+  if (flags != 0) return invalid_value("flags must be 0");
+  std::vector<hipMemcpy3DParms> copies(num_ops);
+  for (size_t i = 0; i < num_ops; ++i) {
+    auto fail = [&](const Status& status) {
+      if (fail_idx) *fail_idx = i;
+      return Status(status.code(), fmt::format("copy {}: {}", i, status.message()));
+    };
+    const hipMemcpy3DBatchOp& op = ops[i];
+    if (Status st = check_access_order(raw_value(op.srcAccessOrder), "srcAccessOrder"); !st.ok()) return fail(st);
+    if (op.flags & ~unsigned(hipMemcpyFlagPreferOverlapWithCompute))
+      return fail(invalid_value(fmt::format("flags {:#x} are not hipMemcpyFlags", op.flags)));
+    Result<hipPitchedPtr> src = batch_operand(op.src, op.extent, "src");
+    if (!src.ok()) return fail(src.status());
+    Result<hipPitchedPtr> dst = batch_operand(op.dst, op.extent, "dst");
+    if (!dst.ok()) return fail(dst.status());
+    copies[i].srcPtr = src.value();
+    copies[i].dstPtr = dst.value();
+    copies[i].extent = op.extent;
+    copies[i].kind = hipMemcpyDefault;
+  }
+  for (size_t i = 0; i < num_ops; ++i) {
+    Status status = memcpy_3d(&copies[i], stream, kAsync, kLegacy);
+    if (!status.ok()) {
+      if (fail_idx) *fail_idx = i;
+      return Status(status.code(), fmt::format("copy {}: {}", i, status.message()));
+    }
+  }
+  return Status();
+}
+
 }  // namespace
 
 WEFT_EXPORT hipError_t hipMemset3D(hipPitchedPtr ptr, int value, hipExtent extent) {
@@ -267,4 +433,39 @@ WEFT_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D* copy) {
 WEFT_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* copy, hipStream_t stream) {
   return call("hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, kAsync); },
               copy, stream);
+}
+
+WEFT_EXPORT hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* copy) {
+  // Unaligned: no pitch or offset alignment is asked for, as for every weft copy.
+  return call("hipDrvMemcpy2DUnaligned", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
+}
+
+WEFT_EXPORT hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* copy) {
+  return call("hipDrvMemcpy3D", [&] { return drv_memcpy_3d(copy, nullptr, kSync); }, copy);
+}
+
+WEFT_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* copy, hipStream_t stream) {
+  return call("hipDrvMemcpy3DAsync", [&] { return drv_memcpy_3d(copy, stream, kAsync); }, copy, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3DPeer(hipMemcpy3DPeerParms* p) {
+  return call("hipMemcpy3DPeer", [&] { return memcpy_3d_peer(p, nullptr, kSync); }, p);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3DPeerAsync(hipMemcpy3DPeerParms* p, hipStream_t stream) {
+  return call("hipMemcpy3DPeerAsync", [&] { return memcpy_3d_peer(p, stream, kAsync); }, p, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpyBatchAsync(void** dsts, void** srcs, size_t* sizes, size_t count,
+                                           hipMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs,
+                                           size_t* failIdx, hipStream_t stream) {
+  return call("hipMemcpyBatchAsync", [&] {
+    return memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+  }, dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+}
+
+WEFT_EXPORT hipError_t hipMemcpy3DBatchAsync(size_t numOps, hipMemcpy3DBatchOp* opList, size_t* failIdx,
+                                             unsigned long long flags, hipStream_t stream) {
+  return call("hipMemcpy3DBatchAsync", [&] { return memcpy_3d_batch(numOps, opList, failIdx, flags, stream); },
+              numOps, opList, failIdx, flags, stream);
 }

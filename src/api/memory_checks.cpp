@@ -3,6 +3,7 @@
 
 #include "api/image_ranges.hpp"
 #include "graph/capture.hpp"
+#include "runtime/mempool.hpp"
 #include "runtime/virtual_memory.hpp"
 
 namespace weft::api {
@@ -41,7 +42,13 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
     return invalid_value(fmt::format(
         "{} {} is reserved virtual memory with no accessible mapping there (hipMemMap it and "
         "give access with hipMemSetAccess first)", what, ptr));
-  if (driver_may_own_unknown_addresses()) return Status();
+  if (driver_may_own_unknown_addresses()) {
+    // A pool keeps freed blocks allocated on the agent, so the driver would take them.
+    if (mempool::is_cached_block(ptr, bytes))
+      return invalid_value(fmt::format("{} {} lies in freed memory-pool memory (hipFreeAsync "
+                                       "returned it to its pool)", what, ptr));
+    return Status();
+  }
   return invalid_value(fmt::format(
       "{} {} ({} bytes) is not device memory: no live HIP allocation holds it (freed, never "
       "allocated by HIP, or past the end of an allocation)",

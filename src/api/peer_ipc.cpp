@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Peer access, peer copies and inter-process handles: hipDeviceCanAccessPeer,
 // hipDevice{Enable,Disable}PeerAccess, hipMemcpyPeer(Async), hipIpc*. The
-// agents answer through Device's optional methods; agents without them (the
-// CPU) are never peers and have no IPC handles.
+// agents answer through Device's optional methods (the CPU agent has no peers;
+// its IPC handles name memfd pages, docs/ipc.md).
 #include <mutex>
 #include <set>
 
 #include "api/api.hpp"
+#include "api/ipc_openings.hpp"
 #include "api/memory_checks.hpp"
 
 using namespace weft;
@@ -24,6 +25,29 @@ IpcOpenings& ipc_openings() {
   static IpcOpenings* openings = new IpcOpenings();  // leaked: used until exit
   return *openings;
 }
+
+}  // namespace
+
+namespace weft::api {
+
+void note_ipc_opening(void* ptr) {
+  std::lock_guard lock(ipc_openings().mutex);
+  ipc_openings().open.insert(ptr);
+}
+
+bool forget_ipc_opening(void* ptr) {
+  std::lock_guard lock(ipc_openings().mutex);
+  return ipc_openings().open.erase(ptr) != 0;
+}
+
+bool is_ipc_opening(const void* ptr) {
+  std::lock_guard lock(ipc_openings().mutex);
+  return ipc_openings().open.count(const_cast<void*>(ptr)) != 0;
+}
+
+}  // namespace weft::api
+
+namespace {
 
 Status can_access_peer(int* can, int ordinal, int peer_ordinal) {
   if (!can) return invalid_value("null output pointer");
@@ -200,10 +224,7 @@ WEFT_EXPORT hipError_t hipIpcOpenMemHandle(void** ptr, hipIpcMemHandle_t handle,
         record.kind = AllocationKind::kDevice;
         record.device_ptr = mapping.ptr;
         Runtime::get().pointers().insert(record);
-        {
-          std::lock_guard lock(ipc_openings().mutex);
-          ipc_openings().open.insert(mapping.ptr);
-        }
+        note_ipc_opening(mapping.ptr);
         *ptr = mapping.ptr;
         return Status();
       },
@@ -214,11 +235,7 @@ WEFT_EXPORT hipError_t hipIpcCloseMemHandle(void* ptr) {
   return call(
       "hipIpcCloseMemHandle",
       [&] {
-        {
-          std::lock_guard lock(ipc_openings().mutex);
-          if (!ipc_openings().open.erase(ptr))
-            return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
-        }
+        if (!forget_ipc_opening(ptr)) return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
         Runtime& rt = Runtime::get();
         auto record = rt.pointers().erase(ptr);
         DeviceState* device = rt.device(record ? record->device : thread_state().device);

@@ -5,6 +5,7 @@
 // (Device::vm_*). Every bad argument is hipErrorInvalidValue, as HIP documents;
 // an agent or handle type that cannot do it is hipErrorNotSupported.
 #include "api/api.hpp"
+#include "api/os_handles.hpp"
 #include "runtime/virtual_memory.hpp"
 
 #include <bit>
@@ -155,6 +156,7 @@ Status import_handle(hipMemGenericAllocationHandle_t* handle, void* os_handle,
   auto value = reinterpret_cast<intptr_t>(os_handle);
   if (value <= 0 || value > INT32_MAX)
     return invalid_value(fmt::format("{} is not a file descriptor", value));
+  WEFT_RETURN_IF_ERROR(check_shareable_fd(static_cast<int>(value), "shareable handle"));
   WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
   WEFT_ASSIGN_OR_RETURN(Ref<PhysicalMemory> memory,
                         device->driver_device().vm_import_fd(static_cast<int>(value)));

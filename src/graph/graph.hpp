@@ -87,10 +87,18 @@ struct BatchMemOpData {
   unsigned flags = 0;
 };
 
+// External-semaphore signal and wait nodes: the node's own copies, which the
+// GetParams calls report (their arrays point into them).
+struct ExtSemaphoreData {
+  std::vector<hipExternalSemaphore_t> semaphores;
+  std::vector<hipExternalSemaphoreSignalParams> signal_params;  // signal nodes
+  std::vector<hipExternalSemaphoreWaitParams> wait_params;      // wait nodes
+};
+
 struct EmptyData {};
 
 using NodeData = std::variant<EmptyData, KernelData, CopyData, MemsetData, HostData, ChildData,
-                              EventData, AllocData, FreeData, BatchMemOpData>;
+                              EventData, AllocData, FreeData, BatchMemOpData, ExtSemaphoreData>;
 
 class GraphNode {
  public:

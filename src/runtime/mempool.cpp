@@ -369,6 +369,16 @@ bool MemPool::has_cached_blocks() {
   return !free_.empty();
 }
 
+bool MemPool::caches(const void* ptr, size_t bytes) {
+  auto* first = static_cast<const std::byte*>(ptr);
+  std::lock_guard lock(mutex_);
+  for (auto& [size, block] : free_) {
+    auto* base = static_cast<const std::byte*>(block.ptr);
+    if (first < base + block.size && base < first + std::max<size_t>(bytes, 1)) return true;
+  }
+  return false;
+}
+
 Status MemPool::set_attribute(int attr, const void* value) {
   std::lock_guard lock(mutex_);
   auto flag = [&] { return *static_cast<const int*>(value) != 0; };
@@ -541,6 +551,31 @@ Ref<MemPool> owner_of(const void* ptr) {
   auto record = Runtime::get().pointers().find(ptr);
   if (!record || record->base != ptr || !record->pool) return Ref<MemPool>();
   return Ref<MemPool>(static_cast<MemPool*>(record->pool.get()));
+}
+
+bool is_cached_block(const void* ptr, size_t bytes) {
+  if (g_cached_blocks.load(std::memory_order_relaxed) == 0) return false;
+  auto* first = static_cast<const std::byte*>(ptr);
+  {
+    Orphans& o = orphans();
+    std::lock_guard lock(o.mutex);
+    for (const Orphan& x : o.list) {
+      auto* base = static_cast<const std::byte*>(x.ptr);
+      if (first < base + x.size && base < first + std::max<size_t>(bytes, 1)) return true;
+    }
+  }
+  std::vector<Ref<MemPool>> pools;
+  {
+    PoolTable& t = table();
+    std::shared_lock lock(t.mutex);
+    for (auto& [handle, pool] : t.handles) pools.push_back(pool);
+    for (int i = 0; i < Runtime::get().device_count(); ++i)
+      if (DeviceState* d = Runtime::get().device(i))
+        if (Ref<MemPool> graph = t.of(*d).graph) pools.push_back(graph);
+  }
+  for (auto& pool : pools)
+    if (pool->caches(ptr, bytes)) return true;
+  return false;
 }
 
 void after_synchronize() {

@@ -100,6 +100,8 @@ class MemPool final : public RefCounted {
   // hipDeviceReset: every block goes back to the agent, live ones too.
   void reset();
   bool has_cached_blocks();
+  // Whether [ptr, ptr + bytes) touches a block this pool caches (freed, not given back).
+  bool caches(const void* ptr, size_t bytes);
 
   Status set_attribute(int attr, const void* value);
   Status get_attribute(int attr, void* value);
@@ -172,6 +174,13 @@ Ref<MemPool> graph_pool(DeviceState& device);
 
 // The pool owning the block at `ptr` (its base), if any.
 Ref<MemPool> owner_of(const void* ptr);
+
+// Whether [ptr, ptr + bytes) touches a block that some pool caches: freed memory
+// the agent still holds. The copy checks ask this only for addresses the pointer
+// table does not know on agents that would otherwise be trusted with them (GPUs),
+// so a fill of a freed block is refused there as it is on the CPU agent. One
+// relaxed load while nothing is cached.
+bool is_cached_block(const void* ptr, size_t bytes);
 
 // After a stream, event or device synchronize: pools give back cached memory
 // above their release thresholds. One relaxed load when nothing is cached.

@@ -33,6 +33,10 @@ struct AllocationRecord {
   // The MemPool (runtime/mempool.hpp) whose block this is; holding it keeps
   // the pool alive while its memory is allocated.
   Ref<RefCounted> pool;
+  // A buffer mapped from external memory (hipExternalMemoryGetMappedBuffer): the
+  // mapping goes with this reference when hipFree drops the record, and the
+  // driver's deallocate() is not called.
+  Ref<RefCounted> external_mapping;
 
   bool contains(const void* p, size_t bytes) const {
     auto* q = static_cast<const std::byte*>(p);

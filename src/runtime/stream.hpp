@@ -15,6 +15,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -55,6 +56,10 @@ class Stream final : public RefCounted {
   // Submits a finalized command buffer (a graph plan) with the same ordering
   // rules. Graph capture is the caller's business (src/graph).
   Status submit(CommandBuffer& buffer);
+  // Work a driver enqueues itself, with no Op for it (external semaphores on agents
+  // whose vendor library operates them): `to_queue` gets the stream's queue, under
+  // the same ordering rules. Capture is the caller's business.
+  Status submit_native(const std::function<Status(Queue&)>& to_queue);
   // Waits for the stream's work; a device error reported here sticks to the device.
   Status synchronize();
   bool is_idle() { return queue_->is_idle(); }

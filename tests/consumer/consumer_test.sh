@@ -15,14 +15,16 @@ root="$scratch/root$prefix"
 export PKG_CONFIG_PATH="$root/$libdir/pkgconfig"
 export LD_LIBRARY_PATH="$root/$libdir"
 
-# The older sonames (HIP 5.x and 6.x programs) are links to the one library file.
+# HIP 6.x programs' soname is a link to the library file; 5.x programs get the
+# 5.x enum ABI library (docs/abi5.md), which depends on libamdhip64.so.7.
 real="$(readlink -f "$root/$libdir/libamdhip64.so.7")"
-for old in 5 6; do
-  link="$root/$libdir/libamdhip64.so.$old"
-  [ -L "$link" ] || { echo "FAIL: $link is not installed as a symbolic link"; exit 1; }
-  [ "$(readlink -f "$link")" = "$real" ] || { echo "FAIL: $link does not resolve to $real"; exit 1; }
-done
-echo "== libamdhip64.so.5 and .so.6 -> $(basename "$real")"
+link="$root/$libdir/libamdhip64.so.6"
+[ -L "$link" ] || { echo "FAIL: $link is not installed as a symbolic link"; exit 1; }
+[ "$(readlink -f "$link")" = "$real" ] || { echo "FAIL: $link does not resolve to $real"; exit 1; }
+abi5="$(readlink -f "$root/$libdir/libamdhip64.so.5")"
+[ "$(basename "$abi5")" = libamdhip64_abi5.so.5 ] || { echo "FAIL: libamdhip64.so.5 is $abi5, not the 5.x ABI library"; exit 1; }
+readelf -d "$abi5" | grep -q 'NEEDED.*libamdhip64.so.7' || { echo "FAIL: $abi5 does not depend on libamdhip64.so.7"; exit 1; }
+echo "== libamdhip64.so.6 -> $(basename "$real"), libamdhip64.so.5 -> $(basename "$abi5")"
 
 echo "== pkg-config: $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)"
 g++ -std=c++17 -o "$scratch/seed_pc" "$seed" $(pkg-config --define-variable=prefix="$root" --cflags --libs hip)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The drop-in test: real HIP programs built by Debian's hipcc (ROCm 5.2) for
-# gfx90a and gfx1030, run unmodified with weft's library first on
-# LD_LIBRARY_PATH under AMD's name (libamdhip64.so.5):
+# gfx90a and gfx1030, run unmodified with weft's libraries first on
+# LD_LIBRARY_PATH (libamdhip64.so.5, the 5.x enum ABI, over libamdhip64.so.7):
 #   1. as built: every symbol resolves (LD_BIND_NOW), registration succeeds, host
 #      calls work on the CPU agent, and every launch fails with
 #      hipErrorNoBinaryForGpu and a log line naming gfx90a;
@@ -54,6 +54,15 @@ for prog in vector_add variables templates symbols; do
   fi
   sed 's/^/   /' "$work/${prog}_all.log"
 done
+# 3. The 5.x enum ABI (docs/abi5.md): a program that reads and passes 5.x enum values.
+echo "== enum_abi"
+if hipcc --offload-arch=gfx90a -O1 "$src/enum_abi.hip" -o "$work/enum_abi" >"$work/enum_abi.build.log" 2>&1; then
+  run run "$work/enum_abi" "$work/enum_abi.log" || fail "enum_abi"
+  grep -q "PASS enum_abi" "$work/enum_abi.log" || fail "enum_abi: no PASS line"
+  sed 's/^/   /' "$work/enum_abi.log"
+else
+  cat "$work/enum_abi.build.log"; fail "enum_abi: hipcc build"
+fi
 if [ "$failures" -ne 0 ]; then
   echo "$failures drop-in check(s) failed"
   exit 1

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <hip/hip_runtime_api.h>
+#include <weft/driver/external.hpp>
 #include <weft/driver/op.hpp>
 #include <weft/driver/op_observer.hpp>
 #include <weft/driver/ref.hpp>
@@ -336,6 +337,18 @@ class Device : public RefCounted {
   virtual Result<Ref<PhysicalMemory>> vm_import_fd(int fd) {
     (void)fd;
     return Status(hipErrorNotSupported, "this agent cannot import virtual memory handles");
+  }
+
+  // ---- Optional: external memory and semaphores (external.hpp). The core checked
+  // that the descriptor is open and of a kind that can carry them.
+  virtual Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) {
+    (void)desc;
+    return Status(hipErrorNotSupported, "this agent cannot import external memory");
+  }
+  virtual Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) {
+    (void)fd;
+    (void)kind;
+    return Status(hipErrorNotSupported, "this agent cannot import external semaphores");
   }
 };
 

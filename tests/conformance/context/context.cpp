@@ -3,9 +3,13 @@
 // flow of HIP-CPU's hip_host_module test), the per-thread context stack, the settings a
 // context shares with its device, primary contexts, and every bad argument.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <numeric>
 #include <thread>
+
+// Found next to the executable when the tests run outside the build tree.
+static const std::string kContextObject = hip_test::helper_file(WEFT_TEST_CONTEXT_OBJECT);
 
 namespace {
 
@@ -34,7 +38,7 @@ TEST_CASE("Unit_hipCtxCreate_ModuleLaunch") {
   CHECK(current == context);
 
   hipModule_t module = nullptr;
-  const hipError_t rc = hipModuleLoad(&module, WEFT_TEST_CONTEXT_OBJECT);
+  const hipError_t rc = hipModuleLoad(&module, kContextObject.c_str());
   if (rc == hipErrorNoBinaryForGpu) {
     HIP_CHECK(hipCtxDestroy(context));
     hip_test::skip("the device under test does not run x86_64 code objects");

@@ -4,6 +4,7 @@
 // with posix_spawn (fork + exec) that inherits the descriptor. Agents that cannot share pool
 // memory answer hipErrorNotSupported at hipMemPoolCreate and the tests skip.
 #include "mempool_test.hpp"
+#include "test_files.hpp"
 
 #include <cstdio>
 #include <string>
@@ -12,6 +13,9 @@
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+// Found next to the executable when the tests run outside the build tree.
+static const std::string kChildPath = hip_test::helper_file(MEMPOOL_CHILD_PATH);
 
 extern char** environ;
 
@@ -126,9 +130,9 @@ TEST_CASE("Unit_hipMemPoolExport_Positive_ChildProcess") {
 
   // The child checks seed 3 and overwrites with seed 5 (mempool_child.cpp).
   std::string fd_text = std::to_string(fd), data_text = hex(data), n_text = std::to_string(kN);
-  const char* argv[] = {MEMPOOL_CHILD_PATH, fd_text.c_str(), data_text.c_str(), n_text.c_str(), nullptr};
+  const char* argv[] = {kChildPath.c_str(), fd_text.c_str(), data_text.c_str(), n_text.c_str(), nullptr};
   pid_t pid = 0;
-  REQUIRE(::posix_spawn(&pid, MEMPOOL_CHILD_PATH, nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+  REQUIRE(::posix_spawn(&pid, kChildPath.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   ::close(fd);

@@ -2,11 +2,15 @@
 // Conformance: library and kernel objects (hipLibrary*, hipKernel*) and
 // hipModuleGetFunctionCount, on the CPU code object of module_kernels.cpp.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <fstream>
 #include <iterator>
 #include <set>
 #include <string>
+
+// Found next to the executable when the tests run outside the build tree.
+static const std::string kModuleObject = hip_test::helper_file(WEFT_TEST_MODULE_OBJECT);
 
 namespace {
 
@@ -19,7 +23,7 @@ std::vector<char> file_bytes(const char* path) {
 
 // Loads the test library, or skips when the device under test cannot run CPU code objects.
 bool load_library(hipLibrary_t* library) {
-  const hipError_t rc = hipLibraryLoadFromFile(library, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 0, nullptr,
+  const hipError_t rc = hipLibraryLoadFromFile(library, kModuleObject.c_str(), nullptr, nullptr, 0, nullptr,
                                                nullptr, 0);
   if (rc == hipErrorNoBinaryForGpu || rc == hipErrorInvalidImage) {
     hip_test::skip("the device under test does not load CPU code objects");
@@ -33,7 +37,7 @@ bool load_library(hipLibrary_t* library) {
 
 TEST_CASE("Unit_hipModuleGetFunctionCount_Positive") {
   hipModule_t module = nullptr;
-  const hipError_t rc = hipModuleLoad(&module, WEFT_TEST_MODULE_OBJECT);
+  const hipError_t rc = hipModuleLoad(&module, kModuleObject.c_str());
   if (rc == hipErrorNoBinaryForGpu || rc == hipErrorInvalidImage) {
     hip_test::skip("the device under test does not load CPU code objects");
     return;
@@ -112,7 +116,7 @@ TEST_CASE("Unit_hipLibrary_Positive_EnumerateAndLaunch") {
 }
 
 TEST_CASE("Unit_hipLibraryLoadData_Positive") {
-  std::vector<char> image = file_bytes(WEFT_TEST_MODULE_OBJECT);
+  std::vector<char> image = file_bytes(kModuleObject.c_str());
   REQUIRE(!image.empty());
   hipLibrary_t library = nullptr;
   hipLibraryOption option = hipLibraryBinaryIsPreserved;
@@ -179,7 +183,7 @@ TEST_CASE("Unit_hipKernelAttribute_Positive_SetGet") {
 
 TEST_CASE("Unit_hipLibrary_Negative") {
   hipLibrary_t library = nullptr;
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(nullptr, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 0, nullptr, nullptr, 0),
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(nullptr, kModuleObject.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
@@ -191,14 +195,14 @@ TEST_CASE("Unit_hipLibrary_Negative") {
   const char garbage[64] = "this is not a code object";
   HIP_CHECK_ERROR(hipLibraryLoadData(&library, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0),
                   hipErrorInvalidImage);
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 2, nullptr, nullptr, 0),
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 2, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
   // An unknown option value, stored without an out-of-range enum conversion.
   hipLibraryOption bad_option;
   const int unknown_option = 7;
   std::memcpy(&bad_option, &unknown_option, sizeof bad_option);
   void* value = nullptr;
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, WEFT_TEST_MODULE_OBJECT, nullptr, nullptr, 0, &bad_option, &value,
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 0, &bad_option, &value,
                                          1),
                   hipErrorInvalidValue);
   REQUIRE(library == nullptr);

@@ -5,10 +5,14 @@
 // hipDrvLaunchKernelEx honours hipLaunchAttributeCooperative; the multi-device
 // cooperative module launch runs a one-device list.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <hip/hip_ext.h>
 
 #include <dlfcn.h>
+
+// Found next to the executable when the tests run outside the build tree.
+static const std::string kModuleObject = hip_test::helper_file(WEFT_TEST_MODULE_OBJECT);
 
 namespace {
 
@@ -22,7 +26,7 @@ struct Module {
 };
 
 bool load(Module& m) {
-  const hipError_t rc = hipModuleLoad(&m.module, WEFT_TEST_MODULE_OBJECT);
+  const hipError_t rc = hipModuleLoad(&m.module, kModuleObject.c_str());
   if (rc == hipErrorNoBinaryForGpu || rc == hipErrorInvalidImage) {
     hip_test::skip("the device under test does not load CPU code objects");
     return false;

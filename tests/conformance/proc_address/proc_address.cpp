@@ -4,6 +4,7 @@
 // the address the dynamic linker gives it, versioned forms (R0600, _spt) follow the
 // version and flags, and unknown names, low versions and bad arguments fail as HIP says.
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 #include <dlfcn.h>
 
@@ -12,13 +13,16 @@
 #include <sstream>
 #include <string>
 
+// Found next to the executable when the tests run outside the build tree.
+static const std::string kExportsTxt = hip_test::helper_file(WEFT_EXPORTS_TXT);
+
 namespace {
 
 void* linker_address(const char* name) { return dlsym(RTLD_DEFAULT, name); }
 
 // The hip* function names of src/api/exports.txt.
 std::vector<std::string> exported_hip_names() {
-  std::ifstream in(WEFT_EXPORTS_TXT);
+  std::ifstream in(kExportsTxt.c_str());
   REQUIRE(in.good());
   std::vector<std::string> names;
   std::string line;

@@ -151,6 +151,50 @@ CUresult vm_import(CUmemGenericAllocationHandle* h, void* os_handle, CUmemAlloca
                                static_cast<long long>(reinterpret_cast<intptr_t>(os_handle)), -1});
   return CUDA_SUCCESS;
 }
+// External memory and semaphores: recorded in vm_calls (the handle is the record's
+// index + 0x100); a mapped buffer is real memory, freed by cuMemFree.
+CUresult ext_import_memory(CUexternalMemory* m, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* d) {
+  *m = reinterpret_cast<CUexternalMemory>(0x100 + g_state->vm_calls.size());
+  g_state->vm_calls.push_back({"ImportExternalMemory", 0, static_cast<size_t>(d->size),
+                               reinterpret_cast<uintptr_t>(*m), d->handle.fd, static_cast<int>(d->flags)});
+  return CUDA_SUCCESS;
+}
+CUresult ext_mapped_buffer(CUdeviceptr* p, CUexternalMemory m, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* d) {
+  *p = reinterpret_cast<CUdeviceptr>(std::calloc(1, static_cast<size_t>(d->size)));
+  g_state->vm_calls.push_back({"ExternalMemoryGetMappedBuffer", *p, static_cast<size_t>(d->size),
+                               reinterpret_cast<uintptr_t>(m), static_cast<long long>(d->offset), -1});
+  return CUDA_SUCCESS;
+}
+CUresult ext_destroy_memory(CUexternalMemory m) {
+  g_state->vm_calls.push_back({"DestroyExternalMemory", 0, 0, reinterpret_cast<uintptr_t>(m), 0, -1});
+  return CUDA_SUCCESS;
+}
+CUresult ext_import_semaphore(CUexternalSemaphore* sem, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* d) {
+  *sem = reinterpret_cast<CUexternalSemaphore>(0x100 + g_state->vm_calls.size());
+  g_state->vm_calls.push_back({"ImportExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(*sem), d->type,
+                               d->handle.fd});
+  return CUDA_SUCCESS;
+}
+CUresult ext_signal(const CUexternalSemaphore* sems, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* params,
+                    unsigned n, CUstream stream) {
+  for (unsigned i = 0; i < n; ++i)
+    g_state->vm_calls.push_back({"SignalExternalSemaphores", reinterpret_cast<CUdeviceptr>(stream), 0,
+                                 reinterpret_cast<uintptr_t>(sems[i]),
+                                 static_cast<long long>(params[i].params.fence.value), -1});
+  return CUDA_SUCCESS;
+}
+CUresult ext_wait(const CUexternalSemaphore* sems, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* params, unsigned n,
+                  CUstream stream) {
+  for (unsigned i = 0; i < n; ++i)
+    g_state->vm_calls.push_back({"WaitExternalSemaphores", reinterpret_cast<CUdeviceptr>(stream), 0,
+                                 reinterpret_cast<uintptr_t>(sems[i]),
+                                 static_cast<long long>(params[i].params.fence.value), -1});
+  return CUDA_SUCCESS;
+}
+CUresult ext_destroy_semaphore(CUexternalSemaphore sem) {
+  g_state->vm_calls.push_back({"DestroyExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(sem), 0, -1});
+  return CUDA_SUCCESS;
+}
 CUresult host_alloc(void** p, size_t n, unsigned) {
   *p = std::calloc(1, n);
   g_state->host_pages.push_back(*p);
@@ -365,6 +409,13 @@ FakeCuda::FakeCuda() : api_(new weft::cuda::Api()) {
   api_->cuMemSetAccess = vm_set_access;
   api_->cuMemExportToShareableHandle = vm_export;
   api_->cuMemImportFromShareableHandle = vm_import;
+  api_->cuImportExternalMemory = ext_import_memory;
+  api_->cuExternalMemoryGetMappedBuffer = ext_mapped_buffer;
+  api_->cuDestroyExternalMemory = ext_destroy_memory;
+  api_->cuImportExternalSemaphore = ext_import_semaphore;
+  api_->cuSignalExternalSemaphoresAsync = ext_signal;
+  api_->cuWaitExternalSemaphoresAsync = ext_wait;
+  api_->cuDestroyExternalSemaphore = ext_destroy_semaphore;
   weft::cuda::set_api_for_testing(api_);
 }
 

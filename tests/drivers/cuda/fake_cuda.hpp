@@ -49,14 +49,16 @@ struct HostFunc {
   void* data = nullptr;
 };
 
-// One cuMem* virtual memory call (virtual_memory_fake_test.cpp).
+// One cuMem* virtual memory call (virtual_memory_fake_test.cpp), or one external
+// memory or semaphore call (external_fake_test.cpp: handle = the object, detail =
+// the fd, offset, type or fence value, address = the buffer or the stream).
 struct VmCall {
   std::string name;  // without the "cuMem" prefix: "Create", "Map", …
   CUdeviceptr address = 0;
   size_t bytes = 0;
   CUmemGenericAllocationHandle handle = 0;
   long long detail = 0;  // handle types, access flags, granularity option, the fd
-  int device = -1;       // the location id the call named
+  int device = -1;       // the location id the call named (external imports: flags or fd)
 };
 
 // Everything the fake records; tests read and tweak it directly.

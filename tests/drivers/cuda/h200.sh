@@ -26,12 +26,21 @@ stage() {
       *) cp "$f" "$out/bin/" ;;
     esac
   done
+  # Files the conformance tests open (hip_test::helper_file finds them next to the
+  # executable, or in $WEFT_TEST_HELPER_DIR): code objects, the child programs of
+  # the process-sharing tests, the export list.
+  src=$(cd "$(dirname "$0")/../../.." && pwd)
+  for f in "$build"/tests/conformance/context_kernels.so \
+           "$build"/tests/conformance/module/conformance_module_kernels.so \
+           "$build"/tests/conformance/*/*_child "$src"/src/api/exports.txt; do
+    [ -f "$f" ] && cp "$f" "$out/bin/"
+  done
   cp -L "$build"/src/libamdhip64.so.7 "$out/lib/"
   for lib in $(ldd "$build"/src/libamdhip64.so.7 "$out"/bin/cuda_driver_gpu | awk '/=>/ {print $3}' |
                grep -E 'libfmt|libboost_context|libzstd|libz\.' | sort -u); do
     cp -L "$lib" "$out/lib/"
   done
-  strip --strip-unneeded "$out"/bin/conformance_* "$out"/bin/contract_* "$out"/bin/cuda_* "$out"/bench/cuda_overhead \
+  strip --strip-unneeded "$out"/bin/*_child "$out"/bin/conformance_* "$out"/bin/contract_* "$out"/bin/cuda_* "$out"/bench/cuda_overhead \
         "$out"/lib/*.so* 2>/dev/null
   du -sh "$out"
 }
@@ -39,6 +48,7 @@ stage() {
 run() {
   dir=$(cd "$1" && pwd) logs=${2:-/tmp}
   export LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export WEFT_TEST_HELPER_DIR="$dir/bin"
   mkdir -p "$logs"
   summary="${WEFT_SUMMARY:-$logs/summary.txt}"
   : >"$summary"
@@ -72,10 +82,12 @@ run() {
   gpu=${WEFT_GPU_ORDINAL:-0} cpu=${WEFT_CPU_ORDINAL:-$(nvidia-smi -L | grep -c '^GPU')}
   for t in "$dir"/bin/conformance_*; do
     n=$(basename "$t")
+    case $n in *.so) continue ;; esac  # a test's code object, not a test
     WEFT_TEST_DEVICE=$gpu one "gpu_$n" "$t"
   done
   for t in "$dir"/bin/conformance_*; do
     n=$(basename "$t")
+    case $n in *.so) continue ;; esac
     WEFT_TEST_DEVICE=$cpu one "cpu_$n" "$t"
   done
   if [ -x "$dir/bench/cuda_overhead" ]; then
