@@ -258,7 +258,7 @@ Result<void*> XdnaDevice::register_host(void* ptr, size_t, unsigned) { return pt
 Status XdnaDevice::unregister_host(void*) { return Status(); }
 
 Result<Ref<Queue>> XdnaDevice::create_queue(const QueueOptions&) {
-  WEFT_ASSIGN_OR_RETURN(Bo cmd, create_bo(uapi::kBoCmd, kPage));
+  WEFT_ASSIGN_OR_RETURN(Bo cmd, create_bo(uapi::kBoCmd, (uapi::kErtMaxCount + 1) * 4));
   return Ref<Queue>(make_ref<XdnaQueue>(Ref<XdnaDevice>(this), cmd));
 }
 

@@ -111,6 +111,7 @@ struct XdnaQueue::State {
 
   void loop();
   Status run(PreparedLaunch& launch);
+  Status execute(PreparedLaunch& launch);
   Status run(CopyOp& op);
   Status run(FillOp& op);
   Status run(HostFuncOp& op);
@@ -145,6 +146,13 @@ void XdnaQueue::State::loop() {
 }
 
 Status XdnaQueue::State::run(PreparedLaunch& launch) {
+  // A device lost mid-launch poisons the device: a sticky launch failure.
+  Status status = execute(launch);
+  if (status.code() == hipErrorNoDevice) return Status(hipErrorLaunchFailure, status.message());
+  return status;
+}
+
+Status XdnaQueue::State::execute(PreparedLaunch& launch) {
   XdnaDevice& dev = *device;
   const HwContext& context = *launch.kernel->context;
   const std::string& name = launch.kernel->info().name;
@@ -160,8 +168,7 @@ Status XdnaQueue::State::run(PreparedLaunch& launch) {
   exec.cmd_count = 1;
   exec.arg_count = static_cast<uint32_t>(launch.handles.size());
   if (Status s = dev.ioctl(uapi::kExecCmd, &exec, "EXEC_CMD"); !s.ok())
-    return Status(s.code() == hipErrorNoDevice ? hipErrorLaunchFailure : s.code(),
-                  s.message() + " (launching " + name + ")");
+    return Status(s.code(), s.message() + " (launching " + name + ")");
   log::debug(log::kKernel, "NPU: kernel {} submitted as command {} on context {}", name, exec.seq, context.handle);
   uapi::SyncobjTimelineWait wait;
   uint32_t syncobj = context.syncobj;
