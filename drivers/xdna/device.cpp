@@ -101,8 +101,8 @@ Status XdnaDevice::ioctl(unsigned long request, void* arg, const char* what) con
 
 void XdnaDevice::properties(hipDeviceProp_tR0600& p) const {
   std::memset(&p, 0, sizeof(p));
-  std::snprintf(p.name, sizeof(p.name), "AMD Ryzen AI %s%s%s", generation_.name, facts_.vbnv.empty() ? "" : " ",
-                facts_.vbnv.c_str());
+  // The name hip-smi shows for the same node (src/tools/hip_smi/probe_npu.cpp).
+  std::snprintf(p.name, sizeof(p.name), "AMD Ryzen AI %s", generation_.name);
   std::snprintf(p.gcnArchName, sizeof(p.gcnArchName), "%s", generation_.target);
   char uuid[sizeof(p.uuid.bytes) + 1];
   std::snprintf(uuid, sizeof(uuid), "NPU-%-12.12s", facts_.bdf.c_str());

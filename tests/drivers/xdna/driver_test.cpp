@@ -139,7 +139,7 @@ TEST_CASE("Xdna_Device_PropertiesComeFromSysfsAndGetInfo") {
   CHECK(devices[0]->kind() == weft::AgentKind::kNpu);
   CHECK(devices[0]->target_id() == "aie2");
   CHECK(std::string(p.gcnArchName) == "aie2");
-  CHECK(std::string(p.name) == "AMD Ryzen AI NPU1 RyzenAI-npu1");
+  CHECK(std::string(p.name) == "AMD Ryzen AI NPU1");
   CHECK(p.multiProcessorCount == 4);  // AIE columns
   CHECK(p.clockRate == 1028 * 1000);
   CHECK(p.pciBusID == 0xc5);
