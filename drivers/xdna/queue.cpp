@@ -89,6 +89,10 @@ Result<PreparedLaunch> prepare_launch(XdnaDevice& device, const DispatchOp& op) 
       launch.buffers.push_back(bo);
     }
   }
+  if (masks + regmap.size() / 4 > uapi::kErtMaxCount)
+    return Status(hipErrorInvalidValue, "NPU: kernel " + info.name + "'s register map and CU masks need " +
+                                            std::to_string(masks + regmap.size() / 4) +
+                                            " words; an ERT packet holds " + std::to_string(uapi::kErtMaxCount));
   launch.words.assign(masks + regmap.size() / 4, 0);
   launch.words[kernel->cu_index / 32] = 1u << (kernel->cu_index % 32);
   std::memcpy(launch.words.data() + masks, regmap.data(), regmap.size());

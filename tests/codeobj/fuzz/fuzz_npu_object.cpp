@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)npu_object_target(bytes);
   (void)image_extent([&](uint64_t offset, std::span<std::byte> out) {
     if (offset > size || out.size() > size - offset) return false;
-    std::memcpy(out.data(), data + offset, out.size());
+    if (!out.empty()) std::memcpy(out.data(), data + offset, out.size());
     return true;
   });
   auto image = OpenedImage::open(bytes, 1u << 24);

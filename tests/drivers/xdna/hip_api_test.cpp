@@ -120,8 +120,9 @@ TEST_CASE("Xdna_Hip_ModuleLaunchRunsTheKernel") {
   HIP_CHECK(hipStreamSynchronize(stream));
   b.check(2);
   // One launch is the whole partition: other shapes are refused.
-  CHECK(hipModuleLaunchKernel(add, 2, 1, 1, 1, 1, 1, 0, stream, params, nullptr) != hipSuccess);
-  CHECK(hipModuleLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr) != hipSuccess);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 2, 1, 1, 1, 1, 1, 0, stream, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr),
+                  hipErrorInvalidConfiguration);
   // A buffer that is not NPU memory is refused at the launch.
   std::vector<uint32_t> host(kN);
   void* host_ptr = host.data();
