@@ -3,6 +3,7 @@
 
 #include <weft/codeobj/bundle.hpp>
 #include <weft/codeobj/elf.hpp>
+#include <weft/codeobj/npu_object.hpp>
 #include <weft/codeobj/target_id.hpp>
 
 #include <algorithm>
@@ -202,6 +203,16 @@ Result<size_t> image_extent(const ImageReader& read) {
       return invalid_image("image is neither an ELF code object nor a clang offload bundle");
     return bundle_extent(read);
   }
+  if (starts_with(magic, "WEFT")) {  // weft's NPU code object: u64 total size at 16
+    std::byte npu_raw[kNpuHeaderSize];
+    WEFT_RETURN_IF_ERROR(read_into(read, 0, npu_raw, "NPU code object header"));
+    if (!is_npu_object(Bytes(npu_raw, sizeof(npu_raw))))
+      return invalid_image("image is neither an ELF code object nor a clang offload bundle nor an NPU object");
+    uint64_t total = *read_le<uint64_t>(Bytes(npu_raw, sizeof(npu_raw)), 16);
+    if (total > kMaxImage || total < kNpuHeaderSize)
+      return invalid_image(text_of("NPU code object: total size ", total, " is below its header or over the cap"));
+    return static_cast<size_t>(total);
+  }
   if (is_nvidia_fatbin(magic)) {  // u32 magic, u16 version, u16 header size, u64 payload size
     WEFT_ASSIGN_OR_RETURN(uint16_t header, read_field<uint16_t>(read, 6, "NVIDIA fat binary header"));
     WEFT_ASSIGN_OR_RETURN(uint64_t payload, read_field<uint64_t>(read, 8, "NVIDIA fat binary header"));
@@ -244,6 +255,7 @@ ImageKind classify_image(Bytes bytes) {
   if (is_elf(bytes)) return ImageKind::kElf;
   if (is_bundle(bytes)) return ImageKind::kBundle;
   if (is_compressed_bundle(bytes)) return ImageKind::kCompressedBundle;
+  if (is_npu_object(bytes)) return ImageKind::kNpuObject;
   if (is_nvidia_fatbin(bytes) || is_ptx_text(bytes)) return ImageKind::kOpaque;
   return ImageKind::kUnknown;
 }
@@ -274,6 +286,11 @@ Result<OpenedImage> OpenedImage::open(Bytes bytes, uint64_t max_decompressed) {
         return image;
       }
       WEFT_ASSIGN_OR_RETURN(std::string target, elf_target(bytes));
+      image.candidates_.push_back({std::move(target), std::string(), bytes, false});
+      return image;
+    }
+    case ImageKind::kNpuObject: {
+      WEFT_ASSIGN_OR_RETURN(std::string target, npu_object_target(bytes));
       image.candidates_.push_back({std::move(target), std::string(), bytes, false});
       return image;
     }

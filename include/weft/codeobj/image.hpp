@@ -20,7 +20,8 @@ namespace weft::codeobj {
 
 // kOpaque: a code object only a driver understands (NVIDIA fatbin, PTX text): it
 // is offered to every agent, whose driver accepts or refuses it.
-enum class ImageKind { kUnknown, kElf, kBundle, kCompressedBundle, kOpaque };
+// kNpuObject: weft's NPU code object (npu_object.hpp), whose header names its target.
+enum class ImageKind { kUnknown, kElf, kBundle, kCompressedBundle, kOpaque, kNpuObject };
 
 ImageKind classify_image(Bytes bytes);
 
@@ -38,7 +39,8 @@ using ImageReader = std::function<bool(uint64_t offset, std::span<std::byte> out
 
 // The size of an image given only its start (hipModuleLoadData passes no size),
 // read from its headers: ELF section and program headers, bundle entries, the
-// CCOB v2/v3 total size, the NVIDIA fatbin header; PTX text up to its NUL).
+// CCOB v2/v3 total size, the NVIDIA fatbin header, the NPU object's total size;
+// PTX text up to its NUL).
 // Every claimed offset and size is checked against kMaxImageSize before any sum,
 // and header bytes are read through `read`, so a corrupt header fails with
 // hipErrorInvalidImage instead of reading unmapped memory. CCOB v1 records no

@@ -14,7 +14,7 @@ for src in "$@"; do
   "$cxx" "${flags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")
 done
-for t in elf bundle msgpack amdgpu target_id; do
+for t in elf bundle msgpack amdgpu target_id xclbin npu_object; do
   "$cxx" "${flags[@]}" -fsanitize=fuzzer "$root/tests/codeobj/fuzz/fuzz_$t.cpp" "${objs[@]}" -lz -lzstd \
     -o "$out/fuzz_$t"
 done

@@ -7,6 +7,8 @@
 #include <weft/codeobj/bundle.hpp>
 #include <weft/codeobj/elf.hpp>
 #include <weft/codeobj/image.hpp>
+#include <weft/codeobj/npu_object.hpp>
+#include <weft/codeobj/xclbin.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -83,6 +85,47 @@ void module_seeds(const std::string& name, Bytes so) {
   }
 }
 
+// NPU seeds, made with the writers: xclbins (one and two PDIs) and NPU code
+// objects in the mlir-aie layout, with scalars, several kernels, and a bundle
+// entry holding one.
+void npu_seeds() {
+  auto pdi = [](uint8_t fill, std::vector<uint64_t> ids) {
+    XclbinPdiInput p;
+    p.uuid.fill(fill);
+    p.image.assign(96, std::byte(fill));
+    p.kernel_ids = std::move(ids);
+    return p;
+  };
+  XclbinInput one;
+  one.operations_per_cycle = 2048;
+  one.column_width = 1;
+  one.start_columns = {0, 1, 2, 3};
+  one.pdis = {pdi(0x11, {0x901})};
+  XclbinInput two = one;
+  two.column_width = 4;
+  two.start_columns = {0};
+  two.pdis = {pdi(0x22, {0x901, 0x902}), pdi(0x33, {0x903})};
+  auto x1 = write_xclbin(one), x2 = write_xclbin(two);
+  seed("xclbin", "npu_one_pdi.xclbin", x1);
+  seed("xclbin", "npu_two_pdis.xclbin", x2);
+  std::vector<NpuKernelInput> single{mlir_aie_kernel("passthrough", {0x06030100u, 0x00000105u, 3, 0x10}, 2)};
+  NpuKernelInput scalars = mlir_aie_kernel("scale", {1, 2, 3, 4, 5, 6}, 2);
+  scalars.args.push_back({NpuArgKind::kScalar, 4, scalars.regmap_size});
+  scalars.args.push_back({NpuArgKind::kScalar, 8, scalars.regmap_size + 4});
+  scalars.regmap_size += 12;
+  NpuKernelInput old_layout = mlir_aie_kernel("old_layout", {7, 8}, 0);  // instr first, u64 ninstr
+  old_layout.instr_slot = 0x00, old_layout.ninstr_slot = 0x08, old_layout.opcode_slot = 0x30;
+  old_layout.args = {{NpuArgKind::kBuffer, 8, 0x10}, {NpuArgKind::kBuffer, 8, 0x18}};
+  old_layout.regmap_size = 0x38;
+  NpuKernelInput second = mlir_aie_kernel("second", {9}, 5);
+  second.dpu_kernel_id = 0x903;
+  auto o1 = write_npu_object("aie2", x1, single);
+  seed("npu_object", "passthrough.npu", o1);
+  seed("npu_object", "three_kernels.npu", write_npu_object("aie2p", x2, {scalars, old_layout, second}));
+  seed("bundle", "npu.bundle", write_bundle({{"host-x86_64-unknown-linux-gnu", {}}, {"hipv4-aie2-amd-xdna--aie2", o1}}));
+  seed_text("target_id", "npu.target", "hipv4-aie2-amd-xdna--aie2\naie2");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,6 +151,7 @@ int main(int argc, char** argv) {
                                                    {"hipv4-x86_64-unknown-linux-gnu-x86_64", bytes}}));
     }
   }
+  npu_seeds();
   for (const char* t : {"gfx90a\ngfx90a:sramecc+:xnack-", "gfx90a:xnack+\ngfx90a:sramecc-:xnack+", "sm_80\nsm_86",
                         "x86_64\nx86_64", "hipv4-amdgcn-amd-amdhsa--gfx1030\ngfx1030"})
     seed_text("target_id", "text" + std::to_string(g_count), t);

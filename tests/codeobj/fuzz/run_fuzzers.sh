@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Runs each code-object fuzz target for a while and prints executions and crashes.
 #   run_fuzzers.sh <build-dir> [seconds-per-target=600] [parallel=2] ["target ..."]
-# Targets: elf bundle msgpack amdgpu target_id (default), and module (hipModuleLoadData).
+# Targets: elf bundle msgpack amdgpu target_id xclbin npu_object (default), and module
+# (hipModuleLoadData).
 # <build-dir>/tests/codeobj holds the fuzzers and the seed corpus the build made.
 # The machine is shared: targets run niced, `parallel` at a time.
 set -uo pipefail
@@ -22,7 +23,7 @@ run_one() {
   crashes=$(ls "$work/$t-"* 2>/dev/null | wc -l)
   echo "fuzz_$t: ${execs:-?} executions in ${seconds}s, $crashes crashes"
 }
-read -r -a targets <<<"${4:-elf bundle msgpack amdgpu target_id}"
+read -r -a targets <<<"${4:-elf bundle msgpack amdgpu target_id xclbin npu_object}"
 for ((i = 0; i < ${#targets[@]}; i += parallel)); do
   for t in "${targets[@]:i:parallel}"; do run_one "$t" & done
   wait
