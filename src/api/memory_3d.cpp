@@ -3,8 +3,9 @@
 // hipMemcpy3D(Async)(_spt), hipMemcpyParam2D(Async). A region is a stack of 2D slices;
 // when the slices are contiguous (the pitched pointer's ysize equals the extent's
 // height) it is one 2D op, otherwise one 2D op per slice, all checked before any is
-// submitted. hipArrays are not supported yet (hipErrorNotSupported).
+// submitted. Copies with a hipArray side go through copy_region (array_copy.hpp).
 #include "api/api.hpp"
+#include "api/array_copy.hpp"
 #include "api/memory_checks.hpp"
 #include "graph/capture.hpp"
 
@@ -101,12 +102,54 @@ Status check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& ex
   return Status();
 }
 
+// hipMemcpy3D with an array side: positions and the extent's width count the
+// array's elements on array sides, bytes on linear ones (as in CUDA).
+Status memcpy_3d_array(const hipMemcpy3DParms& p, hipStream_t stream, Blocking blocking,
+                       DefaultStream default_stream) {
+  WEFT_ASSIGN_OR_RETURN(auto sides, sides_of(p.kind));
+  Ref<hipArray> dst_array, src_array;
+  if (p.dstArray) {
+    WEFT_ASSIGN_OR_RETURN(dst_array, find_array(p.dstArray, "dstArray"));
+  }
+  if (p.srcArray) {
+    WEFT_ASSIGN_OR_RETURN(src_array, find_array(p.srcArray, "srcArray"));
+  }
+  if (dst_array && src_array && dst_array->texel_bytes() != src_array->texel_bytes())
+    return invalid_value(fmt::format("the arrays' elements differ in size ({} and {} bytes)",
+                                     dst_array->texel_bytes(), src_array->texel_bytes()));
+  const size_t texel = dst_array ? dst_array->texel_bytes() : src_array->texel_bytes();
+  auto width = mul(p.extent.width, texel);
+  if (!width) return invalid_value("the extent overflows");
+  auto side = [&](const Ref<hipArray>& array, const hipPitchedPtr& ptr, const hipPos& pos,
+                  Side role) -> Result<RegionSide> {
+    RegionSide r;
+    r.y = pos.y;
+    r.z = pos.z;
+    if (array) {
+      auto x = mul(pos.x, texel);
+      if (!x) return invalid_value("the position overflows");
+      r.array = array;
+      r.x_bytes = *x;
+    } else {
+      r.ptr = ptr.ptr;
+      r.pitch = ptr.pitch;
+      r.rows = ptr.ysize;
+      r.x_bytes = pos.x;
+      r.side = role;
+    }
+    return r;
+  };
+  WEFT_ASSIGN_OR_RETURN(RegionSide dst, side(dst_array, p.dstPtr, p.dstPos, sides.first));
+  WEFT_ASSIGN_OR_RETURN(RegionSide src, side(src_array, p.srcPtr, p.srcPos, sides.second));
+  return copy_region(std::move(dst), std::move(src), *width, p.extent.height, p.extent.depth,
+                     CopyCall{stream, blocking, default_stream});
+}
+
 Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, Blocking blocking,
                  DefaultStream default_stream) {
   if (!params) return invalid_value("null hipMemcpy3DParms");
   const hipMemcpy3DParms& p = *params;
-  if (p.srcArray || p.dstArray)
-    return Status(hipErrorNotSupported, "hipMemcpy3D with a hipArray is not supported yet");
+  if (p.srcArray || p.dstArray) return memcpy_3d_array(p, stream, blocking, default_stream);
   WEFT_RETURN_IF_ERROR(copy_direction(p.kind, p.dstPtr.ptr, p.srcPtr.ptr).status());
   const hipExtent& e = p.extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) {
@@ -172,9 +215,8 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
       side.ptr = static_cast<const std::byte*>(device);
       break;
     case hipMemoryTypeArray:
-      (void)array;
-      return Status(hipErrorNotSupported,
-                    fmt::format("{}MemoryType hipMemoryTypeArray is not supported yet", what));
+      (void)array;  // memcpy_param_2d_array's business
+      return Status(hipErrorInvalidValue, fmt::format("{}MemoryType hipMemoryTypeArray", what));
     default:
       return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what,
                                        static_cast<int>(type)));
@@ -186,9 +228,49 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
   return side;
 }
 
+// One side of a hip_Memcpy2D that names an array or memory.
+Result<RegionSide> param_region(hipMemoryType type, const void* host, const void* device,
+                                hipArray_const_t array, size_t x, size_t y, size_t pitch,
+                                const char* what) {
+  RegionSide r;
+  r.x_bytes = x;
+  r.y = y;
+  switch (raw_value(type)) {
+    case hipMemoryTypeArray: {
+      WEFT_ASSIGN_OR_RETURN(r.array, find_array(array, what));
+      return r;
+    }
+    case hipMemoryTypeHost:
+      r.ptr = host;
+      r.side = Side::kHost;
+      break;
+    case hipMemoryTypeDevice:
+    case hipMemoryTypeManaged:
+      r.ptr = device;
+      r.side = Side::kDevice;
+      break;
+    case hipMemoryTypeUnified:
+      r.ptr = device;
+      r.side = Side::kEither;
+      break;
+    default:
+      return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what, raw_value(type)));
+  }
+  r.pitch = pitch;
+  return r;
+}
+
 Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking blocking) {
   if (!copy) return invalid_value("null hip_Memcpy2D");
   const hip_Memcpy2D& c = *copy;
+  if (raw_value(c.srcMemoryType) == hipMemoryTypeArray || raw_value(c.dstMemoryType) == hipMemoryTypeArray) {
+    WEFT_ASSIGN_OR_RETURN(RegionSide src, param_region(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray,
+                                                       c.srcXInBytes, c.srcY, c.srcPitch, "src"));
+    WEFT_ASSIGN_OR_RETURN(RegionSide dst, param_region(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray,
+                                                       c.dstXInBytes, c.dstY, c.dstPitch, "dst"));
+    return copy_region(std::move(dst), std::move(src), c.WidthInBytes, c.Height, 1,
+                       CopyCall{stream, blocking, kLegacy});
+  }
   if (c.WidthInBytes == 0 || c.Height == 0) {
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     (void)s;

@@ -109,6 +109,10 @@ Status Stream::submit(CommandBuffer& buffer) {
   return submit_in_order([&](Queue& queue) { return buffer.submit(queue); });
 }
 
+Status Stream::submit_array_copy(const ArrayCopyOp& op) {
+  return submit_in_order([&](Queue& queue) { return queue.submit_array_copy(op); });
+}
+
 Status Stream::synchronize() {
   Status status = queue_->synchronize();
   if (!status.ok() && is_sticky_error(status.code())) device_.set_sticky_error(status.code());

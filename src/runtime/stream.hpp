@@ -55,6 +55,10 @@ class Stream final : public RefCounted {
   // Submits a finalized command buffer (a graph plan) with the same ordering
   // rules. Graph capture is the caller's business (src/graph).
   Status submit(CommandBuffer& buffer);
+  // A copy with a native array side (Queue::submit_array_copy), same ordering
+  // rules. It is no Op, so stream capture cannot take it: the caller refuses it
+  // while this stream captures.
+  Status submit_array_copy(const ArrayCopyOp& op);
   // Waits for the stream's work; a device error reported here sticks to the device.
   Status synchronize();
   bool is_idle() { return queue_->is_idle(); }

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <hip/hip_runtime_api.h>
+#include <weft/driver/image.hpp>
 #include <weft/driver/op.hpp>
 #include <weft/driver/op_observer.hpp>
 #include <weft/driver/ref.hpp>
@@ -87,6 +88,12 @@ class Queue : public RefCounted {
     if (status.ok()) status = submit(std::move(op));
     if (status.ok()) status = submit(HostFuncOp{[observer] { observer->ended(op_clock_ns()); }});
     return status;
+  }
+  // Optional (image.hpp): a copy with a native array side, in queue order. Only
+  // queues of a device whose create_array() works get one.
+  virtual Status submit_array_copy(const ArrayCopyOp& op) {
+    (void)op;
+    return Status(hipErrorNotSupported, "this queue copies no native arrays");
   }
 };
 
@@ -336,6 +343,30 @@ class Device : public RefCounted {
   virtual Result<Ref<PhysicalMemory>> vm_import_fd(int fd) {
     (void)fd;
     return Status(hipErrorNotSupported, "this agent cannot import virtual memory handles");
+  }
+
+  // ---- Optional: native arrays, textures and surfaces (image.hpp). Without them
+  // the core keeps arrays in linear device memory.
+  virtual Result<Ref<NativeArray>> create_array(const ArrayShape& shape) {
+    (void)shape;
+    return Status(hipErrorNotSupported, "this agent has no native arrays");
+  }
+  // Returns the vendor's object handle (CUtexObject, CUsurfObject).
+  virtual Result<uint64_t> create_texture(const NativeTexture& texture) {
+    (void)texture;
+    return Status(hipErrorNotSupported, "this agent has no native texture objects");
+  }
+  virtual Status destroy_texture(uint64_t handle) {
+    (void)handle;
+    return Status(hipErrorNotSupported, "this agent has no native texture objects");
+  }
+  virtual Result<uint64_t> create_surface(const NativeResource& resource) {
+    (void)resource;
+    return Status(hipErrorNotSupported, "this agent has no native surface objects");
+  }
+  virtual Status destroy_surface(uint64_t handle) {
+    (void)handle;
+    return Status(hipErrorNotSupported, "this agent has no native surface objects");
   }
 };
 
