@@ -105,7 +105,17 @@ namespace weft::cuda {
   O(cuMemUnmap)                          \
   O(cuMemSetAccess)                      \
   O(cuMemExportToShareableHandle)        \
-  O(cuMemImportFromShareableHandle)
+  O(cuMemImportFromShareableHandle)       \
+  O(cuArray3DCreate)                     \
+  O(cuArrayDestroy)                      \
+  O(cuMipmappedArrayCreate)              \
+  O(cuMipmappedArrayDestroy)             \
+  O(cuMipmappedArrayGetLevel)            \
+  O(cuMemcpy3DAsync)                     \
+  O(cuTexObjectCreate)                   \
+  O(cuTexObjectDestroy)                  \
+  O(cuSurfObjectCreate)                  \
+  O(cuSurfObjectDestroy)
 
 struct Api {
 #define WEFT_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

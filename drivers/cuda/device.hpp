@@ -69,6 +69,14 @@ class CudaDevice final : public Device {
   Result<int> vm_export_fd(PhysicalMemory& memory) override;
   Result<Ref<PhysicalMemory>> vm_import_fd(int fd) override;
 
+  // CUDA arrays, texture and surface objects (image.cpp); hipErrorNotSupported
+  // when libcuda lacks the entry points.
+  Result<Ref<NativeArray>> create_array(const ArrayShape& shape) override;
+  Result<uint64_t> create_texture(const NativeTexture& texture) override;
+  Status destroy_texture(uint64_t handle) override;
+  Result<uint64_t> create_surface(const NativeResource& resource) override;
+  Status destroy_surface(uint64_t handle) override;
+
   const Api& api() const { return api_; }
   CUdevice handle() const { return device_; }
   const DeviceFacts& facts() const { return facts_; }

@@ -13,6 +13,9 @@ using namespace weft::api;
 namespace weft::api {
 namespace {
 
+// Texels a linear resource may hold on the software sampler (its extents are 32-bit).
+constexpr size_t kMaxLinearTexels = size_t{1} << 30;
+
 // (format, channels) of a resource view format; channels 0 for None and the
 // block-compressed formats.
 std::pair<hipArray_Format, unsigned> view_format(int f) {
@@ -88,12 +91,16 @@ Result<ResolvedResource> resolve(const hipResourceDesc& r, DeviceState& device) 
         if (bytes == 0 || bytes % texel)
           return invalid_value(fmt::format("sizeInBytes {} is not a positive multiple of the {}-byte element",
                                            bytes, texel));
+        if (bytes / texel > kMaxLinearTexels)
+          return invalid_value(fmt::format("{} elements exceed the limit of {}", bytes / texel, kMaxLinearTexels));
         out.native.bytes = bytes;
         out.shape.width = bytes / texel;
       } else {
         const auto& p = r.res.pitch2D;
         const size_t pitch_align = device.props().texturePitchAlignment ? device.props().texturePitchAlignment : 1;
         if (p.width == 0 || p.height == 0) return invalid_value("a pitch2D resource needs a width and a height");
+        if (p.width > kMaxLinearTexels || p.height > kMaxLinearTexels)
+          return invalid_value(fmt::format("pitch2D extent {} x {} exceeds {}", p.width, p.height, kMaxLinearTexels));
         if (p.pitchInBytes % pitch_align)
           return invalid_value(fmt::format("pitchInBytes {} is not a multiple of texturePitchAlignment ({})",
                                            p.pitchInBytes, pitch_align));
@@ -528,4 +535,18 @@ WEFT_EXPORT hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC* p
     *pResViewDesc = to_driver(implied_view(*o));
     return Status();
   }, pResViewDesc, texObject);
+}
+
+WEFT_EXPORT hipError_t hipDeviceGetTexture1DLinearMaxWidth(size_t* max_width, const hipChannelFormatDesc* desc,
+                                                           int device) {
+  return call("hipDeviceGetTexture1DLinearMaxWidth", [&] {
+    if (!max_width) return invalid_value("null output pointer");
+    if (!desc) return invalid_value("null channel descriptor");
+    WEFT_RETURN_IF_ERROR(format_of(*desc).status());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, device_at(device));
+    // GPUs report their limit; the software sampler's is its 32-bit extent (kMaxLinearTexels).
+    int limit = d->props().maxTexture1DLinear;
+    *max_width = limit > 0 ? static_cast<size_t>(limit) : kMaxLinearTexels;
+    return Status();
+  }, max_width, desc, device);
 }
