@@ -23,7 +23,10 @@ Result<ArrayShape> shape_of(const hipChannelFormatDesc* desc, size_t width, size
   return s;
 }
 
-ArrayShape shape_of(const HIP_ARRAY3D_DESCRIPTOR& d) {
+Result<ArrayShape> shape_of(const HIP_ARRAY3D_DESCRIPTOR& d) {
+  // Checked as an integer first: a value outside the enum may not be loaded as one.
+  if (format_bytes(raw_value(d.Format)) == 0)
+    return invalid_value(fmt::format("{:#x} is not a hipArray_Format", raw_value(d.Format)));
   ArrayShape s;
   s.width = d.Width;
   s.height = d.Height;

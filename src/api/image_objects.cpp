@@ -73,21 +73,24 @@ hipChannelFormatDesc channel_desc_of(hipArray_Format format, unsigned channels) 
   return d;
 }
 
+// The registries live as long as the process: objects still in
+// them at exit free their storage through their device, which static destruction
+// may already have taken down.
 ObjectMap<hipArray>& arrays() {
-  static ObjectMap<hipArray> map;
-  return map;
+  static auto* map = new ObjectMap<hipArray>;  // never destroyed (above)
+  return *map;
 }
 ObjectMap<MipmapObject>& mipmaps() {
-  static ObjectMap<MipmapObject> map;
-  return map;
+  static auto* map = new ObjectMap<MipmapObject>;  // never destroyed (above)
+  return *map;
 }
 ObjectMap<TextureObject>& textures() {
-  static ObjectMap<TextureObject> map;
-  return map;
+  static auto* map = new ObjectMap<TextureObject>;  // never destroyed (above)
+  return *map;
 }
 ObjectMap<SurfaceObject>& surfaces() {
-  static ObjectMap<SurfaceObject> map;
-  return map;
+  static auto* map = new ObjectMap<SurfaceObject>;  // never destroyed (above)
+  return *map;
 }
 
 Result<Ref<hipArray>> find_array(hipArray_const_t handle, const char* what, hipError_t error) {

@@ -54,7 +54,6 @@ struct ResolvedResource {
 
 Result<ResolvedResource> resolve(const hipResourceDesc& r, DeviceState& device) {
   ResolvedResource out;
-  out.native.type = static_cast<hipResourceType>(raw_value(r.resType));
   switch (raw_value(r.resType)) {
     case hipResourceTypeArray: {
       WEFT_ASSIGN_OR_RETURN(Ref<hipArray> a, find_array(r.res.array.array, "res.array.array"));
@@ -122,6 +121,7 @@ Result<ResolvedResource> resolve(const hipResourceDesc& r, DeviceState& device) 
     default:
       return invalid_value(fmt::format("resType {} is not a hipResourceType", raw_value(r.resType)));
   }
+  out.native.type = static_cast<hipResourceType>(raw_value(r.resType));  // one of the four, checked above
   for (const auto& level : out.levels)
     if (level->device != &device)
       return invalid_value(fmt::format("the array lives on device {}, not the current device {}",
@@ -286,10 +286,11 @@ hipResourceViewDesc implied_view(const TextureObject& o) {
 Result<hipResourceDesc> from_driver(const HIP_RESOURCE_DESC& d) {
   if (d.flags != 0) return invalid_value(fmt::format("HIP_RESOURCE_DESC flags {:#x} must be 0", d.flags));
   hipResourceDesc r{};
-  auto desc_of = [](hipArray_Format f, unsigned n) -> Result<hipChannelFormatDesc> {
-    if (format_bytes(f) == 0) return invalid_value(fmt::format("{:#x} is not a hipArray_Format", static_cast<int>(f)));
+  // The format as an integer: a value outside the enum may not be loaded as one.
+  auto desc_of = [](int f, unsigned n) -> Result<hipChannelFormatDesc> {
+    if (format_bytes(f) == 0) return invalid_value(fmt::format("{:#x} is not a hipArray_Format", f));
     if (n != 1 && n != 2 && n != 4) return invalid_value(fmt::format("{} channels (1, 2 or 4)", n));
-    return channel_desc_of(f, n);
+    return channel_desc_of(static_cast<hipArray_Format>(f), n);
   };
   switch (raw_value(d.resType)) {
     case HIP_RESOURCE_TYPE_ARRAY:
@@ -304,14 +305,14 @@ Result<hipResourceDesc> from_driver(const HIP_RESOURCE_DESC& d) {
       r.resType = hipResourceTypeLinear;
       r.res.linear.devPtr = d.res.linear.devPtr;
       WEFT_ASSIGN_OR_RETURN(r.res.linear.desc,
-                            desc_of(static_cast<hipArray_Format>(raw_value(d.res.linear.format)), d.res.linear.numChannels));
+                            desc_of(raw_value(d.res.linear.format), d.res.linear.numChannels));
       r.res.linear.sizeInBytes = d.res.linear.sizeInBytes;
       break;
     }
     case HIP_RESOURCE_TYPE_PITCH2D: {
       r.resType = hipResourceTypePitch2D;
       r.res.pitch2D.devPtr = d.res.pitch2D.devPtr;
-      WEFT_ASSIGN_OR_RETURN(r.res.pitch2D.desc, desc_of(static_cast<hipArray_Format>(raw_value(d.res.pitch2D.format)),
+      WEFT_ASSIGN_OR_RETURN(r.res.pitch2D.desc, desc_of(raw_value(d.res.pitch2D.format),
                                                         d.res.pitch2D.numChannels));
       r.res.pitch2D.width = d.res.pitch2D.width;
       r.res.pitch2D.height = d.res.pitch2D.height;

@@ -9,6 +9,7 @@
 // driver API's rule). What the struct has no field for (border colour, what is
 // bound) lives in a side table keyed by the reference's address.
 #include "api/image_ranges.hpp"
+#include "codeobj/registry.hpp"
 #include "api/texture_objects.hpp"
 
 #include <climits>
@@ -28,8 +29,8 @@ struct Binding {
 // Leaf lock: held only to read or write an entry, never across a call out.
 std::mutex g_bindings_mutex;
 std::unordered_map<const textureReference*, Binding>& bindings() {
-  static std::unordered_map<const textureReference*, Binding> map;
-  return map;
+  static auto* map = new std::unordered_map<const textureReference*, Binding>;  // lives for the process
+  return *map;
 }
 
 Binding binding_of(const textureReference* ref) {
@@ -529,4 +530,23 @@ WEFT_EXPORT hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp,
       return Status();
     });
   }, pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
+}
+
+WEFT_EXPORT hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t hmod, const char* name) {
+  return call("hipModuleGetTexRef", [&] {
+    if (!texRef) return invalid_value("null output pointer");
+    if (!name) return invalid_value("null texture name");
+    Ref<ModuleHandle> m = Registry::get().modules().find(hmod);
+    if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
+    // A module's texture<> variable is its reference where the module's globals are
+    // host memory (CPU code objects); GPU modules' references are the vendor's
+    // (CUDA 12 dropped cuModuleGetTexRef), so there is nothing to hand out.
+    if (!m->device().driver_device().caps().host_can_access_device_memory)
+      return Status(hipErrorNotSupported, "texture references of GPU modules: use texture objects");
+    WEFT_ASSIGN_OR_RETURN(std::span<std::byte> global, m->module().global(name));
+    if (global.size() < sizeof(textureReference))
+      return Status(hipErrorNotFound, fmt::format("global {} ({} bytes) is no texture reference", name, global.size()));
+    *texRef = reinterpret_cast<textureReference*>(global.data());
+    return Status();
+  }, texRef, hmod, name);
 }

@@ -88,7 +88,7 @@ TEST_CASE("Unit_hipMallocArray_Negative_Parameters") {
   HIP_CHECK_ERROR(hipMallocArray(&a, &ok, 4, 4, hipArrayCubemap), hipErrorInvalidValue);
 
   HIP_ARRAY3D_DESCRIPTOR d{4, 4, 6, HIP_AD_FORMAT_FLOAT, 1, 0};
-  d.Format = static_cast<hipArray_Format>(0x55);
+  d.Format = static_cast<hipArray_Format>(0x05);  // within the enum's range, not a format
   HIP_CHECK_ERROR(hipArray3DCreate(&a, &d), hipErrorInvalidValue);
   d.Format = HIP_AD_FORMAT_FLOAT;
   d.NumChannels = 3;

@@ -217,3 +217,12 @@ TEST_CASE("Unit_hipTexRef_Negative_Parameters") {
   hipArray_Format f{};
   HIP_CHECK_ERROR(hipTexRefGetFormat(&f, nullptr, &g_array), hipErrorInvalidValue);
 }
+
+TEST_CASE("Unit_hipModuleGetTexRef_Negative") {
+  textureReference* ref = nullptr;
+  int fake = 0;
+  HIP_CHECK_ERROR(hipModuleGetTexRef(nullptr, nullptr, "tex"), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleGetTexRef(&ref, nullptr, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleGetTexRef(&ref, reinterpret_cast<hipModule_t>(&fake), "tex"),
+                  hipErrorInvalidResourceHandle);
+}
