@@ -126,21 +126,103 @@ Status submit_copies(Stream& s, const std::vector<CopyOp>& ops, const CopyCall& 
 
 }  // namespace
 
-Status copy_region(RegionSide dst, RegionSide src, size_t w, size_t h, size_t d, const CopyCall& how) {
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> stream, resolve_stream(how.stream, how.default_stream));
-  if (w == 0 || h == 0 || d == 0) return Status();
+namespace {
+
+// Checks both sides of a non-empty region (not which device it runs on).
+Status check_region_sides(RegionSide& dst, RegionSide& src, size_t w, size_t h, size_t d) {
   if (dst.array) WEFT_RETURN_IF_ERROR(check_array_side(dst, w, h, d, "destination"));
   else WEFT_RETURN_IF_ERROR(check_linear_side(dst, w, h, d, "destination"));
   if (src.array) WEFT_RETURN_IF_ERROR(check_array_side(src, w, h, d, "source"));
   else WEFT_RETURN_IF_ERROR(check_linear_side(src, w, h, d, "source"));
+  if (!dst.array) WEFT_RETURN_IF_ERROR(check_linear_region(dst, w, h, d, Access::kWrite, "destination"));
+  if (!src.array) WEFT_RETURN_IF_ERROR(check_linear_region(src, w, h, d, Access::kRead, "source"));
+  return Status();
+}
+
+// Linear storage: one 2D copy per slice, or one for all when both sides' slices
+// are exactly `h` rows apart. The sides were checked.
+Result<std::vector<CopyOp>> linear_copies(const RegionSide& dst, const RegionSide& src, size_t w, size_t h,
+                                          size_t d) {
+  const bool merge = d == 1 || (rows_of(dst) == h && rows_of(src) == h);
+  const size_t slices = merge ? 1 : d;
+  const size_t rows = merge ? h * d : h;
+  const Side dst_side = dst.array ? Side::kVerified : dst.side;
+  const Side src_side = src.array ? Side::kVerified : src.side;
+  std::vector<CopyOp> ops;
+  ops.reserve(slices);
+  for (size_t z = 0; z < slices; ++z) {
+    WEFT_ASSIGN_OR_RETURN(const std::byte* to, address_of(dst, z));
+    WEFT_ASSIGN_OR_RETURN(const std::byte* from, address_of(src, z));
+    WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(to), pitch_of(dst), from, pitch_of(src), w,
+                                               rows, dst_side, src_side));
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+}  // namespace
+
+Result<std::vector<CopyOp>> plan_region(RegionSide dst, RegionSide src, size_t w, size_t h, size_t d) {
+  if (w == 0 || h == 0 || d == 0)
+    return invalid_value(fmt::format("empty copy extent {} x {} x {}", w, h, d));
+  if ((dst.array && dst.array->native) || (src.array && src.array->native))
+    return Status(hipErrorNotSupported, "graph memcpy nodes cannot copy native (CUDA) arrays");
+  WEFT_RETURN_IF_ERROR(check_region_sides(dst, src, w, h, d));
+  return linear_copies(dst, src, w, h, d);
+}
+
+Result<size_t> region_sides(const hipMemcpy3DParms& p, RegionSide& dst, RegionSide& src) {
+  WEFT_ASSIGN_OR_RETURN(auto sides, sides_of(p.kind));
+  if ((p.srcArray && p.srcPtr.ptr) || (p.dstArray && p.dstPtr.ptr))
+    return invalid_value("a copy end names both an array and a pointer");
+  Ref<hipArray> dst_array, src_array;
+  if (p.dstArray) {
+    WEFT_ASSIGN_OR_RETURN(dst_array, find_array(p.dstArray, "dstArray"));
+  }
+  if (p.srcArray) {
+    WEFT_ASSIGN_OR_RETURN(src_array, find_array(p.srcArray, "srcArray"));
+  }
+  if (!dst_array && !src_array) return invalid_value("internal: no array side");
+  if (dst_array && src_array && dst_array->texel_bytes() != src_array->texel_bytes())
+    return invalid_value(fmt::format("the arrays' elements differ in size ({} and {} bytes)",
+                                     dst_array->texel_bytes(), src_array->texel_bytes()));
+  const size_t texel = dst_array ? dst_array->texel_bytes() : src_array->texel_bytes();
+  auto width = mul_add(p.extent.width, texel, 0);
+  if (!width) return invalid_value("the extent overflows");
+  auto side = [&](const Ref<hipArray>& array, const hipPitchedPtr& ptr, const hipPos& pos, Side role,
+                  RegionSide& r) -> Status {
+    r = RegionSide{};
+    r.y = pos.y;
+    r.z = pos.z;
+    if (array) {
+      auto x = mul_add(pos.x, texel, 0);
+      if (!x) return invalid_value("the position overflows");
+      r.array = array;
+      r.x_bytes = *x;
+    } else {
+      r.ptr = ptr.ptr;
+      r.pitch = ptr.pitch;
+      r.rows = ptr.ysize;
+      r.x_bytes = pos.x;
+      r.side = role;
+    }
+    return Status();
+  };
+  WEFT_RETURN_IF_ERROR(side(dst_array, p.dstPtr, p.dstPos, sides.first, dst));
+  WEFT_RETURN_IF_ERROR(side(src_array, p.srcPtr, p.srcPos, sides.second, src));
+  return *width;
+}
+
+Status copy_region(RegionSide dst, RegionSide src, size_t w, size_t h, size_t d, const CopyCall& how) {
+  WEFT_ASSIGN_OR_RETURN(Ref<Stream> stream, resolve_stream(how.stream, how.default_stream));
+  if (w == 0 || h == 0 || d == 0) return Status();
   for (const RegionSide* side : {&dst, &src}) {
     if (side->array && side->array->device != &stream->device())
       return invalid_value(fmt::format("the array lives on device {}: copy it on a stream of that device",
                                        side->array->device->ordinal()));
   }
   const bool native = (dst.array && dst.array->native) || (src.array && src.array->native);
-  if (!dst.array) WEFT_RETURN_IF_ERROR(check_linear_region(dst, w, h, d, Access::kWrite, "destination"));
-  if (!src.array) WEFT_RETURN_IF_ERROR(check_linear_region(src, w, h, d, Access::kRead, "source"));
+  WEFT_RETURN_IF_ERROR(check_region_sides(dst, src, w, h, d));
 
   if (native) {
     WEFT_ASSIGN_OR_RETURN(graph::CaptureInfo capture, graph::capture_info(*stream));
@@ -159,22 +241,7 @@ Status copy_region(RegionSide dst, RegionSide src, size_t w, size_t h, size_t d,
     return Status();
   }
 
-  // Linear storage: one 2D copy per slice, or one for all when both sides' slices
-  // are exactly `h` rows apart.
-  const bool merge = d == 1 || (rows_of(dst) == h && rows_of(src) == h);
-  const size_t slices = merge ? 1 : d;
-  const size_t rows = merge ? h * d : h;
-  const Side dst_side = dst.array ? Side::kVerified : dst.side;
-  const Side src_side = src.array ? Side::kVerified : src.side;
-  std::vector<CopyOp> ops;
-  ops.reserve(slices);
-  for (size_t z = 0; z < slices; ++z) {
-    WEFT_ASSIGN_OR_RETURN(const std::byte* to, address_of(dst, z));
-    WEFT_ASSIGN_OR_RETURN(const std::byte* from, address_of(src, z));
-    WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(to), pitch_of(dst), from, pitch_of(src), w,
-                                               rows, dst_side, src_side));
-    ops.push_back(op);
-  }
+  WEFT_ASSIGN_OR_RETURN(std::vector<CopyOp> ops, linear_copies(dst, src, w, h, d));
   return submit_copies(*stream, ops, how);
 }
 

@@ -10,6 +10,8 @@
 #include "api/image_objects.hpp"
 #include "api/memory_checks.hpp"
 
+#include <vector>
+
 namespace weft::api {
 
 struct RegionSide {
@@ -31,6 +33,15 @@ struct CopyCall {
 
 Status copy_region(RegionSide dst, RegionSide src, size_t width_bytes, size_t height, size_t depth,
                    const CopyCall& how);
+
+// The CopyOps of a region whose arrays live in linear memory (graph memcpy nodes);
+// hipErrorNotSupported for a native array, which no Op can carry.
+Result<std::vector<CopyOp>> plan_region(RegionSide dst, RegionSide src, size_t width_bytes, size_t height,
+                                        size_t depth);
+
+// The two sides of a hipMemcpy3DParms with an array: positions and the extent's
+// width count elements on array sides (CUDA's rule); returns the width in bytes.
+Result<size_t> region_sides(const hipMemcpy3DParms& p, RegionSide& dst, RegionSide& src);
 
 // A side for a hipMemcpyKind's host/device role.
 Result<std::pair<Side, Side>> sides_of(hipMemcpyKind kind);

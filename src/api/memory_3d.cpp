@@ -106,42 +106,9 @@ Status check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& ex
 // array's elements on array sides, bytes on linear ones (as in CUDA).
 Status memcpy_3d_array(const hipMemcpy3DParms& p, hipStream_t stream, Blocking blocking,
                        DefaultStream default_stream) {
-  WEFT_ASSIGN_OR_RETURN(auto sides, sides_of(p.kind));
-  Ref<hipArray> dst_array, src_array;
-  if (p.dstArray) {
-    WEFT_ASSIGN_OR_RETURN(dst_array, find_array(p.dstArray, "dstArray"));
-  }
-  if (p.srcArray) {
-    WEFT_ASSIGN_OR_RETURN(src_array, find_array(p.srcArray, "srcArray"));
-  }
-  if (dst_array && src_array && dst_array->texel_bytes() != src_array->texel_bytes())
-    return invalid_value(fmt::format("the arrays' elements differ in size ({} and {} bytes)",
-                                     dst_array->texel_bytes(), src_array->texel_bytes()));
-  const size_t texel = dst_array ? dst_array->texel_bytes() : src_array->texel_bytes();
-  auto width = mul(p.extent.width, texel);
-  if (!width) return invalid_value("the extent overflows");
-  auto side = [&](const Ref<hipArray>& array, const hipPitchedPtr& ptr, const hipPos& pos,
-                  Side role) -> Result<RegionSide> {
-    RegionSide r;
-    r.y = pos.y;
-    r.z = pos.z;
-    if (array) {
-      auto x = mul(pos.x, texel);
-      if (!x) return invalid_value("the position overflows");
-      r.array = array;
-      r.x_bytes = *x;
-    } else {
-      r.ptr = ptr.ptr;
-      r.pitch = ptr.pitch;
-      r.rows = ptr.ysize;
-      r.x_bytes = pos.x;
-      r.side = role;
-    }
-    return r;
-  };
-  WEFT_ASSIGN_OR_RETURN(RegionSide dst, side(dst_array, p.dstPtr, p.dstPos, sides.first));
-  WEFT_ASSIGN_OR_RETURN(RegionSide src, side(src_array, p.srcPtr, p.srcPos, sides.second));
-  return copy_region(std::move(dst), std::move(src), *width, p.extent.height, p.extent.depth,
+  RegionSide dst, src;
+  WEFT_ASSIGN_OR_RETURN(size_t width, region_sides(p, dst, src));
+  return copy_region(std::move(dst), std::move(src), width, p.extent.height, p.extent.depth,
                      CopyCall{stream, blocking, default_stream});
 }
 

@@ -264,3 +264,31 @@ TEST_CASE("Unit_hipMemcpyArray_Negative_Parameters") {
   HIP_CHECK(hipMemcpyHtoA(a.array, 0, host.data(), 0));
   CHECK(a.read() == before);
 }
+
+TEST_CASE("Unit_hipGraphAddMemcpyNode_Positive_Array") {
+  // Graph memcpy nodes take arrays kept in linear memory (the CPU agent).
+  if (!hip_test::kernels_supported()) return;
+  U32Array a(3, 2);
+  a.write(std::vector<unsigned>(6, 0));
+  std::vector<unsigned> src = iota(6, 20);
+  hipMemcpy3DParms p{};
+  p.srcPtr = make_hipPitchedPtr(src.data(), 12, 3, 2);
+  p.dstArray = a.array;
+  p.extent = make_hipExtent(3, 2, 1);
+  p.kind = hipMemcpyHostToDevice;
+  hipGraph_t graph = nullptr;
+  HIP_CHECK(hipGraphCreate(&graph, 0));
+  hipGraphNode_t node = nullptr;
+  HIP_CHECK(hipGraphAddMemcpyNode(&node, graph, nullptr, 0, &p));
+  hipGraphExec_t exec = nullptr;
+  HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
+  HIP_CHECK(hipGraphLaunch(exec, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  CHECK(a.read() == src);
+  // Out of the array's bounds: refused when the node is added.
+  p.extent = make_hipExtent(4, 2, 1);
+  hipGraphNode_t bad = nullptr;
+  HIP_CHECK_ERROR(hipGraphAddMemcpyNode(&bad, graph, nullptr, 0, &p), hipErrorInvalidValue);
+  HIP_CHECK(hipGraphExecDestroy(exec));
+  HIP_CHECK(hipGraphDestroy(graph));
+}
