@@ -112,7 +112,17 @@ namespace weft::cuda {
   O(cuImportExternalSemaphore)             \
   O(cuSignalExternalSemaphoresAsync)       \
   O(cuWaitExternalSemaphoresAsync)         \
-  O(cuDestroyExternalSemaphore)
+  O(cuDestroyExternalSemaphore)  \
+  O(cuArray3DCreate)                     \
+  O(cuArrayDestroy)                      \
+  O(cuMipmappedArrayCreate)              \
+  O(cuMipmappedArrayDestroy)             \
+  O(cuMipmappedArrayGetLevel)            \
+  O(cuMemcpy3DAsync)                     \
+  O(cuTexObjectCreate)                   \
+  O(cuTexObjectDestroy)                  \
+  O(cuSurfObjectCreate)                  \
+  O(cuSurfObjectDestroy)
 
 struct Api {
 #define WEFT_CUDA_MEMBER(name) decltype(&::name) name = nullptr;

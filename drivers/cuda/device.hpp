@@ -73,6 +73,13 @@ class CudaDevice final : public Device {
   // hipErrorNotSupported when libcuda lacks them.
   Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) override;
   Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) override;
+  // CUDA arrays, texture and surface objects (image.cpp); hipErrorNotSupported
+  // when libcuda lacks the entry points.
+  Result<Ref<NativeArray>> create_array(const ArrayShape& shape) override;
+  Result<uint64_t> create_texture(const NativeTexture& texture) override;
+  Status destroy_texture(uint64_t handle) override;
+  Result<uint64_t> create_surface(const NativeResource& resource) override;
+  Status destroy_surface(uint64_t handle) override;
 
   const Api& api() const { return api_; }
   CUdevice handle() const { return device_; }

@@ -21,6 +21,8 @@ class CudaQueue final : public Queue {
   ~CudaQueue() override;
 
   Status submit(Op op) override;
+  // cuMemcpy3DAsync with array operands (image.cpp).
+  Status submit_array_copy(const ArrayCopyOp& op) override;
   Status synchronize() override;
   bool is_idle() override;
 

@@ -45,6 +45,7 @@
 
 #ifdef __cplusplus
 #include <hip/weft/single_source.h>
+#include <hip/weft/texture_fetch.h> /* tex*D, surf*D on the CPU agent (docs/textures.md) */
 /* __half and __half2 without an explicit <hip/hip_fp16.h>, as HIP-CPU programs expect. */
 #define WEFT_HIP_RUNTIME_INCLUDES_FP16
 #include <hip/hip_fp16.h>

@@ -3,6 +3,7 @@
 // node performs (see graph_common.hpp).
 #include "api/graph_common.hpp"
 
+#include "api/array_copy.hpp"
 #include "api/launch_code_object.hpp"
 #include "api/launch_host_kernel.hpp"
 #include "api/memory_checks.hpp"
@@ -239,8 +240,15 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
   if (!p) return invalid_value("null memcpy node parameters");
   if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
     return invalid_value("a copy end names both an array and a pointer");
-  if (p->srcArray || p->dstArray)
-    return Status(hipErrorNotSupported, "graph memcpy nodes do not take HIP arrays yet");
+  if (p->srcArray || p->dstArray) {
+    // Arrays in linear memory become copy commands like any pointer (array_copy.hpp).
+    RegionSide dst, src;
+    WEFT_ASSIGN_OR_RETURN(size_t width, region_sides(*p, dst, src));
+    WEFT_ASSIGN_OR_RETURN(std::vector<CopyOp> ops, plan_region(dst, src, width, p->extent.height, p->extent.depth));
+    NodeParts parts{hipGraphNodeTypeMemcpy, CopyData{*p}, {}};
+    for (const CopyOp& op : ops) parts.ops.emplace_back(std::in_place_type<CopyOp>, op);
+    return parts;
+  }
   const hipExtent& e = p->extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0)
     return invalid_value(fmt::format("empty copy extent {}x{}x{}", e.width, e.height, e.depth));

@@ -3,8 +3,9 @@
 // hipMemcpy3D(Async)(_spt), hipMemcpyParam2D(Async). A region is a stack of 2D slices;
 // when the slices are contiguous (the pitched pointer's ysize equals the extent's
 // height) it is one 2D op, otherwise one 2D op per slice, all checked before any is
-// submitted. hipArrays are not supported yet (hipErrorNotSupported).
+// submitted. Copies with a hipArray side go through copy_region (array_copy.hpp).
 #include "api/api.hpp"
+#include "api/array_copy.hpp"
 #include "api/memory_checks.hpp"
 #include "graph/capture.hpp"
 
@@ -103,12 +104,21 @@ Status check_side(const hipPitchedPtr& p, const hipPos& pos, const hipExtent& ex
   return Status();
 }
 
+// hipMemcpy3D with an array side: positions and the extent's width count the
+// array's elements on array sides, bytes on linear ones (as in CUDA).
+Status memcpy_3d_array(const hipMemcpy3DParms& p, hipStream_t stream, Blocking blocking,
+                       DefaultStream default_stream) {
+  RegionSide dst, src;
+  WEFT_ASSIGN_OR_RETURN(size_t width, region_sides(p, dst, src));
+  return copy_region(std::move(dst), std::move(src), width, p.extent.height, p.extent.depth,
+                     CopyCall{stream, blocking, default_stream});
+}
+
 Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, Blocking blocking,
                  DefaultStream default_stream) {
   if (!params) return invalid_value("null hipMemcpy3DParms");
   const hipMemcpy3DParms& p = *params;
-  if (p.srcArray || p.dstArray)
-    return Status(hipErrorNotSupported, "hipMemcpy3D with a hipArray is not supported yet");
+  if (p.srcArray || p.dstArray) return memcpy_3d_array(p, stream, blocking, default_stream);
   WEFT_RETURN_IF_ERROR(copy_direction(p.kind, p.dstPtr.ptr, p.srcPtr.ptr).status());
   const hipExtent& e = p.extent;
   if (e.width == 0 || e.height == 0 || e.depth == 0) {
@@ -174,9 +184,8 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
       side.ptr = static_cast<const std::byte*>(device);
       break;
     case hipMemoryTypeArray:
-      (void)array;
-      return Status(hipErrorNotSupported,
-                    fmt::format("{}MemoryType hipMemoryTypeArray is not supported yet", what));
+      (void)array;  // memcpy_param_2d_array's business
+      return Status(hipErrorInvalidValue, fmt::format("{}MemoryType hipMemoryTypeArray", what));
     default:
       return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what,
                                        static_cast<int>(type)));
@@ -188,9 +197,49 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
   return side;
 }
 
+// One side of a hip_Memcpy2D that names an array or memory.
+Result<RegionSide> param_region(hipMemoryType type, const void* host, const void* device,
+                                hipArray_const_t array, size_t x, size_t y, size_t pitch,
+                                const char* what) {
+  RegionSide r;
+  r.x_bytes = x;
+  r.y = y;
+  switch (raw_value(type)) {
+    case hipMemoryTypeArray: {
+      WEFT_ASSIGN_OR_RETURN(r.array, find_array(array, what));
+      return r;
+    }
+    case hipMemoryTypeHost:
+      r.ptr = host;
+      r.side = Side::kHost;
+      break;
+    case hipMemoryTypeDevice:
+    case hipMemoryTypeManaged:
+      r.ptr = device;
+      r.side = Side::kDevice;
+      break;
+    case hipMemoryTypeUnified:
+      r.ptr = device;
+      r.side = Side::kEither;
+      break;
+    default:
+      return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what, raw_value(type)));
+  }
+  r.pitch = pitch;
+  return r;
+}
+
 Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking blocking) {
   if (!copy) return invalid_value("null hip_Memcpy2D");
   const hip_Memcpy2D& c = *copy;
+  if (raw_value(c.srcMemoryType) == hipMemoryTypeArray || raw_value(c.dstMemoryType) == hipMemoryTypeArray) {
+    WEFT_ASSIGN_OR_RETURN(RegionSide src, param_region(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray,
+                                                       c.srcXInBytes, c.srcY, c.srcPitch, "src"));
+    WEFT_ASSIGN_OR_RETURN(RegionSide dst, param_region(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray,
+                                                       c.dstXInBytes, c.dstY, c.dstPitch, "dst"));
+    return copy_region(std::move(dst), std::move(src), c.WidthInBytes, c.Height, 1,
+                       CopyCall{stream, blocking, kLegacy});
+  }
   if (c.WidthInBytes == 0 || c.Height == 0) {
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     (void)s;

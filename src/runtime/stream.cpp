@@ -113,6 +113,10 @@ Status Stream::submit_native(const std::function<Status(Queue&)>& to_queue) {
   return submit_in_order([&](Queue& queue) { return to_queue(queue); });
 }
 
+Status Stream::submit_array_copy(const ArrayCopyOp& op) {
+  return submit_in_order([&](Queue& queue) { return queue.submit_array_copy(op); });
+}
+
 Status Stream::synchronize() {
   Status status = queue_->synchronize();
   if (!status.ok() && is_sticky_error(status.code())) device_.set_sticky_error(status.code());

@@ -60,6 +60,11 @@ class Stream final : public RefCounted {
   // whose vendor library operates them): `to_queue` gets the stream's queue, under
   // the same ordering rules. Capture is the caller's business.
   Status submit_native(const std::function<Status(Queue&)>& to_queue);
+
+  // A copy with a native array side (Queue::submit_array_copy), same ordering
+  // rules. It is no Op, so stream capture cannot take it: the caller refuses it
+  // while this stream captures.
+  Status submit_array_copy(const ArrayCopyOp& op);
   // Waits for the stream's work; a device error reported here sticks to the device.
   Status synchronize();
   bool is_idle() { return queue_->is_idle(); }

@@ -16,6 +16,7 @@
 
 #include <hip/hip_runtime_api.h>
 #include <weft/driver/external.hpp>
+#include <weft/driver/image.hpp>
 #include <weft/driver/op.hpp>
 #include <weft/driver/op_observer.hpp>
 #include <weft/driver/ref.hpp>
@@ -88,6 +89,12 @@ class Queue : public RefCounted {
     if (status.ok()) status = submit(std::move(op));
     if (status.ok()) status = submit(HostFuncOp{[observer] { observer->ended(op_clock_ns()); }});
     return status;
+  }
+  // Optional (image.hpp): a copy with a native array side, in queue order. Only
+  // queues of a device whose create_array() works get one.
+  virtual Status submit_array_copy(const ArrayCopyOp& op) {
+    (void)op;
+    return Status(hipErrorNotSupported, "this queue copies no native arrays");
   }
 };
 
@@ -349,6 +356,29 @@ class Device : public RefCounted {
     (void)fd;
     (void)kind;
     return Status(hipErrorNotSupported, "this agent cannot import external semaphores");
+  }
+  // ---- Optional: native arrays, textures and surfaces (image.hpp). Without them
+  // the core keeps arrays in linear device memory.
+  virtual Result<Ref<NativeArray>> create_array(const ArrayShape& shape) {
+    (void)shape;
+    return Status(hipErrorNotSupported, "this agent has no native arrays");
+  }
+  // Returns the vendor's object handle (CUtexObject, CUsurfObject).
+  virtual Result<uint64_t> create_texture(const NativeTexture& texture) {
+    (void)texture;
+    return Status(hipErrorNotSupported, "this agent has no native texture objects");
+  }
+  virtual Status destroy_texture(uint64_t handle) {
+    (void)handle;
+    return Status(hipErrorNotSupported, "this agent has no native texture objects");
+  }
+  virtual Result<uint64_t> create_surface(const NativeResource& resource) {
+    (void)resource;
+    return Status(hipErrorNotSupported, "this agent has no native surface objects");
+  }
+  virtual Status destroy_surface(uint64_t handle) {
+    (void)handle;
+    return Status(hipErrorNotSupported, "this agent has no native surface objects");
   }
 };
 

@@ -250,10 +250,10 @@ TEST_CASE("Unit_hipMemcpy3D_Negative_Parameters") {
     HIP_CHECK_ERROR(hipMemcpy3D(&bad), hipErrorInvalidValue);
   }
   {
-    auto bad = p;  // arrays are not supported yet; the handle is never dereferenced
+    auto bad = p;  // no array lives there; the handle is never dereferenced
     bad.dstPtr = hipPitchedPtr{};
     bad.dstArray = reinterpret_cast<hipArray_t>(uintptr_t{0x1000});
-    HIP_CHECK_ERROR(hipMemcpy3D(&bad), hipErrorNotSupported);
+    HIP_CHECK_ERROR(hipMemcpy3D(&bad), hipErrorInvalidValue);
   }
   HIP_CHECK_ERROR(hipMemcpy3DAsync(&p, reinterpret_cast<hipStream_t>(0x10)), hipErrorInvalidHandle);
   HIP_CHECK(hipFree(dev.ptr));
@@ -345,10 +345,10 @@ TEST_CASE("Unit_hipMemcpyParam2D_Negative_Parameters") {
     HIP_CHECK_ERROR_EITHER(hipMemcpyParam2D(&bad), hipErrorInvalidPitchValue, hipErrorInvalidValue);
   }
   {
-    auto bad = c;  // arrays are not supported yet; the handle is never dereferenced
+    auto bad = c;  // no array lives there; the handle is never dereferenced
     bad.dstMemoryType = hipMemoryTypeArray;
     bad.dstArray = reinterpret_cast<hipArray_t>(uintptr_t{0x1000});
-    HIP_CHECK_ERROR(hipMemcpyParam2D(&bad), hipErrorNotSupported);
+    HIP_CHECK_ERROR(hipMemcpyParam2D(&bad), hipErrorInvalidValue);
   }
   HIP_CHECK_ERROR(hipMemcpyParam2DAsync(&c, reinterpret_cast<hipStream_t>(0x10)),
                   hipErrorInvalidHandle);

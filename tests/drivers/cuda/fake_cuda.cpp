@@ -316,6 +316,69 @@ CUresult memcpy_1d(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
   g_state->copies_1d.push_back(n);
   return CUDA_SUCCESS;
 }
+CUresult array_create(CUarray* a, const CUDA_ARRAY3D_DESCRIPTOR* d) {
+  ImageCall call{"Array3DCreate"};
+  call.handle = 0x7000 + g_state->image_calls.size() * 0x10;
+  call.array = *d;
+  g_state->image_calls.push_back(call);
+  *a = reinterpret_cast<CUarray>(call.handle);
+  return CUDA_SUCCESS;
+}
+CUresult array_destroy(CUarray a) {
+  g_state->image_calls.push_back({"ArrayDestroy", reinterpret_cast<uintptr_t>(a)});
+  return CUDA_SUCCESS;
+}
+CUresult mipmap_create(CUmipmappedArray* m, const CUDA_ARRAY3D_DESCRIPTOR* d, unsigned levels) {
+  ImageCall call{"MipmappedArrayCreate"};
+  call.handle = 0x8000 + g_state->image_calls.size() * 0x100;
+  call.array = *d;
+  call.levels = levels;
+  g_state->image_calls.push_back(call);
+  *m = reinterpret_cast<CUmipmappedArray>(call.handle);
+  return CUDA_SUCCESS;
+}
+CUresult mipmap_destroy(CUmipmappedArray m) {
+  g_state->image_calls.push_back({"MipmappedArrayDestroy", reinterpret_cast<uintptr_t>(m)});
+  return CUDA_SUCCESS;
+}
+// Level l of mipmap m is the handle m + 1 + l.
+CUresult mipmap_level(CUarray* a, CUmipmappedArray m, unsigned level) {
+  *a = reinterpret_cast<CUarray>(reinterpret_cast<uintptr_t>(m) + 1 + level);
+  g_state->image_calls.push_back({"MipmappedArrayGetLevel", reinterpret_cast<uintptr_t>(*a)});
+  return CUDA_SUCCESS;
+}
+CUresult memcpy_3d(const CUDA_MEMCPY3D* c, CUstream stream) {
+  g_state->copies_3d.emplace_back(*c, stream);
+  return CUDA_SUCCESS;
+}
+CUresult tex_create(CUtexObject* t, const CUDA_RESOURCE_DESC* r, const CUDA_TEXTURE_DESC* td,
+                    const CUDA_RESOURCE_VIEW_DESC* v) {
+  ImageCall call{"TexObjectCreate"};
+  call.handle = 100 + g_state->image_calls.size();
+  call.resource = *r;
+  call.texture = *td;
+  call.had_view = v != nullptr;
+  if (v) call.view = *v;
+  g_state->image_calls.push_back(call);
+  *t = call.handle;
+  return CUDA_SUCCESS;
+}
+CUresult tex_destroy(CUtexObject t) {
+  g_state->image_calls.push_back({"TexObjectDestroy", static_cast<uintptr_t>(t)});
+  return CUDA_SUCCESS;
+}
+CUresult surf_create(CUsurfObject* s, const CUDA_RESOURCE_DESC* r) {
+  ImageCall call{"SurfObjectCreate"};
+  call.handle = 200 + g_state->image_calls.size();
+  call.resource = *r;
+  g_state->image_calls.push_back(call);
+  *s = call.handle;
+  return CUDA_SUCCESS;
+}
+CUresult surf_destroy(CUsurfObject s) {
+  g_state->image_calls.push_back({"SurfObjectDestroy", static_cast<uintptr_t>(s)});
+  return CUDA_SUCCESS;
+}
 CUresult memcpy_2d(const CUDA_MEMCPY2D* c, CUstream) {
   g_state->copies_2d.push_back(*c);
   return CUDA_SUCCESS;
@@ -399,6 +462,16 @@ FakeCuda::FakeCuda() : api_(new weft::cuda::Api()) {
   api_->cuMemsetD2D8Async = memset_2d<1, unsigned char>;
   api_->cuMemsetD2D16Async = memset_2d<2, unsigned short>;
   api_->cuMemsetD2D32Async = memset_2d<4, unsigned>;
+  api_->cuArray3DCreate = array_create;
+  api_->cuArrayDestroy = array_destroy;
+  api_->cuMipmappedArrayCreate = mipmap_create;
+  api_->cuMipmappedArrayDestroy = mipmap_destroy;
+  api_->cuMipmappedArrayGetLevel = mipmap_level;
+  api_->cuMemcpy3DAsync = memcpy_3d;
+  api_->cuTexObjectCreate = tex_create;
+  api_->cuTexObjectDestroy = tex_destroy;
+  api_->cuSurfObjectCreate = surf_create;
+  api_->cuSurfObjectDestroy = surf_destroy;
   api_->cuMemGetAllocationGranularity = vm_granularity;
   api_->cuMemCreate = vm_create;
   api_->cuMemRelease = vm_release;

@@ -61,6 +61,18 @@ struct VmCall {
   int device = -1;       // the location id the call named (external imports: flags or fd)
 };
 
+// One CUDA array, mipmapped array, texture or surface object call (image_fake_test.cpp).
+struct ImageCall {
+  std::string name;  // "Array3DCreate", "ArrayDestroy", "MipmappedArrayCreate", "TexObjectCreate", …
+  uintptr_t handle = 0;
+  CUDA_ARRAY3D_DESCRIPTOR array{};
+  unsigned levels = 0;
+  CUDA_RESOURCE_DESC resource{};
+  CUDA_TEXTURE_DESC texture{};
+  bool had_view = false;
+  CUDA_RESOURCE_VIEW_DESC view{};
+};
+
 // Everything the fake records; tests read and tweak it directly.
 struct State {
   CUresult init_result = CUDA_SUCCESS;
@@ -81,6 +93,8 @@ struct State {
   std::vector<HostFunc> host_funcs;  // queued, not run: tests run them
   std::vector<void*> host_pages;     // from cuMemHostAlloc
   std::vector<VmCall> vm_calls;      // cuMem* virtual memory calls, in order
+  std::vector<ImageCall> image_calls;  // arrays, texture and surface objects, in order
+  std::vector<std::pair<CUDA_MEMCPY3D, CUstream>> copies_3d;
 };
 
 State& state();
