@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 
 from .targets import Job, TargetError
 
@@ -49,7 +50,7 @@ def processor(target: str) -> str:
 
 def compiler(job: Job) -> str:
     # The real path, so the driver looks for lld in LLVM 15's own bin folder.
-    return os.path.realpath(job.clang)
+    return os.path.realpath(shutil.which(job.clang) or job.clang)
 
 
 def device_compile_command(job: Job, libs: pathlib.Path, out: pathlib.Path) -> list:
