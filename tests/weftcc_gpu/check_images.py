@@ -25,7 +25,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "weftcc"))
 SOURCE = HERE / "primitives.hip"
-KERNELS = ["ids", "shuffles", "atomics", "math", "barriers", "clocks", "report", "_Z5scaleIfEvPT_S0_i"]
+KERNELS = ["ids", "shuffles", "half_warp", "atomics", "math", "barriers", "clocks", "dynamic_shared", "grid_sync",
+           "report", "_Z5scaleIfEvPT_S0_i"]
 failures = []
 
 

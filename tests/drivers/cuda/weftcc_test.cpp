@@ -146,9 +146,22 @@ TEST_CASE("Cuda_Weftcc_WarpShuffleBallotVote") {
     CHECK(o[g * 6 + 1] == (g ^ 1) * 3 + 1);
     CHECK(o[g * 6 + 2] == (base + (lane + 1) % 32) * 3 + 1);
     CHECK(o[g * 6 + 3] == 0xAAAAAAAAu);
-    CHECK(o[g * 6 + 4] == 3u);  // any(lane == 5), all(lane < 1000); not all(lane != 7), not any(lane > 1000)
+    CHECK(o[g * 6 + 4] == 0xFu);  // lanes 0..3
     CHECK(o[g * 6 + 5] == base + 3);
   }
+}
+
+// Only the lower half of each warp runs the read; its sources (lane + 16) are
+// inactive, so every lane keeps its own value.
+TEST_CASE("Cuda_Weftcc_WarpReadOfInactiveLaneKeepsOwnValue") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  DeviceArray<uint32_t> out(64);
+  launch(m.function("half_warp"), dim3(1), dim3(64), {&out.ptr});
+  auto o = out.read();
+  for (uint32_t g = 0; g < 64; ++g) CHECK(o[g] == (g % 32 < 16 ? 1000 + g : 0u));
 }
 
 TEST_CASE("Cuda_Weftcc_Atomics") {
@@ -235,11 +248,38 @@ TEST_CASE("Cuda_Weftcc_ClocksAdvance") {
   auto image = image_or_skip("kernels.weftcc_sm_90");
   if (image.empty()) return;
   Module m(image);
-  DeviceArray<unsigned long long> t(4);
+  DeviceArray<long long> t(5);
   launch(m.function("clocks"), dim3(1), dim3(32), {&t.ptr});
   auto v = t.read();
-  CHECK(v[1] > v[0]);   // cycles passed during the 20 µs sleep
-  CHECK(v[3] > v[2]);   // and the nanosecond timer moved
+  CHECK(v[1] > v[0]);  // cycles passed during the 20 µs sleep
+  CHECK(v[3] > v[2]);  // and the nanosecond timer moved
+  CHECK(v[4] == 1000000);
+}
+
+TEST_CASE("Cuda_Weftcc_DynamicSharedBaseIsTheUsersArray") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  DeviceArray<uint32_t> out(64);
+  void* params[] = {&out.ptr};
+  HIP_CHECK(hipModuleLaunchKernel(m.function("dynamic_shared"), 1, 1, 1, 64, 1, 1, 256, nullptr, params, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  auto o = out.read();
+  for (uint32_t t = 0; t < 64; ++t) CHECK(o[t] == (63 - t) * 7);
+}
+
+TEST_CASE("Cuda_Weftcc_GridSyncInCooperativeLaunch") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  DeviceArray<uint32_t> sum(1), out(8);
+  void* params[] = {&sum.ptr, &out.ptr};
+  HIP_CHECK(hipModuleLaunchCooperativeKernel(m.function("grid_sync"), 8, 1, 1, 64, 1, 1, 0, nullptr, params));
+  HIP_CHECK(hipDeviceSynchronize());
+  auto o = out.read();
+  for (uint32_t b = 0; b < 8; ++b) CHECK(o[b] == 36u);  // 1 + 2 + ... + 8, seen after the barrier by every block
 }
 
 TEST_CASE("Cuda_Weftcc_TemplateKernelByMangledName") {

@@ -32,6 +32,11 @@ DEVICE_LIB_DIRS = (
 # into the kernels, which is what ROCm's libraries and hipcc-built programs assume.
 HIPCC_CODEGEN_FLAGS = ("-mllvm", "-amdgpu-early-inline-all=true",
                        "-mllvm", "-amdgpu-function-calls=false")
+# C math calls (sinf, and libstdc++'s std:: overloads, written as __builtin_sinf)
+# stay calls of the C functions, which weft's amdgcn.h defines on OCML: without
+# it clang turns them into LLVM intrinsics, which the AMDGPU back end cannot lower
+# for most functions ("unsupported libcall legalization"). No errno is written.
+MATH_FLAGS = ("-fmath-errno",)
 
 
 def device_lib_dir() -> pathlib.Path | None:
@@ -59,6 +64,7 @@ def device_compile_command(job: Job, libs: pathlib.Path, out: pathlib.Path) -> l
            "-isystem", str(job.weft_include)]
     cmd += job.common_flags()
     cmd += HIPCC_CODEGEN_FLAGS
+    cmd += MATH_FLAGS
     cmd += job.extra_flags
     cmd += ["-c", str(job.source), "-o", str(out)]
     return cmd

@@ -75,6 +75,11 @@ _DROP_WITH_VALUE = {"-triple", "-target-cpu", "-mrelocation-model", "-pic-level"
 # (-faddrsig writes a directive ptxas rejects; NVPTX has no aliases for -mconstructor-aliases.)
 _DROP = {"-fhalf-no-semantic-interposition", "-fapply-global-visibility-to-externs", "-emit-obj", "-S",
          "-emit-llvm-bc", "-nogpulib", "-faddrsig", "-mconstructor-aliases"}
+# C math calls (sinf, and libstdc++'s std:: overloads, written as __builtin_sinf)
+# stay calls of the C functions, which weft's nvptx.h defines on libdevice: without
+# it clang turns them into LLVM intrinsics the NVPTX back end cannot select. No
+# errno is written.
+_MATH_FLAGS = ["-fmath-errno"]
 # What clang's CUDA driver adds for NVPTX: no memcpy libcall exists on the device, and
 # ptxas wants file names in .file directives, not DWARF directory entries.
 _NVPTX_ADD = ["-mllvm", "-enable-memcpyopt-without-libcalls", "-fno-dwarf-directory-asm"]
@@ -109,7 +114,7 @@ def retarget(cc1: list, cpu: str, libdevice: pathlib.Path, out: pathlib.Path) ->
         i += 1
     return [cc1[0], "-cc1", "-triple", "nvptx64-nvidia-cuda", "-target-cpu", cpu,
             "-target-feature", PTX_FEATURE, "-S", "-mrelocation-model", "static",
-            "-mlink-builtin-bitcode", str(libdevice)] + _NVPTX_ADD + kept + ["-o", str(out)]
+            "-mlink-builtin-bitcode", str(libdevice)] + _NVPTX_ADD + _MATH_FLAGS + kept + ["-o", str(out)]
 
 
 def build(job: Job) -> pathlib.Path:
