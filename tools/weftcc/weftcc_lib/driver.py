@@ -103,8 +103,12 @@ class Driver:
             log(" ".join(shlex.quote(str(c)) for c in cmd))
 
     def run_host(self, cmd: list) -> None:
-        """A host-side command: its diagnostics go straight to the user's terminal."""
+        """A host-side command: its diagnostics go straight to the user's terminal. Under
+        -v clang is verbose too (as with hipcc): CMake reads the implicit include and link
+        folders from that output."""
         cmd = [str(c) for c in cmd]
+        if self.opts.verbose:
+            cmd.insert(1, "-v")
         self.show(cmd)
         try:
             rc = subprocess.run(cmd).returncode
