@@ -50,7 +50,7 @@ def amd_targets(root: str = "/sys/class/kfd/kfd/topology/nodes") -> list:
 
 def default_targets(environ=os.environ) -> tuple:
     """(targets, where they came from) for a compile without --offload-arch."""
-    override = environ.get(ENV_OVERRIDE, "").strip()
+    override = environ.get("WEFTCC_OFFLOAD_ARCH", "").strip()
     if override:
         return [t.strip() for t in override.replace(";", ",").split(",") if t.strip()], ENV_OVERRIDE
     targets = ["x86_64"]

@@ -47,9 +47,7 @@ def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _find_tool(names: list, env: str = "") -> str:
-    if env and os.environ.get(env):
-        return os.environ[env]
+def _find_tool(names: list) -> str:
     for name in names:
         path = shutil.which(name)
         if path:
@@ -70,7 +68,7 @@ class Toolchain:
 
     @staticmethod
     def find() -> "Toolchain":
-        clang = _find_tool(["clang-15"], "WEFTCC_CLANG")
+        clang = os.environ.get("WEFTCC_CLANG") or _find_tool(["clang-15"])
         clangxx = ""
         if clang:
             sibling = pathlib.Path(clang).with_name(pathlib.Path(clang).name.replace("clang", "clang++", 1))
