@@ -172,6 +172,24 @@ class Cli(Scratch):
         self.assertIn("device compile failed (exit 3)", caught.exception.message)
         self.assertIn("diagnostic-text", caught.exception.diagnostics)
 
+    def test_flags_each_pass_gets(self):
+        from weftcc_lib import cli, driver
+        flags = ["-march=native", "-mavx2", "-mno-sse4", "-mcode-object-version=5", "-Wall", "-ffast-math"]
+        self.assertEqual(driver.device_flags(flags, "x86_64"), flags)
+        self.assertEqual(driver.device_flags(flags, "gfx90a"), ["-mcode-object-version=5", "-Wall", "-ffast-math"])
+        self.assertEqual(driver.device_flags(flags, "sm_90"), ["-mcode-object-version=5", "-Wall", "-ffast-math"])
+        o = cli.parse(["-c", "k.hip", "-pthread", "-fsanitize=address", "-fPIC", "-Wl,--as-needed", "-lm", "-L", "/x",
+                       "-MD", "-MF", "k.d", "-include", "pre.h", "--offload-arch=gfx90a,sm_90", "--offload-arch=x86_64",
+                       "-xhip", "b.cu"])
+        self.assertEqual(o.compile_flags, ["-fPIC", "-include", "pre.h"])
+        self.assertEqual(o.host_compile_flags, ["-pthread", "-fsanitize=address"])
+        self.assertEqual(o.link_flags, ["-pthread", "-fsanitize=address", "-Wl,--as-needed", "-lm", "-L/x"])
+        self.assertEqual(o.host_only_flags, ["-MD", "-MF", "k.d"])
+        self.assertEqual(o.archs, ["gfx90a", "sm_90", "x86_64"])
+        self.assertEqual([(x.path, x.lang) for x in o.inputs], [("k.hip", "hip"), ("b.cu", "hip")])
+        o = cli.parse(["a.c", "-x", "c++", "b.hip", "-x", "none", "c.o", "d.cpp", "libe.a"])
+        self.assertEqual([x.lang for x in o.inputs], ["c", "c++", "link", "hip", "link"])
+
     def test_default_targets(self):
         found, origin = detect.default_targets({"WEFTCC_OFFLOAD_ARCH": " x86_64, sm_80 ;gfx90a "})
         self.assertEqual((found, origin), (["x86_64", "sm_80", "gfx90a"], "WEFTCC_OFFLOAD_ARCH"))

@@ -63,6 +63,11 @@ def _elf_section(data: bytes, name: str):
     return None
 
 
+def has_section(path: pathlib.Path, name: str) -> bool:
+    data = pathlib.Path(path).read_bytes()
+    return data.startswith(b"\x7fELF") and _elf_section(data, name) is not None
+
+
 def _decompress(data: bytes) -> bytes:
     if len(data) < 8:
         raise BundleError("truncated compressed bundle")

@@ -46,7 +46,8 @@ class Options:
     defines: list = dataclasses.field(default_factory=list)
     undefines: list = dataclasses.field(default_factory=list)
     include_dirs: list = dataclasses.field(default_factory=list)
-    compile_flags: list = dataclasses.field(default_factory=list)  # host and device
+    compile_flags: list = dataclasses.field(default_factory=list)  # host and device, in order
+    host_compile_flags: list = dataclasses.field(default_factory=list)  # host compile only (-pthread, -fsanitize=...)
     host_only_flags: list = dataclasses.field(default_factory=list)  # -MD -MF f ...
     link_flags: list = dataclasses.field(default_factory=list)
     shared: bool = False
@@ -179,13 +180,15 @@ def parse(argv: list) -> Options:
         elif arg.startswith(LINK_ONLY_PREFIXES) or arg in LINK_ONLY:
             opts.link_flags.append(arg)
         elif arg in BOTH:
-            opts.compile_flags.append(arg)
+            opts.host_compile_flags.append(arg)
             opts.link_flags.append(arg)
         elif arg.startswith(("-fPIC", "-fpic", "-fPIE", "-fpie", "-fno-pic", "-fno-PIC")):
             opts.compile_flags.append(arg)
         elif arg.startswith("-fsanitize") or arg.startswith("-fno-sanitize") or arg == "-fprofile-arcs" \
                 or arg == "--coverage":
-            opts.compile_flags.append(arg)
+            # Instrumentation of the host side; device images are built without it (as
+            # hipcc does without -fgpu-sanitize).
+            opts.host_compile_flags.append(arg)
             opts.link_flags.append(arg)
         elif arg.startswith("-"):
             # Any other option (-W..., -f..., -m..., -w) is a compile flag, as hipcc passes it

@@ -13,6 +13,7 @@ import concurrent.futures
 import dataclasses
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import subprocess
@@ -26,6 +27,19 @@ DEFAULT_STD = "c++17"
 # clang's HIP toolchain optimises device code at -O3 unless told otherwise; weftcc does
 # the same for every target, so an unoptimised host build still gets fast kernels.
 DEFAULT_DEVICE_OPT = "-O3"
+
+
+# Options that describe the host CPU: the host pass and the x86_64 image take them, a GPU
+# target does not (its processor is the --offload-arch).
+_X86_MACHINE = re.compile(r"^-m(no-)?(arch=|tune=|cpu=|avx|sse|ssse|fma|f16c|bmi|lzcnt|popcnt|aes|pclmul|"
+                          r"rdrnd|rdseed|sha|vaes|vpclmulqdq|gfni|adx|movbe|xsave|prefer-vector-width=|"
+                          r"red-zone|cx16|64$|32$)")
+
+
+def device_flags(flags: list, target: str) -> list:
+    if targets.target_kind(target) == "cpu":
+        return list(flags)
+    return [f for f in flags if not _X86_MACHINE.match(f)]
 
 
 @dataclasses.dataclass
@@ -65,6 +79,7 @@ class Toolchain:
     clangxx: str
     bundler: str
     linker: str
+    objcopy: str
 
     @staticmethod
     def find() -> "Toolchain":
@@ -75,7 +90,7 @@ class Toolchain:
             clangxx = str(sibling) if sibling.is_file() else _find_tool(["clang++-15"])
         bundler = _find_tool(["clang-offload-bundler-15"])
         linker = clangxx or _find_tool(["g++"])
-        return Toolchain(clang, clangxx, bundler, linker)
+        return Toolchain(clang, clangxx, bundler, linker, _find_tool(["objcopy", "llvm-objcopy-15"]))
 
     def need(self, what: str) -> str:
         path = getattr(self, what)
@@ -153,7 +168,7 @@ class Driver:
         flags += [f"-D{d}" for d in o.defines] + [f"-U{u}" for u in o.undefines]
         flags += [f"-I{i}" for i in o.include_dirs]
         flags += ["-isystem", str(self.paths.weft_include)]
-        flags += o.compile_flags
+        flags += o.compile_flags + o.host_compile_flags
         if o.shared and o.mode == "link" and not any(f.lower().startswith("-fpi") for f in o.compile_flags):
             flags.append("-fPIC")  # the objects of this command go into a shared library
         return flags
@@ -171,7 +186,7 @@ class Driver:
         return targets.Job(
             source=source.resolve(), target=target, lang_std=o.lang_std or DEFAULT_STD,
             defines=list(o.defines), undefines=list(o.undefines), include_dirs=list(o.include_dirs),
-            opt=o.opt or DEFAULT_DEVICE_OPT, debug=o.debug, extra_flags=list(o.compile_flags),
+            opt=o.opt or DEFAULT_DEVICE_OPT, debug=o.debug, extra_flags=device_flags(o.compile_flags, target),
             workdir=jobdir, clang=self.tools.need("clang"), weft_include=self.paths.weft_include,
             weft_libdir=self.paths.weft_libdir, verbose=o.verbose, rdc=o.rdc, log=log)
 
@@ -219,12 +234,43 @@ class Driver:
     def compile_hip(self, source: str, output: str, chosen: list, workdir: pathlib.Path) -> None:
         src = pathlib.Path(source)
         cmd = self.hip_host_command(source)
-        if chosen:
+        tail = self.opts.host_only_flags + ["-c", "-o"]
+        if not chosen:
+            self.run_host(cmd + tail + [output])
+            return
+        fatbin = workdir / (src.name + ".hipfb")
+        objcopy = self.tools.objcopy
+        if not objcopy or any(f.startswith("-flto") for f in self.opts.compile_flags + self.opts.host_compile_flags):
+            # One after the other: the host pass embeds the finished bundle.
+            self.write_bundle(self.device_images(src, chosen, workdir), fatbin)
+            self.run_host(cmd + ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(fatbin)] + tail + [output])
+            return
+        # The host pass runs while the device steps do: it embeds a placeholder bundle, and
+        # the finished one replaces it (objcopy --update-section; a relocatable object's
+        # section may change size, and only the wrapper's relocation points into it).
+        placeholder = workdir / "placeholder.hipfb"
+        placeholder.write_bytes(bundle.MAGIC + bytes(8))  # a bundle of no entries
+        host_object = workdir / "host.o"
+        host_cmd = [str(c) for c in cmd + ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(placeholder)]
+                    + tail + [str(host_object)]]
+        if self.opts.verbose:
+            host_cmd.insert(1, "-v")
+        self.show(host_cmd)
+        try:
+            host = subprocess.Popen(host_cmd)
+        except OSError as e:
+            raise WeftccError(f"weftcc: error: cannot run {host_cmd[0]}: {e.strerror}")
+        try:
             images = self.device_images(src, chosen, workdir)
-            fatbin = workdir / (src.name + ".hipfb")
             self.write_bundle(images, fatbin)
-            cmd += ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(fatbin)]
-        self.run_host(cmd + self.opts.host_only_flags + ["-c", "-o", output])
+        finally:
+            rc = host.wait()
+        if rc != 0:
+            raise WeftccError("", rc)
+        if bundle.has_section(host_object, bundle.SECTION):
+            self.run_quiet([objcopy, f"--update-section={bundle.SECTION}={fatbin}", host_object, output])
+        else:  # no kernel and no device variable: clang registered nothing, so no bundle
+            shutil.copyfile(host_object, output)
 
     def compile_plain(self, x: cli.Input, output: str) -> None:
         """C and plain C++ (-x c++) sources: host only, against weft's headers (the
