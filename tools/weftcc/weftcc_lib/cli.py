@@ -83,9 +83,7 @@ def _add_archs(opts: Options, value: str) -> None:
         arch = arch.strip()
         if not arch:
             continue
-        if arch == "native":
-            continue  # the default targets already are this machine's agents
-        if arch not in opts.archs:
+        if arch not in opts.archs:  # "native" stays: the driver expands it to this machine's agents
             opts.archs.append(arch)
 
 

@@ -53,8 +53,13 @@ def default_targets(environ=os.environ) -> tuple:
     override = environ.get("WEFTCC_OFFLOAD_ARCH", "").strip()
     if override:
         return [t.strip() for t in override.replace(";", ",").split(",") if t.strip()], ENV_OVERRIDE
+    return machine_targets(), "this machine's agents"
+
+
+def machine_targets() -> list:
+    """x86_64 (the CPU agent) and this machine's GPUs (--offload-arch=native)."""
     targets = ["x86_64"]
     for t in nvidia_targets() + amd_targets():
         if t not in targets:
             targets.append(t)
-    return targets, "this machine's agents"
+    return targets

@@ -145,7 +145,9 @@ class Driver:
         if self.opts.no_arch:
             return []
         if self.opts.archs:
-            chosen, origin = self.opts.archs, "--offload-arch"
+            chosen, origin = [], "--offload-arch"
+            for arch in self.opts.archs:
+                chosen += detect.machine_targets() if arch == "native" else [arch]
         else:
             chosen, origin = detect.default_targets()
             if self.opts.verbose:
@@ -445,6 +447,8 @@ def main(argv: list, paths: Paths) -> int:
         return status
     try:
         Driver(opts, paths, tools).run()
+    except KeyboardInterrupt:
+        return 130
     except cli.UsageError as e:
         log(f"weftcc: error: {e}")
         return 1
