@@ -102,6 +102,7 @@ def nvidia():
         if nvidia_image.find_cuda_tool("fatbinary"):
             check(data[:4] == struct.pack("<I", 0xBA55ED50), "the image is an NVIDIA fatbin")
             check(sorted(fatbin_kinds(data)) == [1, 2], "the fatbin holds one PTX and one cubin")
+            check(b".visible .entry ids(" in data, "the fatbin's PTX is not compressed (old drivers read it)")
         else:
             check(data[:4] == b"\x7fELF", "without fatbinary the image is the cubin")
     with tempfile.TemporaryDirectory() as work:

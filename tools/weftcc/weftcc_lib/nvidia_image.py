@@ -8,9 +8,10 @@
    The math API comes from NVIDIA's libdevice (`__nv_*`), linked once as builtin
    bitcode: only the functions a kernel calls survive, and -O runs once over the whole.
 2. With a CUDA toolkit's `ptxas`, the PTX also becomes a cubin for the exact target,
-   and with its `fatbinary` both go into one NVIDIA fatbin: the driver loads the cubin
-   and falls back to JIT-compiling the PTX (a driver older than the toolkit rejects
-   the cubin, not the PTX). Without ptxas the image is the PTX text; without
+   and with its `fatbinary` both go into one NVIDIA fatbin (the PTX uncompressed,
+   so that old drivers read it): the driver loads the cubin and falls back to
+   JIT-compiling the PTX (a driver older than the toolkit rejects the cubin, not
+   the PTX). Without ptxas the image is the PTX text; without
    fatbinary it is the cubin.
 
 The cc1 command is the one clang's HIP driver would run for an AMDGPU device pass
@@ -137,7 +138,9 @@ def build(job: Job) -> pathlib.Path:
         return cubin
     fatbin = job.workdir / f"{stem}-{job.target}.fatbin"
     ptx_sm = ptx_processor(job.target)[3:]
-    job.run([fatbinary, "-64", f"--create={fatbin}",
+    # Uncompressed: CUDA 13's fatbinary zstd-compresses PTX by default, which only
+    # drivers of its own generation read, and the PTX is the old drivers' fallback.
+    job.run([fatbinary, "-64", "--compress=false", f"--create={fatbin}",
              f"--image3=kind=elf,sm={job.target[3:]},file={cubin}",
              f"--image3=kind=ptx,sm={ptx_sm},file={ptx}"], "fatbinary")
     return fatbin
