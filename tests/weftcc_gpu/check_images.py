@@ -25,6 +25,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "weftcc"))
 SOURCE = HERE / "primitives.hip"
+LANGUAGE = HERE / "language.hip"  # the HIP language through weft's HIP-mode headers
+LANGUAGE_KERNELS = ["_Z9block_sumIfEvPKT_PS0_i", "std_math", "votes", "counters"]
 KERNELS = ["ids", "shuffles", "half_warp", "atomics", "math", "barriers", "clocks", "dynamic_shared", "grid_sync",
            "report", "_Z5scaleIfEvPT_S0_i"]
 failures = []
@@ -106,6 +108,13 @@ def nvidia():
         else:
             check(data[:4] == b"\x7fELF", "without fatbinary the image is the cubin")
     with tempfile.TemporaryDirectory() as work:
+        if build("sm_90", work, source=LANGUAGE) is not None:
+            ptx = next(pathlib.Path(work).glob("*.ptx")).read_text()
+            for k in LANGUAGE_KERNELS:
+                check(f".visible .entry {k}(" in ptx, f"language.hip: PTX entry {k}")
+            check("__nv_" not in ptx and ".extern .func" not in ptx.replace(".extern .func  (.param .b32 func_retval0) vprintf", ""),
+                  "language.hip: no unresolved call left in the PTX")
+    with tempfile.TemporaryDirectory() as work:
         if build("sm_80", work) is not None:
             ptx = next(pathlib.Path(work).glob("*.ptx")).read_text()
             check(".target sm_80" in ptx, "sm_80 gets PTX for sm_80")
@@ -140,6 +149,12 @@ def amd():
                 check(f"{k}.kd" in symbols, f"{target}: kernel descriptor {k}.kd")
             check("__ockl_hostcall_internal" in symbols or any("printf" in s for s in symbols),
                   f"{target}: printf went to OCKL's hostcall printf")
+    with tempfile.TemporaryDirectory() as work:
+        image = build("gfx90a", work, source=LANGUAGE)
+        if image is not None:
+            symbols = readelf_symbols(image)
+            for k in LANGUAGE_KERNELS:
+                check(f"{k}.kd" in symbols, f"language.hip for gfx90a: kernel descriptor {k}.kd")
 
 
 def errors():

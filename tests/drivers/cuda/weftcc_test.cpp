@@ -6,10 +6,13 @@
 // group of the nvptx device layer's primitives; every result is checked against
 // the value the host computes. Also: the PTX alone, in an offload bundle entry
 // for sm_86, is chosen for an sm_90 GPU and JIT-compiled by the driver.
+// The Cuda_Weftcc_Language cases run tests/weftcc_gpu/language.hip, HIP source
+// through weft's HIP-mode headers (kernels.weftcc_language_sm_90).
 // Without an NVIDIA agent, or without the image (no CUDA toolkit at build
 // time), each case prints SKIPPED; the binary then exits 77.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstring>
@@ -322,4 +325,102 @@ TEST_CASE("Cuda_Weftcc_PtxBundleEntryForEarlierSmIsJitCompiled") {
   auto o = out.read();
   CHECK(o[0] == 32);
   CHECK(o[4] == 96);
+}
+
+TEST_CASE("Cuda_Weftcc_Language_BlockSumWithShufflesSharedAndAtomics") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_language_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  int n = 10000;
+  std::vector<float> in(n);
+  double want = 0;
+  for (int i = 0; i < n; ++i) in[i] = float(i % 7), want += i % 7;
+  DeviceArray<float> din(n, in), dout(1);
+  void* params[] = {&din.ptr, &dout.ptr, &n};
+  HIP_CHECK(hipModuleLaunchKernel(m.function("_Z9block_sumIfEvPKT_PS0_i"), (n + 255) / 256, 1, 1, 256, 1, 1, 256,
+                                  nullptr, params, nullptr));
+  HIP_CHECK(hipDeviceSynchronize());
+  CHECK(dout.read()[0] == float(want));  // integers below 2^24: exact in any order
+}
+
+TEST_CASE("Cuda_Weftcc_Language_CmathOverloads") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_language_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  int n = 1000;
+  std::vector<float> xf(n);
+  std::vector<double> xd(n);
+  for (int i = 0; i < n; ++i) xf[i] = 0.01f + 0.0173f * i, xd[i] = 0.003 + 0.0191 * i;
+  DeviceArray<float> dxf(n, xf), dyf(n * 3);
+  DeviceArray<double> dxd(n, xd), dyd(n * 3);
+  launch(m.function("std_math"), dim3((n + 127) / 128), dim3(128), {&dxf.ptr, &dyf.ptr, &dxd.ptr, &dyd.ptr, &n});
+  auto yf = dyf.read();
+  auto yd = dyd.read();
+  size_t bad = 0;
+  auto close = [](double got, double want, double eps) {
+    return std::fabs(got - want) <= 16 * eps * std::max(1.0, std::fabs(want));
+  };
+  for (int i = 0; i < n; ++i) {
+    double x = xf[i], y = xd[i];
+    const double wf[3] = {std::sin(x) + std::cos(x), std::exp(x) / std::sqrt(x), std::sin(x) * x + std::floor(x)};
+    const double wd[3] = {std::log(y) + std::pow(y, 2.5), std::atan2(y, 1.0) + std::tanh(y),
+                          std::hypot(y, 3.0) + std::fmod(y, 0.7)};
+    for (int k = 0; k < 3; ++k) {
+      if (!close(yf[i * 3 + k], wf[k], FLT_EPSILON)) {
+        ++bad;
+        UNSCOPED_INFO("float " << k << " at " << x << ": " << yf[i * 3 + k] << " want " << wf[k]);
+      }
+      if (!close(yd[i * 3 + k], wd[k], DBL_EPSILON)) {
+        ++bad;
+        UNSCOPED_INFO("double " << k << " at " << y << ": " << yd[i * 3 + k] << " want " << wd[k]);
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("Cuda_Weftcc_Language_VotesAndShuffles") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_language_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  DeviceArray<unsigned> out(64 * 6);
+  launch(m.function("votes"), dim3(1), dim3(64), {&out.ptr});
+  auto o = out.read();
+  for (unsigned t = 0; t < 64; ++t) {
+    INFO("thread " << t);
+    unsigned lane = t % 32;
+    CHECK(o[t * 6 + 0] == 0xAAAAAAAAu);
+    CHECK(o[t * 6 + 1] == 1u);
+    CHECK(o[t * 6 + 2] == 1u);
+    CHECK(o[t * 6 + 3] == (lane % 8 == 0 ? lane : lane - 1));
+    CHECK(o[t * 6 + 4] == (lane + 2 < 32 ? lane + 2 : lane));
+    CHECK(o[t * 6 + 5] == 50u);
+  }
+}
+
+TEST_CASE("Cuda_Weftcc_Language_Atomics") {
+  if (nvidia_gpu_or_skip() < 0) return;
+  auto image = image_or_skip("kernels.weftcc_language_sm_90");
+  if (image.empty()) return;
+  Module m(image);
+  const int n = 1024;
+  DeviceArray<int> c(8, {0, 0, 0, 0, -1, 0, n, 0});
+  DeviceArray<unsigned> u(2);
+  DeviceArray<float> f(1);
+  launch(m.function("counters"), dim3(4), dim3(256), {&c.ptr, &u.ptr, &f.ptr});
+  auto cv = c.read();
+  auto uv = u.read();
+  CHECK(cv[0] == n);
+  CHECK(cv[1] == n - 1);
+  CHECK(uv[0] == unsigned(n % 100));  // atomicInc wraps to 0 after 99
+  CHECK(cv[3] == 3 * n);
+  CHECK(cv[4] >= 0);
+  CHECK(cv[4] < n);
+  CHECK(cv[5] == 128);
+  CHECK(cv[6] == 0);
+  CHECK(uv[1] == 0xffffffffu);
+  CHECK(f.read()[0] == 0.25f * n);
 }
