@@ -10,6 +10,9 @@
                              processor and xnack mode in e_flags, a .kd per kernel
     check_images.py errors   a compile error and a missing library are TargetErrors
                              naming the target
+    check_images.py pch      weft's headers precompiled (gpu_pch.py): the same code
+                             object (AMD) and kernels (NVIDIA) as without, built once
+                             and reused; only for sources that include hip_runtime.h first
 
 Exit 77 (skip) with the reason printed when a toolchain part is missing.
 """
@@ -91,6 +94,8 @@ def nvidia():
             check(f".visible .entry {k}(" in ptx, f"PTX entry {k}")
         check("vprintf" in ptx and "__assertfail" in ptx, "printf and assert call the driver's vprintf/__assertfail")
         check("__nv_" not in ptx, "libdevice is linked in (no __nv_ call left)")
+        check(".extern .shared .align 16 .b8 __weft_dynamic_shared_base[];" in ptx,
+              "the dynamic shared base is the dynamic window (extern), not a shared variable of its own")
         ptxas = nvidia_image.find_cuda_tool("ptxas")
         if ptxas is None:
             skip("CUDA's ptxas is absent: the PTX cannot be assembled here")
@@ -195,7 +200,48 @@ def errors():
                       "gfx1100 without its ISA library: TargetError naming the file")
 
 
-{"nvidia": nvidia, "amd": amd, "errors": errors}[sys.argv[1]]()
+def entries(ptx):
+    """Each kernel's PTX, keyed by name (the module's unreferenced globals left out)."""
+    parts = ptx.split(".visible .entry ")[1:]
+    return {p.split("(", 1)[0]: p for p in parts}
+
+
+def pch():
+    from weftcc_lib import gpu_pch, nvidia_image, amd_image
+    with tempfile.TemporaryDirectory() as work:
+        w = pathlib.Path(work)
+        first = w / "first.hip"
+        first.write_text("// comment\n/* block */\n#include <hip/hip_runtime.h>\n")
+        later = w / "later.hip"
+        later.write_text("#define BEFORE 1\n#include <hip/hip_runtime.h>\n")
+        check(gpu_pch.starts_with_runtime_include(first), "hip_runtime.h first (after comments): PCH used")
+        check(not gpu_pch.starts_with_runtime_include(later), "a directive before hip_runtime.h: no PCH")
+        os.environ["WEFTCC_CACHE"] = str(w / "cache")
+        cases = []
+        if amd_image.device_lib_dir() is not None:
+            cases.append("gfx90a")
+        if nvidia_image.find_libdevice() is not None:
+            cases.append("sm_90")
+        if not cases:
+            skip("neither GPU toolchain is here")
+        for target in cases:
+            outputs = []
+            for run, pch_on in enumerate(["1", "1", "0"]):
+                os.environ["WEFTCC_PCH"] = pch_on
+                d = w / f"{target}-{run}"
+                d.mkdir()
+                image = build(target, d, source=LANGUAGE)
+                if image is None:
+                    return
+                ptx = list(d.glob("*.ptx"))
+                outputs.append(entries(ptx[0].read_text()) if ptx else image.read_bytes())
+            check(len(list((w / "cache").glob("*.pch"))) == len(cases[:cases.index(target) + 1]),
+                  f"{target}: one PCH built, then reused")
+            check(outputs[0] == outputs[1] == outputs[2], f"{target}: the same kernels with and without the PCH")
+        os.environ.pop("WEFTCC_PCH")
+
+
+{"nvidia": nvidia, "amd": amd, "errors": errors, "pch": pch}[sys.argv[1]]()
 if failures:
     print(f"{len(failures)} check(s) failed")
     sys.exit(1)

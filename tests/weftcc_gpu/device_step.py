@@ -11,6 +11,7 @@ the tests that read it then skip. When the compile itself fails, OUT holds
 "weftcc-error" and the diagnostics, so those tests fail, naming them, instead of
 breaking everyone's build.
 """
+import os
 import pathlib
 import sys
 import tempfile
@@ -29,6 +30,8 @@ def main() -> int:
         keep_ptx, flags = pathlib.Path(flags[1]), flags[2:]
         keep_ptx.write_bytes(b"")
     out.write_bytes(b"")
+    # weftcc's PCH cache (gpu_pch.py) in the build tree, not the user's home.
+    os.environ.setdefault("WEFTCC_CACHE", str(out.resolve().parent / "weftcc-cache"))
     try:
         from weftcc_lib.targets import Job, TargetError, module_for
     except ImportError as e:

@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shlex
 import shutil
+import subprocess
 
+from . import gpu_pch
 from .targets import Job, TargetError
 
 # Where Debian's rocm-device-libs puts the bitcode, then ROCm's own layouts.
@@ -70,6 +73,23 @@ def device_compile_command(job: Job, libs: pathlib.Path, out: pathlib.Path) -> l
     return cmd
 
 
+def driver_steps(job: Job, cmd: list, obj: pathlib.Path):
+    """The driver's own two steps for `cmd` (-###): its cc1 compile, with the object
+    written to `obj`, and its lld link; None when the driver says something else."""
+    proc = subprocess.run([str(c) for c in cmd] + ["-###"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, errors="replace")
+    lines = [shlex.split(l) for l in proc.stdout.splitlines() if l.startswith(' "')]
+    if proc.returncode != 0 or len(lines) != 2 or lines[0][1:2] != ["-cc1"] or "-o" not in lines[0]:
+        return None
+    compile_step, link_step = lines
+    temp_obj = compile_step[compile_step.index("-o") + 1]
+    if temp_obj not in link_step:
+        return None
+    compile_step[compile_step.index("-o") + 1] = str(obj)
+    link_step[link_step.index(temp_obj)] = str(obj)
+    return compile_step, link_step
+
+
 def build(job: Job) -> pathlib.Path:
     libs = device_lib_dir()
     if libs is None:
@@ -81,7 +101,18 @@ def build(job: Job) -> pathlib.Path:
         raise TargetError(job.target, f"the ROCm device libraries in {libs} have no {isa.name}: "
                           f"{processor(job.target)} is not supported by this rocm-device-libs")
     out = job.workdir / f"{job.source.stem}-{processor(job.target)}.co"
-    job.run(device_compile_command(job, libs, out), "AMD device compile")
+    cmd = device_compile_command(job, libs, out)
+    # The driver's compile and link run as two commands, so the compile can read
+    # weft's headers precompiled (gpu_pch.py); the driver itself when it cannot be split.
+    steps = driver_steps(job, cmd, job.workdir / f"{job.source.stem}-{processor(job.target)}.o") \
+        if gpu_pch.enabled() else None
+    if steps is None:
+        job.run(cmd, "AMD device compile")
+    else:
+        compile_step, link_step = steps
+        compile_step += gpu_pch.pch_for(job, compile_step, str(job.source))
+        job.run(compile_step, "AMD device compile")
+        job.run(link_step, "AMD device link")
     if not out.is_file():
         raise TargetError(job.target, f"the device compile wrote no code object ({out})")
     return out

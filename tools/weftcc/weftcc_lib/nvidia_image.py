@@ -27,6 +27,7 @@ import shlex
 import shutil
 import subprocess
 
+from . import gpu_pch
 from .targets import Job, TargetError
 
 # NVPTX processors clang-15 can generate code for, and the PTX ISA it writes.
@@ -126,7 +127,9 @@ def build(job: Job) -> pathlib.Path:
                           "/opt/cuda (or $WEFTCC_LIBDEVICE): the NVIDIA target is unavailable")
     stem = job.source.stem
     ptx = job.workdir / f"{stem}-{job.target}.ptx"
-    job.run(retarget(driver_cc1(job), ptx_processor(job.target), libdevice, ptx), "NVIDIA device compile")
+    cc1 = retarget(driver_cc1(job), ptx_processor(job.target), libdevice, ptx)
+    cc1 += gpu_pch.pch_for(job, cc1, str(job.source))
+    job.run(cc1, "NVIDIA device compile")
 
     ptxas = find_cuda_tool("ptxas")
     if ptxas is None:

@@ -123,7 +123,10 @@ WEFT_AMD_FN void __weft_warp_sync() {
 /* ---- dynamic shared memory ----------------------------------------------- */
 /* Every extern __shared__ array of a code object is placed at the start of the
  * dynamic LDS (after the static), so this one names the same bytes as the user's. */
-extern "C" __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+extern "C" {
+// `extern` spelled out: without it the linkage specification alone makes a 1-byte shared definition.
+extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+}
 WEFT_AMD_FN void* __weft_dynamic_shared() { return __weft_dynamic_shared_base; }
 
 /* ---- atomics with an explicit scope --------------------------------------

@@ -87,7 +87,10 @@ WEFT_NV_FN void __weft_warp_sync() { __nvvm_bar_warp_sync(__weft_nv_active_mask(
 /* ---- dynamic shared memory ----------------------------------------------- */
 /* Every extern __shared__ array of a PTX module starts at the dynamic shared
  * window, so this one names the same bytes as the user's. */
-extern "C" __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+extern "C" {
+// `extern` spelled out: without it the linkage specification alone makes a 1-byte shared definition.
+extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+}
 WEFT_NV_FN void* __weft_dynamic_shared() { return __weft_dynamic_shared_base; }
 
 /* ---- clocks ------------------------------------------------------------- */
