@@ -216,7 +216,6 @@ def pch():
         later.write_text("#define BEFORE 1\n#include <hip/hip_runtime.h>\n")
         check(gpu_pch.starts_with_runtime_include(first), "hip_runtime.h first (after comments): PCH used")
         check(not gpu_pch.starts_with_runtime_include(later), "a directive before hip_runtime.h: no PCH")
-        os.environ["WEFTCC_CACHE"] = str(w / "cache")
         cases = []
         if amd_image.device_lib_dir() is not None:
             cases.append("gfx90a")
@@ -225,6 +224,8 @@ def pch():
         if not cases:
             skip("neither GPU toolchain is here")
         for target in cases:
+            cache = w / f"cache-{target}"
+            os.environ["WEFTCC_CACHE"] = str(cache)
             outputs = []
             for run, pch_on in enumerate(["1", "1", "0"]):
                 os.environ["WEFTCC_PCH"] = pch_on
@@ -235,9 +236,22 @@ def pch():
                     return
                 ptx = list(d.glob("*.ptx"))
                 outputs.append(entries(ptx[0].read_text()) if ptx else image.read_bytes())
-            check(len(list((w / "cache").glob("*.pch"))) == len(cases[:cases.index(target) + 1]),
-                  f"{target}: one PCH built, then reused")
+            check(len(list(cache.glob("*.pch"))) == 1, f"{target}: one PCH built, then reused")
             check(outputs[0] == outputs[1] == outputs[2], f"{target}: the same kernels with and without the PCH")
+            # A PCH clang rejects (here: garbage) is dropped and the pass compiles without it.
+            for stale in cache.glob("*.pch"):
+                stale.write_bytes(b"not a PCH")
+            os.environ["WEFTCC_PCH"] = "1"
+            d = w / f"{target}-stale"
+            d.mkdir()
+            image = build(target, d, source=LANGUAGE)
+            if image is None:
+                return
+            ptx = list(d.glob("*.ptx"))
+            check((entries(ptx[0].read_text()) if ptx else image.read_bytes()) == outputs[2],
+                  f"{target}: a rejected PCH falls back to a plain compile")
+            check(all(p.read_bytes() != b"not a PCH" for p in cache.glob("*.pch")),
+                  f"{target}: the rejected PCH was removed")
         os.environ.pop("WEFTCC_PCH")
 
 

@@ -110,8 +110,8 @@ def build(job: Job) -> pathlib.Path:
         job.run(cmd, "AMD device compile")
     else:
         compile_step, link_step = steps
-        compile_step += gpu_pch.pch_for(job, compile_step, str(job.source))
-        job.run(compile_step, "AMD device compile")
+        gpu_pch.run_compile(job, compile_step, gpu_pch.pch_for(job, compile_step, str(job.source)),
+                            "AMD device compile")
         job.run(link_step, "AMD device link")
     if not out.is_file():
         raise TargetError(job.target, f"the device compile wrote no code object ({out})")

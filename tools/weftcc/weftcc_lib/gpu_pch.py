@@ -22,7 +22,7 @@ import os
 import pathlib
 import re
 
-from .targets import Job
+from .targets import Job, TargetError
 
 _FIRST_DIRECTIVE = re.compile(r'\s*#\s*include\s*[<"]hip/hip_runtime\.h[>"]')
 # cc1 options that name this compile's files rather than shape the AST.
@@ -101,11 +101,39 @@ def pch_for(job: Job, cc1: list, source: str) -> list:
             cache.mkdir(parents=True, exist_ok=True)
         except OSError:
             return []  # no writable cache: compile without
-        stub = job.workdir / "weftcc-pch.hip"
-        stub.write_text("#include <hip/hip_runtime.h>\n")
+        # The PCH names its input, which clang checks on every use: the stub lives in
+        # the cache, next to the PCHs.
+        stub = cache / "weftcc-pch.hip"
+        if not stub.is_file():
+            tmp_stub = cache / f".weftcc-pch.hip.{os.getpid()}"
+            tmp_stub.write_text("#include <hip/hip_runtime.h>\n")
+            os.replace(tmp_stub, stub)
         tmp = cache / f".{pch.name}.{os.getpid()}"
         # `base` ends in "-x hip" (its source taken out): the stub is the input.
         cmd = base + [str(stub), "-emit-pch", "-o", str(tmp)]
         job.run(cmd, "precompiling weft's headers")
         os.replace(tmp, pch)
     return ["-include-pch", str(pch)]
+
+
+# What clang says when a PCH no longer fits (a system header changed since, the
+# cache was edited): the compile then runs without it and the stale file goes.
+_STALE = ("AST file", "precompiled header", "PCH file")
+
+
+def run_compile(job: Job, cmd: list, pch_args: list, what: str) -> None:
+    """Runs the compile `cmd` with `pch_args` (pch_for's answer); when clang rejects
+    the PCH itself, deletes it and compiles without."""
+    if not pch_args:
+        job.run(cmd, what)
+        return
+    try:
+        job.run(cmd + pch_args, what)
+    except TargetError as e:
+        if not any(s in e.diagnostics for s in _STALE):
+            raise
+        try:
+            os.unlink(pch_args[1])
+        except OSError:
+            pass
+        job.run(cmd, what)

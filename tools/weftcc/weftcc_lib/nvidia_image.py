@@ -128,8 +128,7 @@ def build(job: Job) -> pathlib.Path:
     stem = job.source.stem
     ptx = job.workdir / f"{stem}-{job.target}.ptx"
     cc1 = retarget(driver_cc1(job), ptx_processor(job.target), libdevice, ptx)
-    cc1 += gpu_pch.pch_for(job, cc1, str(job.source))
-    job.run(cc1, "NVIDIA device compile")
+    gpu_pch.run_compile(job, cc1, gpu_pch.pch_for(job, cc1, str(job.source)), "NVIDIA device compile")
 
     ptxas = find_cuda_tool("ptxas")
     if ptxas is None:
