@@ -180,7 +180,7 @@ KERNEL void report(int value, int fail) {
     printf("%f %f %f %f %f %f %f\n", s + c + nanf(""), __weft_fast_sinf(s) + __weft_fast_expf(c),
            __weft_libm_rsqrtf(c) + __weft_libm_erfinvf(0.5f), sp + cp + __weft_libm_norm3d(sp, cp, 1.0),
            __weft_libm_powi(cp, 3) + scalbn(sp, 2) + static_cast<double>(lround(sp)), tgammaf(c) + erfcf(s),
-           __weft_libm_normcdf(sp) + __weft_libm_cyl_bessel_i0(cp));
+           __weft_libm_normcdf(sp) + __weft_libm_cyl_bessel_i0(cp) + jn(value, sp) + ynf(value, c));
 }
 
 template <typename T>
