@@ -159,9 +159,7 @@ KERNEL void dynamic_shared(uint32_t* out) {
 KERNEL void grid_sync(uint32_t* sum, uint32_t* out) {
   uint32_t b = __weft_block_idx(0);
   if (__weft_thread_idx(0) == 0) __weft_atomic_add(sum, b + 1);
-  __weft_barrier();
-  if (__weft_thread_idx(0) == 0) weftGridSync();
-  __weft_barrier();
+  __weft_grid_sync();  // every thread, as grid.sync()
   if (__weft_thread_idx(0) == 0) out[b] = __hip_atomic_load(sum, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) +
                                           (weftGridIsCooperative() ? 0u : 1000000u);
 }

@@ -193,10 +193,11 @@ WEFT_AMD_FN void __weft_sleep_ns(uint32_t ns) {
 }
 
 /* ---- grid barrier (cooperative groups) ----------------------------------------
- * OCKL's, as AMD's headers use: it works through the hidden multigrid-sync
- * argument that a cooperative launch fills. AMD's runtime does; weft's HSA driver
- * has no cooperative launches yet (docs/hsa.md), so there is_valid is false. */
-extern "C" inline __attribute__((host, device)) void weftGridSync(void) { __ockl_grid_sync(); }
+ * OCKL's, as AMD's headers use (every thread of the block calls it; it has the
+ * block barriers inside): it works through the hidden multigrid-sync argument
+ * that a cooperative launch fills. AMD's runtime does; weft's HSA driver has no
+ * cooperative launches yet (docs/hsa.md), so there is_valid is false. */
+WEFT_AMD_FN void __weft_grid_sync() { __ockl_grid_sync(); }
 extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) { return __ockl_grid_is_valid(); }
 
 /* ---- assert ----------------------------------------------------------------

@@ -51,7 +51,7 @@ static constexpr int warpSize = WEFT_DEVICE_WARP_SIZE;
 
 // ---- barriers and fences ----
 
-#if !defined(__NVPTX__)  // there clang declares __syncthreads itself (bar.sync 0, the same barrier)
+#if !defined(__NVPTX__)  // a clang builtin there (bar.sync 0: the same barrier)
 __device__ __forceinline__ void __syncthreads() { __weft_barrier(); }
 #endif
 __device__ __forceinline__ int __syncthreads_count(int predicate) {

@@ -194,14 +194,15 @@ WEFT_NV_FN unsigned __weft_atomic_inc(unsigned* p, unsigned limit) { return __nv
 WEFT_NV_FN unsigned __weft_atomic_dec(unsigned* p, unsigned limit) { return __nvvm_atom_dec_gen_ui(p, limit); }
 
 /* ---- grid barrier (cooperative groups) -------------------------------------
- * grid.sync() for one thread per block (kernel_abi.h): a sense-reversing barrier
- * on a counter of this module. A cooperative launch has every block resident
+ * grid.sync(), called by every thread of the block: a block barrier, then one
+ * thread per block arrives at a sense-reversing barrier on a counter of this
+ * module, then a block barrier. A cooperative launch has every block resident
  * (weft's core refuses grids larger than the occupancy allows), so waiting
  * blocks cannot starve the ones still to arrive. NVIDIA tells a kernel nothing
  * about how it was launched: grid.is_valid() is true in every launch. */
 __attribute__((device)) static unsigned __weft_nv_grid_arrived;
 __attribute__((device)) static volatile unsigned __weft_nv_grid_generation;
-extern "C" inline __attribute__((host, device)) void weftGridSync(void) {
+WEFT_NV_FN void __weft_nv_grid_arrive() {
   const unsigned blocks = __weft_grid_dim(0) * __weft_grid_dim(1) * __weft_grid_dim(2);
   const unsigned generation = __weft_nv_grid_generation;
   __nvvm_membar_gl();
@@ -213,6 +214,11 @@ extern "C" inline __attribute__((host, device)) void weftGridSync(void) {
     while (__weft_nv_grid_generation == generation) __weft_sleep_ns(32);
   }
   __nvvm_membar_gl();
+}
+WEFT_NV_FN void __weft_grid_sync() {
+  __weft_barrier();
+  if (__weft_thread_idx(0) == 0 && __weft_thread_idx(1) == 0 && __weft_thread_idx(2) == 0) __weft_nv_grid_arrive();
+  __weft_barrier();
 }
 extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) { return 1; }
 
