@@ -6,7 +6,10 @@
 // The x86-64 device pass (the CPU image, hip/weft/device/x86_64.h) adds two things the
 // GPU passes do not need:
 // - __global__ also annotates the function "weft.kernel": the CPU image finds its kernels
-//   (template instances included) in the pass's LLVM IR by that annotation;
+//   (template instances included) in the pass's LLVM IR by that annotation; and it is
+//   always_inline, so the image's entry inlines the kernel into its per-thread loops and
+//   around the fiber switches as the g++ path does (clang's `flatten` inlines one level
+//   only; GCC's inlines the whole call tree);
 // - __shared__ variables are thread_local: a block runs on one worker thread at a time
 //   (its GPU threads are fibers of that thread; a cooperative launch gives every block its
 //   own thread), so per-thread storage is per-block storage. extern __shared__ arrays
@@ -40,7 +43,7 @@
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
 #if defined(WEFT_CPU_DEVICE_PASS)
-#define __global__ __attribute__((global, annotate("weft.kernel")))
+#define __global__ __attribute__((global, annotate("weft.kernel"), always_inline))
 #define __shared__ __attribute__((shared)) thread_local
 #define __managed__ __attribute__((device))
 #else
