@@ -22,6 +22,27 @@ constexpr uint32_t kNvidiaFatbinMagic = 0xBA55ED50;
 
 bool is_nvidia_fatbin(Bytes b) { return read_le<uint32_t>(b, 0) == kNvidiaFatbinMagic; }
 
+// Whether an NVIDIA fat binary carries PTX. Layout: u32 magic, u16 version, u16
+// header size, u64 payload size; then entries, each u16 kind (1 PTX, 2 ELF), u16
+// version, u32 entry-header size, u64 payload size, the payload after the entry
+// header. A truncated or looping walk answers false (the driver then judges the
+// image by its cubins alone).
+bool nvidia_fatbin_has_ptx(Bytes b) {
+  auto header = read_le<uint16_t>(b, 6);
+  auto payload = read_le<uint64_t>(b, 8);
+  if (!header || !payload || *header > b.size() || *payload > b.size() - *header) return false;
+  uint64_t at = *header, end = *header + *payload;
+  for (int entries = 0; at < end && entries < 4096; ++entries) {
+    auto kind = read_le<uint16_t>(b, at);
+    auto entry_header = read_le<uint32_t>(b, at + 4);
+    auto size = read_le<uint64_t>(b, at + 8);
+    if (!kind || !entry_header || !size || *entry_header < 16 || *size > end) return false;
+    if (*kind == 1) return true;
+    at += *entry_header + *size;
+  }
+  return false;
+}
+
 // PTX is text: comments or directives first.
 bool is_ptx_text(Bytes b) {
   std::string_view t = as_text(b.first(std::min<size_t>(b.size(), 256)));
@@ -43,6 +64,7 @@ Status add_bundle_entries(Bytes bytes, std::vector<CodeObjectCandidate>& out) {
       if (!target.ok()) continue;
       c.target = target.value();
     }
+    c.ptx_upward = id.arch == "nvptx64" && (is_ptx_text(e.data) || (is_nvidia_fatbin(e.data) && nvidia_fatbin_has_ptx(e.data)));
     out.push_back(std::move(c));
   }
   return Status();
@@ -312,7 +334,9 @@ Result<OpenedImage> OpenedImage::open(Bytes bytes, uint64_t max_decompressed) {
 
 const CodeObjectCandidate* OpenedImage::select(std::string_view device_target) const {
   for (const auto& c : candidates_)
-    if (c.any_target || is_compatible(c.target, device_target)) return &c;
+    if (c.any_target || is_compatible(c.target, device_target) ||
+        (c.ptx_upward && ptx_runs_on(c.target, device_target)))
+      return &c;
   return nullptr;
 }
 

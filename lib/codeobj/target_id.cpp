@@ -105,6 +105,13 @@ bool is_compatible(std::string_view image, std::string_view device) {
   return true;
 }
 
+bool ptx_runs_on(std::string_view image, std::string_view device) {
+  auto i = parse_sm(image);
+  auto d = parse_sm(device);
+  if (!i || !d || i->arch_specific) return false;
+  return d->major * 10 + d->minor >= i->major * 10 + i->minor;
+}
+
 std::string_view amdgpu_processor(uint32_t mach) {
   for (const auto& m : kMachNames)
     if (m.mach == mach) return m.name;

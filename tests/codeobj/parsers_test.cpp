@@ -308,3 +308,43 @@ TEST_CASE("Unit_codeobj_Image_Positive_ExtentAndSelection") {
   CHECK(opened.value().select("x86_64")->data.size() == so.size());
   CHECK(OpenedImage::open(bytes_of("garbage!")).status().code() == hipErrorInvalidImage);
 }
+
+// weftcc's NVIDIA entries hold PTX (or a fatbin with PTX in it) written for the
+// highest processor clang knows: the driver JIT-compiles it for any later GPU, so
+// the entry is offered to every NVIDIA agent of at least its sm; a cubin is not.
+TEST_CASE("Unit_codeobj_Image_Positive_PtxEntryOfferedToLaterGpus") {
+  CHECK(ptx_runs_on("sm_80", "sm_90"));
+  CHECK(ptx_runs_on("sm_86", "sm_86"));
+  CHECK_FALSE(ptx_runs_on("sm_86", "sm_80"));
+  CHECK_FALSE(ptx_runs_on("sm_90a", "sm_100"));
+  CHECK_FALSE(ptx_runs_on("sm_80", "gfx90a"));
+
+  auto ptx = bytes_of("//\n.version 7.5\n.target sm_80\n");
+  // A fatbin: 16-byte header, then one PTX entry (kind 1, 64-byte entry header).
+  auto fatbin_of = [](uint16_t kind) {
+    std::vector<std::byte> f(16 + 64 + 8);
+    auto put = [&](size_t at, uint64_t v, size_t n) {
+      for (size_t i = 0; i < n; ++i) f[at + i] = std::byte(static_cast<uint8_t>(v >> (8 * i)));
+    };
+    put(0, 0xBA55ED50, 4), put(4, 1, 2), put(6, 16, 2), put(8, 64 + 8, 8);
+    put(16, kind, 2), put(18, 0x0101, 2), put(20, 64, 4), put(24, 8, 8);
+    return f;
+  };
+  auto cubin = bytes_of("\x7f" "ELF cubin");
+  auto bundle = write_bundle({{"hipv4-nvptx64-nvidia-cuda--sm_80", cubin},
+                              {"hipv4-nvptx64-nvidia-cuda--sm_86", fatbin_of(2)},
+                              {"hipv4-nvptx64-nvidia-cuda--sm_70", fatbin_of(1)},
+                              {"hipv4-nvptx64-nvidia-cuda--sm_75", ptx}});
+  auto opened = OpenedImage::open(bundle);
+  REQUIRE(opened.ok());
+  // sm_80 cubin: same major; sm_86 fatbin of cubins only: not for sm_90.
+  REQUIRE(opened.value().select("sm_80") != nullptr);
+  CHECK(opened.value().select("sm_80")->entry_id == "hipv4-nvptx64-nvidia-cuda--sm_80");
+  REQUIRE(opened.value().select("sm_90") != nullptr);
+  CHECK(opened.value().select("sm_90")->entry_id == "hipv4-nvptx64-nvidia-cuda--sm_70");
+  auto ptx_only = OpenedImage::open(write_bundle({{"hipv4-nvptx64-nvidia-cuda--sm_86", ptx}}));
+  REQUIRE(ptx_only.ok());
+  CHECK(ptx_only.value().select("sm_90") != nullptr);
+  CHECK(ptx_only.value().select("sm_80") == nullptr);
+  CHECK(ptx_only.value().select("x86_64") == nullptr);
+}

@@ -62,6 +62,10 @@ struct CodeObjectCandidate {
   std::string entry_id;  // bundle entry ID, empty for a bare code object
   Bytes data;
   bool any_target = false;  // offered to every agent (CUDA ELF, NVIDIA fatbin, PTX)
+  // An NVIDIA bundle entry holding PTX, or a fatbin that carries PTX (weftcc's sm_XY
+  // images): offered to every NVIDIA agent of at least its sm (ptx_runs_on), since
+  // the driver can JIT-compile the PTX.
+  bool ptx_upward = false;
 };
 
 class OpenedImage {

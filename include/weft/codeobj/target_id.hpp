@@ -38,6 +38,12 @@ Result<TargetId> parse_target_id(std::string_view text);
 // Unparsable IDs are never compatible.
 bool is_compatible(std::string_view image, std::string_view device);
 
+// Whether NVIDIA PTX written for `image` (sm_XY) can be JIT-compiled for `device`:
+// any NVIDIA device of compute capability >= X.Y (not for "a" targets, whose PTX
+// uses features later GPUs lack). A bundle entry holding PTX (or a fatbin, which may
+// carry PTX: the driver decides) is offered by this rule instead of is_compatible's.
+bool ptx_runs_on(std::string_view image, std::string_view device);
+
 // The processor name for an EF_AMDGPU_MACH value ("" when unknown).
 std::string_view amdgpu_processor(uint32_t mach);
 // The target ID that an AMDGPU ELF's e_flags describe, e.g. "gfx90a:sramecc+:xnack-".

@@ -67,7 +67,7 @@ run() {
       tail -5 "$logs/$name.log" >>"$summary"
     fi
   }
-  for t in cuda_driver_fake cuda_driver_gpu cuda_hip_api cuda_fault; do
+  for t in cuda_driver_fake cuda_driver_gpu cuda_hip_api cuda_fault cuda_weftcc cuda_weftcc_program; do
     one "$t" "$dir/bin/$t"
   done
   # The driver contract suite; contract_cuda against the real libcuda.
