@@ -448,6 +448,18 @@ class Cmake(Scratch):
         self.assertEqual([e for e, _ in bundle.read_entries(program)][:2],
                          ["host-x86_64-unknown-linux-gnu", "hipv4-x86_64-unknown-linux-gnu-x86_64"])
         self.assertIn("cpu image ok" if real else "scale+offset ok", run([program]).stdout)
+        if not real:
+            print("SKIPPED (partly): CMake's HIP language needs weftcc_lib/cpu_image.py (its compiler-ID "
+                  "source must see __HIP__ in the device step)")
+            return
+        # CMake's HIP language: CMAKE_HIP_COMPILER=weftcc, lib/cmake/hip-lang from weft.
+        build = self.tmp / "build-hip"
+        run([cmake, "-S", HERE / "cmake_hip_language", "-B", build, f"-DCMAKE_HIP_COMPILER={compiler}",
+             "-DCMAKE_HIP_ARCHITECTURES=x86_64", f"-DWEFTCC_TEST_CPU_SOURCE={self.tmp / 'sum.hip'}",
+             "-DCMAKE_BUILD_TYPE=Release"])
+        out = run([cmake, "--build", build, "--verbose"]).stdout
+        self.assertIn("--offload-arch=x86_64", out)
+        self.assertIn("cpu image ok", run([build / "weftcc_cmake_program"]).stdout)
 
 
 GROUPS = {"cli": Cli, "pipeline": Pipeline, "cpu_image": CpuImage, "gpu": Gpu, "cmake": Cmake}

@@ -434,6 +434,12 @@ def main(argv: list, paths: Paths) -> int:
     if opts.mode == "version":
         print(version_text(paths, tools))
         return 0
+    if opts.mode == "print-targets":
+        # CMake's HIP language runs `COMPILER -v -print-targets` and reads the HIP
+        # installation (where lib/cmake/hip-lang lives) from this line, as clang writes it.
+        if opts.verbose:
+            log(f"Found HIP installation: {paths.weft_include.parent}, version {paths.weft_version}")
+        return subprocess.run([tools.clang or "clang-15", "-print-targets"]).returncode
     if opts.mode == "list":
         status = 0
         for x in opts.inputs:
