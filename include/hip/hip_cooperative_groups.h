@@ -17,6 +17,9 @@
 #ifndef WEFT_HIP_COOPERATIVE_GROUPS_H
 #define WEFT_HIP_COOPERATIVE_GROUPS_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
@@ -393,5 +396,7 @@ template <class Group>
 inline void sync(const Group& g) { g.sync(); }
 
 }  // namespace cooperative_groups
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_COOPERATIVE_GROUPS_H

@@ -20,6 +20,9 @@
 #ifndef WEFT_HIP_DEVICE_MATH_H
 #define WEFT_HIP_DEVICE_MATH_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <math.h>
 
 #include <cfenv>
@@ -584,5 +587,7 @@ inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_DEVICE_MATH_H
