@@ -51,7 +51,9 @@ static constexpr int warpSize = WEFT_DEVICE_WARP_SIZE;
 
 // ---- barriers and fences ----
 
+#if !defined(__NVPTX__)  // a clang builtin there (bar.sync 0: the same barrier)
 __device__ __forceinline__ void __syncthreads() { __weft_barrier(); }
+#endif
 __device__ __forceinline__ int __syncthreads_count(int predicate) {
   return __weft_barrier_reduce(predicate, WEFT_REDUCE_COUNT);
 }

@@ -25,6 +25,7 @@ __device__ void* __weft_dynamic_shared();
 __device__ long long __weft_clock64();
 __device__ long long __weft_wall_clock64();
 __device__ int __weft_wall_clock_khz();
+__device__ void __weft_grid_sync();
 [[noreturn]] __device__ void __weft_assert_fail(const char* expression, const char* file,
                                                 unsigned line, const char* function);
 

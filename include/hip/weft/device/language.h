@@ -33,6 +33,15 @@
 // __hipPushCallConfiguration, and the kernel's host stub calls __hipPopCallConfiguration
 // and hipLaunchKernel (all exported by weft). So a function-pointer variable, a template
 // parameter, deduced template arguments and HIP_KERNEL_NAME(k<float, 4>) work as there.
+// hipLaunchKernel with the kernel itself (the C function takes its host stub's address).
+template <typename... P>
+inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks,
+                                  void** args, size_t sharedMemBytes = 0,
+                                  hipStream_t stream = nullptr) {
+  return hipLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, args,
+                         sharedMemBytes, stream);
+}
+
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
   do {                                                                    \
     kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__);   \

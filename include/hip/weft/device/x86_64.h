@@ -120,13 +120,34 @@ WEFT_FIBER_INLINE uint64_t __weft_warp_ballot(int predicate) { return __weft_cpu
 WEFT_FIBER_INLINE void __weft_warp_sync() { __weft_cpu_warp_sync(); }
 WEFT_FIBER_INLINE void* __weft_dynamic_shared() { return __weft_cpu_dynamic_shared(); }
 // The timestamp counter, as the g++ path's clock64 (hip/weft/device_clock.h).
-WEFT_FIBER_INLINE long long __weft_clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }
+WEFT_FIBER_INLINE long long __weft_clock64() {
+  uint32_t low, high;  // rdtsc, spelled out: the builtin is a host-only target builtin here
+  __asm__ volatile("rdtsc" : "=a"(low), "=d"(high));
+  return static_cast<long long>(uint64_t(high) << 32 | low);
+}
 WEFT_FIBER_INLINE long long __weft_wall_clock64() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<long long>(now.tv_sec) * 1000000000ll + now.tv_nsec;
 }
 WEFT_FIBER_INLINE int __weft_wall_clock_khz() { return 1000000; }
+
+// grid.sync(): the g++ path's algorithm (hip_cooperative_groups.h). A block of a cooperative
+// launch owns its worker thread, so this counts the grid syncs of the block running here;
+// every GPU thread reads it before the first barrier, the first one past it arrives for
+// the block at the engine's grid barrier.
+namespace weft::cpu_image {
+inline __device__ thread_local unsigned t_grid_syncs = 0;
+}
+inline void __weft_grid_sync() {
+  const unsigned seen = ::weft::cpu_image::t_grid_syncs;
+  __weft_cpu_barrier();
+  if (::weft::cpu_image::t_grid_syncs == seen) {
+    ::weft::cpu_image::t_grid_syncs = seen + 1;
+    weftGridSync();
+  }
+  __weft_cpu_barrier();
+}
 // Records which GPU thread failed, then stops its block: the launch reports hipErrorAssert.
 [[noreturn]] inline void __weft_assert_fail(const char* expression, const char* file, unsigned line,
                                             const char* function) {

@@ -121,15 +121,10 @@ struct Signature<void(P...)> {
 
 }  // namespace weft::cpu_image
 
-// The table of this image's records, bounded by the linker's section symbols.
-extern "C" __device__ const weftCpuKernelRecord __start_weft_cpu_kernels[]
-    __attribute__((weak, visibility("hidden")));
-extern "C" __device__ const weftCpuKernelRecord __stop_weft_cpu_kernels[]
-    __attribute__((weak, visibility("hidden")));
-extern "C" __device__ __attribute__((visibility("default"), used)) const weftCpuCodeObject
-    weft_cpu_code_object = {WEFT_CPU_CODE_OBJECT_MAGIC, WEFT_CPU_CODE_OBJECT_VERSION,
-                            WEFT_KERNEL_ABI_VERSION,    sizeof(weftCpuKernelRecord),
-                            __start_weft_cpu_kernels,   __stop_weft_cpu_kernels};
+// The table that bounds the records (weft_cpu_code_object) is a separate, plain C
+// translation unit of the image (cpu_image.py, TABLE_SOURCE): the device pass emits only
+// __device__ variables, whose initializers must be constants, and cannot declare the
+// linker's __start_/__stop_ symbols without defining them.
 
 #include <hip/weft/device/hd_end.h>
 
