@@ -145,6 +145,8 @@ def describe(blob: bytes) -> str:
         machine = {62: "x86-64", 224: "AMDGPU", 190: "CUDA"}.get(e_machine, f"machine {e_machine}")
         kind = {1: "relocatable", 2: "executable", 3: "shared object"}.get(e_type, f"type {e_type}")
         return f"ELF {kind}, {machine}"
+    if blob.startswith(b"\x50\xed\x55\xba"):
+        return "NVIDIA fatbin"
     if blob.lstrip().startswith(b"//") or b".target" in blob[:4096]:
         return "PTX text"
     if blob.startswith(MAGIC) or blob.startswith(CCOB):

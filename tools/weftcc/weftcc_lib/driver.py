@@ -24,6 +24,7 @@ import traceback
 from . import bundle, cli, detect, targets
 
 DEFAULT_STD = "c++17"
+PRELUDE = "hip/weft/device/prelude.h"  # weft's include dir; see hip_host_command
 # clang's HIP toolchain optimises device code at -O3 unless told otherwise; weftcc does
 # the same for every target, so an unoptimised host build still gets fast kernels.
 DEFAULT_DEVICE_OPT = "-O3"
@@ -178,8 +179,11 @@ class Driver:
     def hip_host_command(self, source: str) -> list:
         # -nogpuinc: no clang HIP wrapper headers, no /usr/include/hip (AMD's headers);
         # weft's headers provide the whole HIP language. -nogpulib: no ROCm device libraries.
+        # The prelude comes first, before any header of the source: it makes the C library
+        # and <cmath> callable from kernels (host+device), as clang's wrapper headers do
+        # for hipcc, and every device step includes it the same way.
         return [self.tools.need("clangxx"), "-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib",
-                *self.host_flags(), source]
+                *self.host_flags(), "-include", PRELUDE, source]
 
     def make_job(self, source: pathlib.Path, target: str, workdir: pathlib.Path) -> targets.Job:
         o = self.opts
