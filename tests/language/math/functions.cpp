@@ -16,7 +16,7 @@ using math_test::ulp_distance;
 enum Unary { kSinpi, kCospi, kSincospiSin, kSincospiCos, kRsqrt, kRcbrt, kErfinv, kErfcinv, kErfcx,
              kNormcdf, kNormcdfinv, kI0, kI1 };
 
-float unary(int op, float x) {
+__host__ __device__ float unary(int op, float x) {
   float s, c;
   switch (op) {
     case kSinpi: return sinpif(x);
@@ -34,7 +34,7 @@ float unary(int op, float x) {
     default: return cyl_bessel_i1f(x);
   }
 }
-double unary(int op, double x) {
+__host__ __device__ double unary(int op, double x) {
   double s, c;
   switch (op) {
     case kSinpi: return sinpi(x);

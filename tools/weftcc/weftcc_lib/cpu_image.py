@@ -227,6 +227,8 @@ def build(job: Job) -> pathlib.Path:
     # extern __shared__ arrays are the block's dynamic shared memory: each undefined
     # thread-local symbol becomes the image's storage (the linker keeps the TLS type).
     binds = [f"-Wl,--defsym={s}={DYNAMIC_SHARED_SYMBOL}" for s in shared]
-    job.run([_clangxx(job), "-shared", "-fPIC", str(obj), str(table), "-o", str(image), *binds],
+    # -Bsymbolic: the image's references to its own kernels must not bind to the host
+    # pass's launch handles, which carry the same names (a weftcc -shared library exports them).
+    job.run([_clangxx(job), "-shared", "-fPIC", "-Wl,-Bsymbolic", str(obj), str(table), "-o", str(image), *binds],
             what="CPU image link")
     return image
