@@ -374,6 +374,31 @@ class CpuImage(Scratch):
                          ["host-x86_64-unknown-linux-gnu", "hipv4-x86_64-unknown-linux-gnu-x86_64"])
         self.assertIn("block_sum ok", run([self.tmp / "sum"], env=env_without_override(HIP_VISIBLE_DEVICES="")).stdout)
 
+    def test_shared_library_and_objects(self):
+        lib = self.write("lib.hip", "#include <hip/hip_runtime.h>\n"
+                         "__global__ void twice(int* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                         " if (i < n) p[i] *= 2; }\n"
+                         "hipError_t launch_twice(int* p, int n) { twice<<<(n + 63) / 64, 64>>>(p, n);"
+                         " return hipGetLastError(); }\n")
+        plus = self.write("plus.hip", "#include <hip/hip_runtime.h>\n"
+                          "template <int K> __global__ void plus(int* p, int n) { int i = blockIdx.x * blockDim.x"
+                          " + threadIdx.x; if (i < n) p[i] += K; }\n"
+                          "hipError_t launch_plus(int* p, int n) { hipLaunchKernelGGL(plus<3>, dim3((n + 31) / 32),"
+                          " dim3(32), 0, 0, p, n); return hipGetLastError(); }\n")
+        main = self.write("main.cpp", "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+                          "hipError_t launch_twice(int*, int); hipError_t launch_plus(int*, int);\n"
+                          "int main() { const int n = 1000; int* p; if (hipMallocManaged(&p, n * sizeof(int))) return 2;\n"
+                          "  for (int i = 0; i < n; ++i) p[i] = i;\n"
+                          "  if (launch_twice(p, n) || launch_plus(p, n) || hipDeviceSynchronize()) return 3;\n"
+                          "  for (int i = 0; i < n; ++i) if (p[i] != 2 * i + 3) { std::printf(\"p[%d]=%d\\n\", i, p[i]); return 1; }\n"
+                          "  std::puts(\"shared ok\"); return 0; }\n")
+        arch = "--offload-arch=x86_64"
+        run([WEFTCC, arch, "-O2", "-fPIC", "-shared", lib, "-o", self.tmp / "libtwice.so"])
+        run([WEFTCC, arch, "-O2", "-c", plus, "-o", self.tmp / "plus.o"])
+        run([WEFTCC, arch, "-O2", main, self.tmp / "plus.o", f"-L{self.tmp}", "-ltwice", f"-Wl,-rpath,{self.tmp}",
+             "-o", self.tmp / "main"])
+        self.assertIn("shared ok", run([self.tmp / "main"], env=env_without_override(HIP_VISIBLE_DEVICES="")).stdout)
+
     def test_construct_the_cpu_target_cannot_compile(self):
         # Inline PTX assembly in a kernel: only the NVIDIA target can take it.
         src = self.write("asm.hip", "#include <hip/hip_runtime.h>\n"
