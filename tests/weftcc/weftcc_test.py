@@ -119,13 +119,40 @@ class Cli(Scratch):
         obj = self.tmp / "k.o"
         out = run([WEFTCC, "-v", "--no-offload-arch=all", "-c", src, "-o", obj, f"-I{inc}", "-DFROM_D=1",
                    "-DGONE", "-UGONE", "-std=c++20", "-O2", "-g", "-fPIC", "-Wall"]).stdout
-        host = next(line for line in out.splitlines() if "--cuda-host-only" in line)
+        host = next(line for line in out.splitlines() if "--cuda-host-only" in line and f"-o {obj}" in line)
         for flag in ("-x hip", "-nogpuinc", "-nogpulib", f"-I{inc}", "-DFROM_D=1", "-UGONE", "-std=c++20",
                      "-O2", "-g", "-fPIC", "-Wall", f"-isystem {SOURCE / 'include'}", f"-o {obj}"):
             self.assertIn(flag, host)
         self.assertTrue(obj.is_file())
         nm = run(["nm", obj]).stdout
         self.assertIn("_Z6answerv", nm)
+
+    def test_precompiled_prelude(self):
+        src = self.write("k.hip", "#include <hip/hip_runtime.h>\n__global__ void k(int* p) { p[0] = 1; }\n"
+                         "int host_side() { return 7; }\n")
+        cache = self.tmp / "cache"
+        env = env_without_override(WEFTCC_CACHE=str(cache))
+        cmd = [WEFTCC, "-v", "--no-offload-arch=all", "-O1", "-c", src, "-o", self.tmp / "k.o"]
+        first = run(cmd, env=env).stdout
+        self.assertIn("-emit-pch", first)
+        pchs = list(cache.glob("prelude-*.pch"))
+        self.assertEqual(len(pchs), 1)
+        second = run(cmd, env=env).stdout
+        self.assertNotIn("-emit-pch", second)
+        self.assertIn(f"-include-pch {pchs[0]}", second)
+        self.assertIn("_Z9host_sidev", run(["nm", self.tmp / "k.o"]).stdout)
+        # A PCH clang rejects: the pass reruns with the prelude as text and the PCH goes.
+        pchs[0].write_bytes(b"not a precompiled header")
+        run(cmd, env=env)
+        self.assertFalse(pchs[0].exists())
+        self.assertEqual(list(cache.glob("*.unusable")), [])
+        # A real compile error is reported once, from the text prelude's run.
+        bad = self.write("bad.hip", "int f() { return no_such_name; }\n")
+        out = run([WEFTCC, "--no-offload-arch=all", "-O1", "-c", bad, "-o", self.tmp / "bad.o"], env=env, expect=1).stdout
+        self.assertEqual(out.count("use of undeclared identifier 'no_such_name'"), 1)
+        off = run(cmd, env=env_without_override(WEFTCC_CACHE=str(cache), WEFTCC_PCH="0")).stdout
+        self.assertNotIn("-include-pch", off)
+        self.assertIn("-include hip/weft/device/prelude.h", off)
 
     def test_preprocess_and_dependency_files(self):
         src = self.write("k.hip", '#include "dep.h"\nint v = VALUE;\n')
