@@ -11,6 +11,7 @@ see the same machine load, and prints a table of medians and the ratio. Also tim
 weftcc for each target alone. Exit 77 (skip) when neither side can compile."""
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -20,9 +21,14 @@ import time
 
 
 def timed(cmd):
+    """(wall seconds, CPU seconds of the command and everything it ran, process)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
-    return time.perf_counter() - start, proc
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc
 
 
 def first_error(text):
@@ -48,7 +54,7 @@ def main():
     if not args.hipcc:
         print("hipcc: SKIPPED (not installed; Debian package hipcc)")
     else:
-        _, proc = timed([args.hipcc, "--offload-arch=gfx90a", "-O2", "-c", args.source, "-o", out])
+        _, _, proc = timed([args.hipcc, "--offload-arch=gfx90a", "-O2", "-c", args.source, "-o", out])
         if proc.returncode != 0:
             print(f"hipcc: SKIPPED (cannot compile the source: {first_error(proc.stdout)})")
         else:
@@ -56,7 +62,7 @@ def main():
 
     available = []
     for target in [t for t in args.targets.split(",") if t]:
-        _, proc = timed([args.weftcc, f"--offload-arch={target}", "-O2", "-c", args.source, "-o", out])
+        _, _, proc = timed([args.weftcc, f"--offload-arch={target}", "-O2", "-c", args.source, "-o", out])
         if proc.returncode == 0:
             available.append(target)
         else:
@@ -76,27 +82,34 @@ def main():
         return 77
 
     times = {i: [] for i in range(len(builds))}
+    cpu = {i: [] for i in range(len(builds))}
     for _ in range(args.runs):
         for i, (_, _, cmd) in enumerate(builds):  # interleaved: every build sees the same load
-            seconds, proc = timed(cmd)
+            seconds, cpu_seconds, proc = timed(cmd)
             if proc.returncode != 0:
                 print(f"{builds[i][0]} {builds[i][1]} failed during the runs: {first_error(proc.stdout)}")
                 return 1
             times[i].append(seconds)
+            cpu[i].append(cpu_seconds)
     shutil.rmtree(tmp, ignore_errors=True)
 
     base = statistics.median(times[0]) if hipcc_cmd else None
+    base_cpu = statistics.median(cpu[0]) if hipcc_cmd else None
     print()
-    print(f"| compiler | targets | median s | min s | max s | vs hipcc gfx90a |")
-    print(f"|---|---|---|---|---|---|")
+    print("| compiler | targets | wall median s | min … max s | wall vs hipcc | CPU s (user+sys) | CPU vs hipcc |")
+    print("|---|---|---|---|---|---|---|")
     for i, (name, tgts, _) in enumerate(builds):
-        med = statistics.median(times[i])
+        med, med_cpu = statistics.median(times[i]), statistics.median(cpu[i])
         ratio = f"{med / base:.2f}x" if base else "n/a"
-        print(f"| {name} | {tgts} | {med:.2f} | {min(times[i]):.2f} | {max(times[i]):.2f} | {ratio} |")
+        cpu_ratio = f"{med_cpu / base_cpu:.2f}x" if base_cpu else "n/a"
+        print(f"| {name} | {tgts} | {med:.2f} | {min(times[i]):.2f} … {max(times[i]):.2f} | {ratio} "
+              f"| {med_cpu:.2f} | {cpu_ratio} |")
     if base and available:
         ratio = statistics.median(times[1]) / base
         verdict = "meets" if ratio <= 2.0 else "misses"
-        print(f"\nweftcc for {','.join(available)} / hipcc for gfx90a = {ratio:.2f}x ({verdict} the <= 2x target)")
+        print(f"\nweftcc for {','.join(available)} / hipcc for gfx90a = {ratio:.2f}x wall, "
+              f"{statistics.median(cpu[1]) / base_cpu:.2f}x CPU ({verdict} the <= 2x target in wall time)")
+    print(f"load average at the end: {os.getloadavg()[0]:.1f}")
     return 0
 
 

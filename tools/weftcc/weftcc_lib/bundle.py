@@ -33,6 +33,15 @@ def make_bundle(bundler: str, entries: list, output: pathlib.Path, run) -> None:
     run(cmd)
 
 
+def write_host_only(host_entry_id: str, output: pathlib.Path) -> None:
+    """A bundle of the empty host entry alone, for a host-only compile of a translation
+    unit with kernels: its registration then links and a launch fails cleanly with
+    hipErrorNoBinaryForGpu. (clang-offload-bundler would place that entry past the end.)"""
+    entry = host_entry_id.encode()
+    header_end = len(MAGIC) + 8 + 24 + len(entry)
+    output.write_bytes(MAGIC + struct.pack("<QQQQ", 1, header_end, 0, len(entry)) + entry)
+
+
 def _elf_section(data: bytes, name: str):
     """The bytes of section `name` of a 64-bit little-endian ELF file, or None."""
     if len(data) < 64 or data[4] != 2 or data[5] != 1:
@@ -145,6 +154,8 @@ def describe(blob: bytes) -> str:
         machine = {62: "x86-64", 224: "AMDGPU", 190: "CUDA"}.get(e_machine, f"machine {e_machine}")
         kind = {1: "relocatable", 2: "executable", 3: "shared object"}.get(e_type, f"type {e_type}")
         return f"ELF {kind}, {machine}"
+    if blob.startswith(b"\x50\xed\x55\xba"):
+        return "NVIDIA fatbin"
     if blob.lstrip().startswith(b"//") or b".target" in blob[:4096]:
         return "PTX text"
     if blob.startswith(MAGIC) or blob.startswith(CCOB):

@@ -100,6 +100,8 @@ def parse(argv: list) -> Options:
             modes.append("help")
         elif arg == "--list-images":
             modes.append("list")
+        elif arg in ("-print-targets", "--print-targets"):
+            modes.append("print-targets")
         elif arg == "-c":
             modes.append("compile")
         elif arg == "--genco":
@@ -202,6 +204,9 @@ def parse(argv: list) -> Options:
     exclusive = [m for m in dict.fromkeys(modes) if m in ("version", "help", "list", "genco", "preprocess", "deps")]
     if "version" in modes or "help" in modes:
         opts.mode = "version" if "version" in modes else "help"
+        return opts
+    if "print-targets" in modes:
+        opts.mode = "print-targets"
         return opts
     if len(exclusive) > 1:
         raise UsageError("choose one of " + ", ".join(exclusive))

@@ -21,9 +21,10 @@ import sys
 import tempfile
 import traceback
 
-from . import bundle, cli, detect, targets
+from . import bundle, cli, detect, pch, targets
 
 DEFAULT_STD = "c++17"
+PRELUDE = "hip/weft/device/prelude.h"  # weft's include dir; see hip_host_command
 # clang's HIP toolchain optimises device code at -O3 unless told otherwise; weftcc does
 # the same for every target, so an unoptimised host build still gets fast kernels.
 DEFAULT_DEVICE_OPT = "-O3"
@@ -175,11 +176,27 @@ class Driver:
             flags.append("-fPIC")  # the objects of this command go into a shared library
         return flags
 
-    def hip_host_command(self, source: str) -> list:
+    def hip_host_base(self) -> list:
         # -nogpuinc: no clang HIP wrapper headers, no /usr/include/hip (AMD's headers);
         # weft's headers provide the whole HIP language. -nogpulib: no ROCm device libraries.
         return [self.tools.need("clangxx"), "-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib",
-                *self.host_flags(), source]
+                *self.host_flags()]
+
+    def hip_host_command(self, source: str, prelude=None) -> list:
+        # The prelude comes first, before any header of the source (the user's -include
+        # ones included): it makes the C library and <cmath> callable from kernels
+        # (host+device), as clang's wrapper headers do for hipcc, and every device step
+        # includes it the same way. `prelude` is a PCH of it (pch.py), else it is text.
+        base = self.hip_host_base()
+        first = ["-include-pch", str(prelude)] if prelude else ["-include", PRELUDE]
+        return base[:6] + first + base[6:] + [source]
+
+    def prelude_pch(self):
+        """A cached PCH of the prelude for this command line, or None (pch.py)."""
+        if any(f == "-include" for f in self.opts.compile_flags):
+            return None  # the user's forced includes would have to go into it too
+        base = self.hip_host_base()
+        return pch.prelude_pch(base, self.paths.weft_include / PRELUDE, self.paths.weft_include, self.show)
 
     def make_job(self, source: pathlib.Path, target: str, workdir: pathlib.Path) -> targets.Job:
         o = self.opts
@@ -235,17 +252,19 @@ class Driver:
 
     def compile_hip(self, source: str, output: str, chosen: list, workdir: pathlib.Path) -> None:
         src = pathlib.Path(source)
-        cmd = self.hip_host_command(source)
         tail = self.opts.host_only_flags + ["-c", "-o"]
-        if not chosen:
-            self.run_host(cmd + tail + [output])
-            return
         fatbin = workdir / (src.name + ".hipfb")
+        if not chosen:  # --no-offload-arch=all: kernels get registered, with no image
+            bundle.write_host_only(targets.HOST_ENTRY_ID, fatbin)
+            HostPass(self, source, ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(fatbin)],
+                     tail + [output], workdir).run()
+            return
         objcopy = self.tools.objcopy
+        embed = ["-Xclang", "-fcuda-include-gpubinary", "-Xclang"]
         if not objcopy or any(f.startswith("-flto") for f in self.opts.compile_flags + self.opts.host_compile_flags):
             # One after the other: the host pass embeds the finished bundle.
             self.write_bundle(self.device_images(src, chosen, workdir), fatbin)
-            self.run_host(cmd + ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(fatbin)] + tail + [output])
+            HostPass(self, source, embed + [str(fatbin)], tail + [output], workdir).run()
             return
         # The host pass runs while the device steps do: it embeds a placeholder bundle, and
         # the finished one replaces it (objcopy --update-section; a relocatable object's
@@ -253,22 +272,21 @@ class Driver:
         placeholder = workdir / "placeholder.hipfb"
         placeholder.write_bytes(bundle.MAGIC + bytes(8))  # a bundle of no entries
         host_object = workdir / "host.o"
-        host_cmd = [str(c) for c in cmd + ["-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(placeholder)]
-                    + tail + [str(host_object)]]
-        if self.opts.verbose:
-            host_cmd.insert(1, "-v")
-        self.show(host_cmd)
-        try:
-            host = subprocess.Popen(host_cmd)
-        except OSError as e:
-            raise WeftccError(f"weftcc: error: cannot run {host_cmd[0]}: {e.strerror}")
+        host = HostPass(self, source, embed + [str(placeholder)], tail + [str(host_object)], workdir)
+        host.start()
+        device_error = None
         try:
             images = self.device_images(src, chosen, workdir)
             self.write_bundle(images, fatbin)
-        finally:
-            rc = host.wait()
-        if rc != 0:
-            raise WeftccError("", rc)
+        except WeftccError as e:
+            device_error = e
+        try:
+            host.finish()  # its diagnostics, if any, are on the terminal by now
+        except WeftccError:
+            if device_error is None:
+                raise
+        if device_error is not None:
+            raise device_error  # the failing targets, named
         if bundle.has_section(host_object, bundle.SECTION):
             self.run_quiet([objcopy, f"--update-section={bundle.SECTION}={fatbin}", host_object, output])
         else:  # no kernel and no device variable: clang registered nothing, so no bundle
@@ -371,6 +389,70 @@ class Driver:
          "preprocess": self.mode_preprocess, "deps": self.mode_preprocess}[self.opts.mode]()
 
 
+class HostPass:
+    """One host-pass compile, started now or later. With a precompiled prelude its output
+    is captured: when that compile fails, the pass runs again with the prelude as text,
+    whose diagnostics are the ones the user sees; otherwise the captured output is shown
+    as clang wrote it."""
+
+    def __init__(self, driver: "Driver", source: str, middle: list, tail: list, workdir: pathlib.Path):
+        self.driver, self.source, self.middle, self.tail = driver, source, middle, tail
+        self.log_path = workdir / "host-pass.log"
+        self.pch = driver.prelude_pch()
+        self.proc = None
+
+    def command(self, prelude) -> list:
+        cmd = [str(c) for c in self.driver.hip_host_command(self.source, prelude) + self.middle + self.tail]
+        if self.driver.opts.verbose:
+            cmd.insert(1, "-v")
+        return cmd
+
+    def start(self) -> None:
+        cmd = self.command(self.pch)
+        self.driver.show(cmd)
+        try:
+            if self.pch:
+                with open(self.log_path, "wb") as log_file:
+                    self.proc = subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT)
+            else:
+                self.proc = subprocess.Popen(cmd)
+        except OSError as e:
+            raise WeftccError(f"weftcc: error: cannot run {cmd[0]}: {e.strerror}")
+
+    def finish(self) -> None:
+        rc = self.proc.wait()
+        if not self.pch:
+            if rc != 0:
+                raise WeftccError("", rc)
+            return
+        output = self.log_path.read_text(errors="replace")
+        if rc != 0:
+            # Stale (a system header changed) or a PCH clang cannot merge with this source
+            # (C++20's ODR checks on the prelude's operator new, for one): the prelude as
+            # text decides. Its diagnostics are the ones shown; if it compiles, this PCH is
+            # marked unusable so later runs skip it.
+            failed_pch, stale = self.pch, pch.is_stale_pch_error(output)
+            self.pch = None
+            self.start()
+            try:
+                self.finish()
+            except WeftccError:
+                if stale:
+                    pch.discard(failed_pch, unusable=False)  # rebuilt next time
+                raise
+            pch.discard(failed_pch, unusable=not stale)
+            return
+        if output:
+            sys.stderr.write(output)
+            sys.stderr.flush()
+        if rc != 0:
+            raise WeftccError("", rc)
+
+    def run(self) -> None:
+        self.start()
+        self.finish()
+
+
 class _Kept:
     def __init__(self, path):
         self.path = path
@@ -434,6 +516,12 @@ def main(argv: list, paths: Paths) -> int:
     if opts.mode == "version":
         print(version_text(paths, tools))
         return 0
+    if opts.mode == "print-targets":
+        # CMake's HIP language runs `COMPILER -v -print-targets` and reads the HIP
+        # installation (where lib/cmake/hip-lang lives) from this line, as clang writes it.
+        if opts.verbose:
+            log(f"Found HIP installation: {paths.weft_include.parent}, version {paths.weft_version}")
+        return subprocess.run([tools.clang or "clang-15", "-print-targets"]).returncode
     if opts.mode == "list":
         status = 0
         for x in opts.inputs:
