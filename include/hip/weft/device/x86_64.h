@@ -137,7 +137,7 @@ WEFT_FIBER_INLINE int __weft_wall_clock_khz() { return 1000000; }
 // every GPU thread reads it before the first barrier, the first one past it arrives for
 // the block at the engine's grid barrier.
 namespace weft::cpu_image {
-inline __device__ thread_local unsigned t_grid_syncs = 0;
+inline __device__ thread_local WEFT_SS_TLS_ unsigned t_grid_syncs = 0;
 }
 inline void __weft_grid_sync() {
   const unsigned seen = ::weft::cpu_image::t_grid_syncs;
