@@ -44,7 +44,9 @@ WEFT_FIBER_INLINE uint64_t call_site() {
 // image aliases their symbols to this one), so every form names the same bytes.
 inline constexpr size_t kDynamicSharedBytes = 64 * 1024;
 extern "C" {
-extern __device__ thread_local __attribute__((aligned(64), visibility("hidden"))) unsigned char
+// (constant-initialized: no C++ thread_local init hook is referenced)
+extern __device__ thread_local __attribute__((aligned(64), visibility("hidden"),
+                                              require_constant_initialization)) unsigned char
     __weft_cpu_dynamic_shared_storage[kDynamicSharedBytes];
 }
 
