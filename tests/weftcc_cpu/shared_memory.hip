@@ -18,6 +18,15 @@ __global__ void block_sum(const T* in, T* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
 }
 
+// An address the compiler cannot reason about (it may fold a comparison of two distinct
+// declared arrays to false).
+template <typename T>
+__device__ uintptr_t address_of(T* p) {
+  uintptr_t v = reinterpret_cast<uintptr_t>(p);
+  __asm__ volatile("" : "+r"(v));
+  return v;
+}
+
 // Reverses each block's slice through dynamic shared memory; the second view and the
 // HIP_DYNAMIC_SHARED one must alias the first.
 __global__ void reverse(const int* in, int* out, int* alias_ok) {
@@ -29,8 +38,8 @@ __global__ void reverse(const int* in, int* out, int* alias_ok) {
   __syncthreads();
   out[blockIdx.x * n + threadIdx.x] = dyn_ints[n - 1 - threadIdx.x];
   if (threadIdx.x == 0)
-    alias_ok[blockIdx.x] = static_cast<void*>(dyn_bytes) == static_cast<void*>(dyn_ints) &&
-                           dyn_macro == dyn_ints;
+    alias_ok[blockIdx.x] = address_of(dyn_bytes) == address_of(dyn_ints) &&
+                           address_of(dyn_macro) == address_of(dyn_ints);
 }
 
 // The largest dynamic shared memory the CPU agent allows, touched end to end.

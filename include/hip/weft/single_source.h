@@ -91,14 +91,23 @@ struct Uint3 {
 // mode: threadIdx.x once per GPU thread), and a fiber that resumes rewrites
 // threadIdx from its own copy (resume_thread).
 #if defined(WEFT_CPU_DEVICE_PASS)
+// In weftcc's CPU image (a shared object) the engine state below is found through the
+// image's own TLS block, once per function (the default general-dynamic model would call
+// __tls_get_addr again after every fiber switch).
+#define WEFT_SS_TLS_ __attribute__((tls_model("local-dynamic")))
+#else
+#define WEFT_SS_TLS_
+#endif
+
+#if defined(WEFT_CPU_DEVICE_PASS)
 // The x86-64 device pass of weftcc (hip/weft/device/x86_64.h): threadIdx & co. are the
 // shared layer's objects (hip/weft/device/builtins.h), read through the __weft_cpu_*
 // markers, which read these.
 namespace weft::detail {
-inline __device__ thread_local Uint3 t_threadIdx;
-inline __device__ thread_local Uint3 t_blockIdx;
-inline __device__ thread_local Uint3 t_blockDim;
-inline __device__ thread_local Uint3 t_gridDim;
+inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_threadIdx;
+inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_blockIdx;
+inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_blockDim;
+inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_gridDim;
 }  // namespace weft::detail
 #define WEFT_SS_THREAD_IDX_ ::weft::detail::t_threadIdx
 #define WEFT_SS_BLOCK_IDX_ ::weft::detail::t_blockIdx
@@ -117,13 +126,13 @@ inline thread_local ::weft::detail::Uint3 gridDim;
 
 namespace weft::detail {
 
-inline __device__ thread_local weftKernelContext* t_ctx = nullptr;
+inline __device__ thread_local WEFT_SS_TLS_ weftKernelContext* t_ctx = nullptr;
 // In fiber mode: the linear id of the GPU thread running now (its fiber slot).
-inline __device__ thread_local uint32_t t_self = 0;
+inline __device__ thread_local WEFT_SS_TLS_ uint32_t t_self = 0;
 // The engine's fiber block while this binary's kernel entry runs on fibers that
 // may switch inline (WEFT_KERNEL_FIBER_INLINE), else null: one load tells a
 // barrier which path to take.
-inline __device__ thread_local weftFiberBlock* t_fiber_block = nullptr;
+inline __device__ thread_local WEFT_SS_TLS_ weftFiberBlock* t_fiber_block = nullptr;
 
 inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
 

@@ -62,10 +62,6 @@ def device_mode_flags(job: Job) -> list:
         # The host-only job becomes the device pass, for the host itself as device.
         "-Xclang", "-fcuda-is-device", "-Xclang", "-aux-triple", "-Xclang", DEVICE_TRIPLE,
         "-fPIC", "-isystem", str(job.weft_include),
-        # The engine's per-thread state, __shared__ arrays and the dynamic shared memory are
-        # thread-locals of the image: local-dynamic finds the image's TLS block once per
-        # function (general-dynamic would call __tls_get_addr at every resume of a fiber).
-        "-ftls-model=local-dynamic",
         "-include", "hip/weft/device/prelude.h",
         *job.common_flags(), *job.extra_flags,
     ]

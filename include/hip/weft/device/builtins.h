@@ -44,8 +44,11 @@ extern const __device__ __weft_grid_dim_t gridDim;
 static constexpr int warpSize = WEFT_DEVICE_WARP_SIZE;
 
 // ---- dynamic shared memory, kernel names ----
-// Like AMD's macro, a complete declaration (no ';' needed after it).
-#define HIP_DYNAMIC_SHARED(type, var) extern __shared__ type var[];
+// Like AMD's macro, a complete declaration (no ';' needed after it), of a pointer to the
+// block's dynamic shared memory rather than AMD's `extern __shared__ type var[]`: the same
+// bytes as any extern __shared__ array, and a template kernel may use it with different
+// types (two instances declaring one extern array with two element types do not compile).
+#define HIP_DYNAMIC_SHARED(type, var) type* var = static_cast<type*>(__weft_dynamic_shared());
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 

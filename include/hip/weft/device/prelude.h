@@ -84,13 +84,22 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #pragma clang force_cuda_host_device end
 
 #ifdef __cplusplus
+// std::complex's functions are callable from kernels as under hipcc (whose wrapper headers
+// also include <complex> in such a region). It includes <sstream>, whose stream classes
+// are virtual and must stay host-only: included first, outside.
+#include <sstream>
+#pragma clang force_cuda_host_device begin
+#include <complex>
+#pragma clang force_cuda_host_device end
+#endif
+
+#ifdef __cplusplus
 // Outside again: the rest of the C++ library that weft's headers use. As under hipcc, its
 // constexpr functions are callable from kernels, the others are host functions.
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <complex>
 #include <functional>
 #include <memory>
 #include <optional>

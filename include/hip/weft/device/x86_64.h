@@ -44,7 +44,9 @@ WEFT_FIBER_INLINE uint64_t call_site() {
 // image aliases their symbols to this one), so every form names the same bytes.
 inline constexpr size_t kDynamicSharedBytes = 64 * 1024;
 extern "C" {
-extern __device__ thread_local __attribute__((aligned(64), visibility("hidden"))) unsigned char
+// (constant-initialized: no C++ thread_local init hook is referenced)
+extern __device__ thread_local __attribute__((aligned(64), visibility("hidden"),
+                                              require_constant_initialization)) unsigned char
     __weft_cpu_dynamic_shared_storage[kDynamicSharedBytes];
 }
 
@@ -137,7 +139,7 @@ WEFT_FIBER_INLINE int __weft_wall_clock_khz() { return 1000000; }
 // every GPU thread reads it before the first barrier, the first one past it arrives for
 // the block at the engine's grid barrier.
 namespace weft::cpu_image {
-inline __device__ thread_local unsigned t_grid_syncs = 0;
+inline __device__ thread_local WEFT_SS_TLS_ unsigned t_grid_syncs = 0;
 }
 inline void __weft_grid_sync() {
   const unsigned seen = ::weft::cpu_image::t_grid_syncs;
