@@ -4,7 +4,7 @@
 #include "markers.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/InlineCost.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -22,8 +22,9 @@ namespace {
 
 using namespace llvm;
 
-// Functions of the module that call a per-thread marker, directly or not.
-SmallPtrSet<const Function*, 32> functions_reaching_markers(const Module& m) {
+// Functions of the module that call a marker `wanted` accepts, directly or not.
+template <typename Wanted>
+SmallPtrSet<const Function*, 32> functions_reaching(const Module& m, Wanted wanted) {
   SmallPtrSet<const Function*, 32> reach;
   bool changed = true;
   while (changed) {
@@ -34,7 +35,7 @@ SmallPtrSet<const Function*, 32> functions_reaching_markers(const Module& m) {
         auto* call = dyn_cast<CallBase>(&i);
         if (!call) continue;
         const Function* callee = call->getCalledFunction();
-        if (callee && (is_per_thread(marker_of(callee)) || reach.count(callee))) {
+        if (callee && (wanted(marker_of(callee)) || reach.count(callee))) {
           reach.insert(&f);
           changed = true;
           break;
@@ -65,7 +66,14 @@ bool is_recursive(const Function& f) {
 std::string inline_marker_callees(Function& kernel) {
   // Bounded: a recursive callee would otherwise inline forever.
   constexpr int kMaxInlined = 2000;
-  auto reach = functions_reaching_markers(*kernel.getParent());
+  // Callees reaching threadIdx or a sync point must be inlined; those reaching only
+  // block-uniform markers (blockIdx, blockDim, ...) are, when possible, so that
+  // values computed from them can be recomputed instead of kept per thread.
+  auto reach = functions_reaching(*kernel.getParent(), is_per_thread);
+  auto reach_uniform = functions_reaching(*kernel.getParent(), [](Marker m) {
+    return m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim || m == Marker::DynamicShared;
+  });
+  SmallPtrSet<const Function*, 8> not_inlinable;
   for (int inlined = 0;;) {
     CallBase* next = nullptr;
     for (Instruction& i : instructions(kernel)) {
@@ -78,6 +86,14 @@ std::string inline_marker_callees(Function& kernel) {
         continue;
       }
       if (callee == &kernel && reach.count(callee)) return "it calls itself";
+      if (!reach.count(callee) && reach_uniform.count(callee) && !not_inlinable.count(callee)) {
+        if (is_recursive(*callee) || !isInlineViable(*callee).isSuccess()) {
+          not_inlinable.insert(callee);
+          continue;
+        }
+        next = call;
+        break;
+      }
       if (reach.count(callee)) {
         if (is_recursive(*callee))
           return "it calls the recursive function " + callee->getName().str() + ", which reaches a barrier or threadIdx";

@@ -92,6 +92,8 @@ class Rewriter {
                    const Value* tid[3]);
   void emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi);
   void spill_cross_region_values();
+  bool can_recompute(Value* v, int depth);
+  Value* recompute(Value* v, RegionCopy& copy, Instruction* before);
   Value* slot(Value* base, Type* type, Value* linear, IRBuilder<>& b) {
     return b.CreateInBoundsGEP(type, base, linear);
   }
@@ -116,6 +118,8 @@ class Rewriter {
   BasicBlock* exit_ = nullptr;
   PHINode* current_ = nullptr;
   Value* dim_[3] = {};
+  // Block-uniform markers read once per block: blockIdx, gridDim, the dynamic shared base.
+  DenseMap<std::pair<int, uint64_t>, Value*> uniform_;
   Value* threads_ = nullptr;
   Value* state_ = nullptr;  // i32 per thread
   Value* xval_ = nullptr;   // i64 per thread: what a thread passes to a sync point
@@ -172,6 +176,20 @@ void Rewriter::emit_entry() {
   FunctionCallee block_dim = m_.getOrInsertFunction("__weft_cpu_block_dim", i32_, i32_);
   for (unsigned d = 0; d < 3; ++d) dim_[d] = b.CreateCall(block_dim, {b.getInt32(d)}, "block.dim");
   threads_ = b.CreateNUWMul(b.CreateNUWMul(dim_[0], dim_[1]), dim_[2], "block.threads");
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m != Marker::BlockIdx && m != Marker::GridDim && m != Marker::DynamicShared) continue;
+    auto* call = cast<CallInst>(&i);
+    uint64_t dim = 0;
+    if (m != Marker::DynamicShared) {
+      auto* c = dyn_cast<ConstantInt>(call->getArgOperand(0));
+      if (!c) continue;  // stays a call in the loop
+      dim = c->getZExtValue();
+    }
+    Value*& v = uniform_[{int(m), dim}];
+    if (!v) v = b.CreateCall(call->getFunctionType(), call->getCalledOperand(),
+                             m == Marker::DynamicShared ? ArrayRef<Value*>{} : ArrayRef<Value*>{b.getInt32(uint32_t(dim))});
+  }
   auto per_thread = [&](Type* t, const char* name, Value* count = nullptr) {
     AllocaInst* a = b.CreateAlloca(t, count ? count : threads_, name);
     a->setAlignment(Align(std::max<uint64_t>(64, dl_.getABITypeAlign(t).value())));
@@ -230,6 +248,10 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
         auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
         map[&i] = d < 3 ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d]) : dim_[d])
                         : static_cast<Value*>(ConstantInt::get(i32_, m == Marker::ThreadIdx ? 0 : 1));
+      } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
+        auto* c = m == Marker::DynamicShared ? nullptr : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+        auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
+        if (it != uniform_.end() && (c || m == Marker::DynamicShared)) map[&i] = it->second;
       }
     }
   }
@@ -452,6 +474,47 @@ void Rewriter::emit_dispatch() {
   deadb.CreateBr(exit_);
 }
 
+// A value computed only from thread ids, block-uniform markers, arguments and
+// constants (an index, an address) is cheaper to compute again in each region
+// than to keep per thread.
+bool Rewriter::can_recompute(Value* v, int depth) {
+  if (isa<Constant>(v) || isa<Argument>(v)) return true;
+  auto* i = dyn_cast<Instruction>(v);
+  if (!i || i->getFunction() != &kernel_) return false;
+  if (auto* a = dyn_cast<AllocaInst>(i)) return private_.count(a) != 0;
+  switch (marker_of(i)) {
+    case Marker::ThreadIdx:
+    case Marker::BlockDim:
+      return true;
+    case Marker::BlockIdx:
+    case Marker::GridDim:
+      return isa<ConstantInt>(cast<CallInst>(i)->getArgOperand(0)) &&
+             uniform_.count({int(marker_of(i)), cast<ConstantInt>(cast<CallInst>(i)->getArgOperand(0))->getZExtValue()});
+    case Marker::DynamicShared:
+      return uniform_.count({int(Marker::DynamicShared), 0}) != 0;
+    default:
+      break;
+  }
+  if (depth > 8) return false;
+  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<GetElementPtrInst>(i) && !isa<CmpInst>(i) &&
+      !isa<SelectInst>(i))
+    return false;
+  for (Value* op : i->operands())
+    if (!can_recompute(op, depth + 1)) return false;
+  return true;
+}
+
+Value* Rewriter::recompute(Value* v, RegionCopy& copy, Instruction* before) {
+  if (isa<Constant>(v)) return v;
+  if (auto* a = dyn_cast<Argument>(v)) return whole_->getArg(a->getArgNo());
+  auto* i = cast<Instruction>(v);
+  if (isa<AllocaInst>(i) || marker_of(i) != Marker::None) return &*copy.map[i];
+  Instruction* ni = i->clone();
+  for (Use& u : ni->operands()) u.set(recompute(u.get(), copy, before));
+  ni->insertBefore(before);
+  return ni;
+}
+
 void Rewriter::spill_cross_region_values() {
   DominatorTree dt(*whole_);
   SetVector<Instruction*> spilled;
@@ -465,6 +528,30 @@ void Rewriter::spill_cross_region_values() {
         } else if (auto it = original_of_.find(op); it != original_of_.end() && !dt.dominates(op, u)) {
           spilled.insert(it->second);
         }
+      }
+    }
+  }
+  SetVector<Instruction*> recomputed;
+  for (Instruction* v : spilled)
+    if (can_recompute(v, 0)) recomputed.insert(v);
+  for (Instruction* v : recomputed) spilled.remove(v);
+  // Uses that need a recomputed value get their own copy of its expression.
+  for (auto& copy : copies_) {
+    DenseMap<Value*, Instruction*> copy_of;
+    for (Instruction* v : recomputed)
+      if (auto it = copy->map.find(v); it != copy->map.end())
+        if (auto* def = dyn_cast<Instruction>(&*it->second)) copy_of[def] = v;
+    for (Instruction* ni : copy->instructions) {
+      for (Use& u : ni->operands()) {
+        auto* op = dyn_cast<Instruction>(u.get());
+        if (!op) continue;
+        Instruction* orig = nullptr;
+        if (op->getFunction() == &kernel_ && recomputed.count(op)) orig = op;
+        else if (auto it = copy_of.find(op); it != copy_of.end() && !dt.dominates(op, u)) orig = it->second;
+        if (!orig) continue;
+        Instruction* at = ni;
+        if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
+        u.set(recompute(orig, *copy, at));
       }
     }
   }
