@@ -15,7 +15,7 @@
 #include "rewrite.hpp"
 
 #include <llvm/Analysis/OptimizationRemarkEmitter.h>
-#include <llvm/AsmParser/Parser.h>
+#include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/Instructions.h>
@@ -24,7 +24,7 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Passes/PassPlugin.h>
-#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <cstdlib>
@@ -33,7 +33,9 @@
 
 namespace weft::block_loops {
 
-extern const char kBlockRuntimeIR[];  // block_runtime.c as LLVM IR (embed_ir.py)
+// block_runtime.c as LLVM bitcode (embed_ir.py)
+extern const unsigned char kBlockRuntimeBitcode[];
+extern const size_t kBlockRuntimeBitcodeSize;
 
 namespace {
 
@@ -53,17 +55,18 @@ bool verbose() {
 // Links block_runtime's functions into `m` (internal: each image has its copy).
 bool link_runtime(Module& m) {
   if (m.getFunction(kRuntimeFunctions[0])) return true;
-  SMDiagnostic error;
-  // clang's context drops value names, which the text parser refuses.
-  LLVMContext& ctx = m.getContext();
-  bool discard = ctx.shouldDiscardValueNames();
-  ctx.setDiscardValueNames(false);
-  std::unique_ptr<Module> runtime = parseAssemblyString(kBlockRuntimeIR, error, ctx);
-  ctx.setDiscardValueNames(discard);
-  if (!runtime) {
-    errs() << kPassName << ": cannot parse the block runtime: " << error.getMessage() << "\n";
+  MemoryBufferRef bitcode(
+      StringRef(reinterpret_cast<const char*>(kBlockRuntimeBitcode), kBlockRuntimeBitcodeSize), "block_runtime");
+  Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(bitcode, m.getContext());
+  if (!parsed) {
+    errs() << kPassName << ": cannot read the block runtime: " << toString(parsed.takeError()) << "\n";
     return false;
   }
+  std::unique_ptr<Module> runtime = std::move(*parsed);
+  // Its module flags (PIC/PIE level, ...) are those of the plugin's build: the
+  // image's own must win, or a shared object gets executable-only TLS accesses.
+  if (NamedMDNode* flags = runtime->getModuleFlagsMetadata()) runtime->eraseNamedMetadata(flags);
+  if (NamedMDNode* ident = runtime->getNamedMetadata("llvm.ident")) runtime->eraseNamedMetadata(ident);
   runtime->setDataLayout(m.getDataLayout());
   runtime->setTargetTriple(m.getTargetTriple());
   for (Function& f : *runtime) {

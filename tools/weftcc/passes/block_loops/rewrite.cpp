@@ -26,6 +26,13 @@
 #include "markers.hpp"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/DivergenceAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/SyncDependenceAnalysis.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
@@ -62,7 +69,13 @@ struct Region {
   BasicBlock* start;
   std::vector<BasicBlock*> blocks;
   std::set<uint32_t> exits;  // next states (kStateDone for a return)
+  // Several exits, but which one is taken depends only on block-uniform values:
+  // every thread leaves the same way, so no per-thread state is needed.
+  bool uniform_exit = false;
 };
+
+// Where a region's copy records the sync point each thread goes to next.
+enum class NextState { Known, PerThread, Uniform };
 
 // One copy of a region inside one loop over threads.
 struct RegionCopy {
@@ -70,6 +83,9 @@ struct RegionCopy {
   ValueToValueMapTy map;
   std::vector<Instruction*> instructions;  // copied from the kernel (still to remap)
   Value* linear;                           // the thread's linear id in the block
+  BasicBlock* preheader = nullptr;         // before the loop over threads
+  BasicBlock* head = nullptr;              // per thread, before the region's code
+  bool slow = false;                       // the predicated copy of mixed mode
 };
 
 class Rewriter {
@@ -83,15 +99,17 @@ class Rewriter {
  private:
   std::string find_sync_points();
   void form_regions();
+  void classify_exits();
   std::string build();
   void emit_entry();
   void emit_dispatch();
   BasicBlock* emit_fast_loop(const Region& r, BasicBlock* done);
   BasicBlock* emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done);
-  void copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, bool write_state,
+  void copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
                    const Value* tid[3]);
   void emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi);
   void spill_cross_region_values();
+  void find_uniform_values();
   bool can_recompute(Value* v, int depth);
   Value* recompute(Value* v, RegionCopy& copy, Instruction* before);
   Value* slot(Value* base, Type* type, Value* linear, IRBuilder<>& b) {
@@ -130,6 +148,9 @@ class Rewriter {
   DenseMap<AllocaInst*, Value*> private_;  // kernel local -> per-thread array
   std::vector<std::unique_ptr<RegionCopy>> copies_;
   DenseMap<Instruction*, Instruction*> original_of_;  // copy -> kernel instruction
+  DenseSet<const Instruction*> uniform_values_;
+  DenseSet<const Instruction*> divergent_branches_;  // terminators whose choice differs by thread
+  Value* next_state_ = nullptr;                     // i32: the exit of a uniform-exit region
   uint64_t bytes_per_thread_ = 0;
   unsigned spilled_ = 0;
 };
@@ -167,7 +188,37 @@ void Rewriter::form_regions() {
       for (BasicBlock* next : successors(b)) seen.insert(next);
     }
     r.blocks.assign(seen.begin(), seen.end());
-    if (r.exits.size() > 1) mixed_mode_ = true;
+  }
+}
+
+void Rewriter::classify_exits() {
+  for (Region& r : regions_) {
+    if (r.exits.size() < 2) continue;
+    // Exits reachable from each block of the region.
+    DenseMap<BasicBlock*, std::set<uint32_t>> reach;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (BasicBlock* b : r.blocks) {
+        std::set<uint32_t> now;
+        if (auto it = sync_of_block_.find(b); it != sync_of_block_.end()) {
+          now.insert(syncs_[it->second].state);
+        } else {
+          if (isa<ReturnInst>(b->getTerminator())) now.insert(kStateDone);
+          for (BasicBlock* next : successors(b)) now.insert(reach[next].begin(), reach[next].end());
+        }
+        if (now != reach[b]) {
+          reach[b] = std::move(now);
+          changed = true;
+        }
+      }
+    }
+    r.uniform_exit = true;
+    for (BasicBlock* b : r.blocks) {
+      if (sync_of_block_.count(b) || !divergent_branches_.count(b->getTerminator())) continue;
+      for (BasicBlock* next : successors(b))
+        if (reach[next].size() != 1 || reach[next] != reach[*succ_begin(b)]) r.uniform_exit = false;
+    }
+    if (!r.uniform_exit) mixed_mode_ = true;
   }
 }
 
@@ -196,6 +247,8 @@ void Rewriter::emit_entry() {
     bytes_per_thread_ += dl_.getTypeAllocSize(t);
     return a;
   };
+  for (const Region& r : regions_)
+    if (r.exits.size() > 1 && r.uniform_exit && !next_state_) next_state_ = b.CreateAlloca(i32_, nullptr, "next.state");
   if (mixed_mode_) {
     state_ = per_thread(i32_, "thread.state");
     range_ = b.CreateAlloca(ArrayType::get(i32_, 2), nullptr, "group.range");
@@ -228,7 +281,7 @@ void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* wa
 
 // Copies region r into the loop body that starts at `body` (where the thread ids
 // are known); the region's exits go to `latch`.
-void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, bool write_state,
+void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
                            const Value* tid[3]) {
   const Region& r = *copy.region;
   ValueToValueMapTy& map = copy.map;
@@ -311,7 +364,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           record(ni, &i);
           continue;
         }
-        if (write_state) b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
+        if (next_state == NextState::PerThread) b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
+        if (next_state == NextState::Uniform) b.CreateStore(b.getInt32(next), next_state_);
         b.CreateBr(latch);
         continue;
       }
@@ -354,8 +408,11 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
   copy->linear = b.CreateNUWAdd(b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
+  copy->preheader = pre;
+  copy->head = xh;
   const Value* tid[3] = {x, y, z};
-  copy_region(*copy, xh, xl, r.exits.size() > 1, tid);
+  copy_region(*copy, xh, xl,
+              r.exits.size() < 2 ? NextState::Known : r.uniform_exit ? NextState::Uniform : NextState::PerThread, tid);
   b.SetInsertPoint(xl);
   Value* x1 = b.CreateNUWAdd(x, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
@@ -394,8 +451,11 @@ BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Va
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
   copy->linear = lin;
+  copy->preheader = pre;
+  copy->head = body;
+  copy->slow = true;
   const Value* tid[3] = {x, y, z};
-  copy_region(*copy, body, latch, true, tid);
+  copy_region(*copy, body, latch, NextState::PerThread, tid);
   b.SetInsertPoint(latch);
   Value* next = b.CreateNUWAdd(lin, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(next, hi), head, done);
@@ -430,6 +490,9 @@ void Rewriter::emit_dispatch() {
         current_->addIncoming(db.getInt32(next), done);
         db.CreateBr(dispatch_);
       }
+    } else if (r.uniform_exit) {
+      current_->addIncoming(db.CreateLoad(i32_, next_state_, "next"), done);
+      db.CreateBr(dispatch_);
     } else {
       Value* same = db.CreateCall(m_.getFunction("__weft_bl_uniform"), {state_, threads_}, "uniform");
       auto* back = BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".uniform", whole_, exit_);
@@ -557,42 +620,93 @@ void Rewriter::spill_cross_region_values() {
   }
   spilled_ = unsigned(spilled.size());
   if (spilled.empty()) return;
+  // A block-uniform value (divergence analysis) has one slot read once before a
+  // fast loop: every thread stores the same value, so the loop stays free of
+  // per-thread loads (a loop counter around a barrier keeps addresses affine and
+  // the loop vectorizable). Mixed mode runs groups out of step, so there every
+  // value is per thread, and fast loops keep those slots current too.
   IRBuilder<> ab(alloca_point_);
-  DenseMap<Instruction*, Value*> slots;
+  struct Slots {
+    Value* per_thread = nullptr;
+    Value* uniform = nullptr;
+  };
+  DenseMap<Instruction*, Slots> slots;
   for (Instruction* v : spilled) {
-    AllocaInst* a = ab.CreateAlloca(v->getType(), threads_, v->getName() + ".per.thread");
-    a->setAlignment(Align(std::max<uint64_t>(16, dl_.getABITypeAlign(v->getType()).value())));
-    bytes_per_thread_ += dl_.getTypeAllocSize(v->getType());
-    slots[v] = a;
+    Slots s;
+    Type* t = v->getType();
+    bool uniform = uniform_values_.count(v) != 0;
+    if (!uniform || mixed_mode_) {
+      auto* a = ab.CreateAlloca(t, threads_, v->getName() + ".per.thread");
+      a->setAlignment(Align(std::max<uint64_t>(16, dl_.getABITypeAlign(t).value())));
+      bytes_per_thread_ += dl_.getTypeAllocSize(t);
+      s.per_thread = a;
+    }
+    if (uniform) s.uniform = ab.CreateAlloca(t, nullptr, v->getName() + ".uniform");
+    slots[v] = s;
   }
   for (auto& copy : copies_) {
-    // Each copy that computes the value stores it for later regions.
-    DenseMap<Value*, Instruction*> copy_of;  // this copy's definition -> original
     for (Instruction* v : spilled) {
-      auto it = copy->map.find(v);
-      if (it == copy->map.end()) continue;
-      auto* def = dyn_cast<Instruction>(&*it->second);
-      if (!def) continue;
-      copy_of[def] = v;
-      IRBuilder<> b(def->getParent(), isa<PHINode>(def) ? def->getParent()->getFirstInsertionPt()
-                                                        : std::next(def->getIterator()));
-      b.CreateStore(def, slot(slots[v], v->getType(), copy->linear, b));
-    }
-    for (Instruction* ni : copy->instructions) {
-      for (Use& u : ni->operands()) {
-        auto* op = dyn_cast<Instruction>(u.get());
-        if (!op) continue;
-        Instruction* orig = nullptr;
-        if (op->getFunction() == &kernel_ && spilled.count(op)) orig = op;
-        else if (auto it = copy_of.find(op); it != copy_of.end()) orig = it->second;
-        if (!orig) continue;
-        Instruction* at = ni;
-        if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
-        IRBuilder<> b(at);
-        u.set(b.CreateLoad(orig->getType(), slot(slots[orig], orig->getType(), copy->linear, b),
-                           orig->getName() + ".reload"));
+      const Slots& s = slots[v];
+      Type* t = v->getType();
+      bool use_uniform = s.uniform && !copy->slow;
+      Instruction* def = nullptr;
+      if (auto it = copy->map.find(v); it != copy->map.end()) def = dyn_cast<Instruction>(&*it->second);
+      SmallVector<Use*, 8> uses;
+      for (Instruction* ni : copy->instructions)
+        for (Use& u : ni->operands())
+          if (u.get() == v || (def && u.get() == def && !dt.dominates(def, u))) uses.push_back(&u);
+      if (def) {
+        IRBuilder<> b(def->getParent(), isa<PHINode>(def) ? def->getParent()->getFirstInsertionPt()
+                                                          : std::next(def->getIterator()));
+        if (use_uniform) b.CreateStore(def, s.uniform);
+        if (s.per_thread) b.CreateStore(def, slot(s.per_thread, t, copy->linear, b));
       }
+      if (uses.empty()) continue;
+      Value* live_in;
+      if (use_uniform) {
+        IRBuilder<> b(copy->preheader->getTerminator());
+        live_in = b.CreateLoad(t, s.uniform, v->getName() + ".uniform.in");
+      } else {
+        IRBuilder<> b(copy->head->getTerminator());
+        live_in = b.CreateLoad(t, slot(s.per_thread, t, copy->linear, b), v->getName() + ".in");
+      }
+      // The region sees the value of an earlier phase until its own definition.
+      SSAUpdater ssa;
+      ssa.Initialize(t, v->getName());
+      ssa.AddAvailableValue(copy->head, live_in);
+      if (def && def->getParent() != copy->head) ssa.AddAvailableValue(def->getParent(), def);
+      for (Use* u : uses) ssa.RewriteUse(*u);
     }
+  }
+}
+
+// Which values every thread of a block computes alike: not derived from
+// threadIdx, memory, per-thread locals or a sync point's result, nor from
+// control flow that depends on them.
+void Rewriter::find_uniform_values() {
+  DominatorTree dt(kernel_);
+  PostDominatorTree pdt(kernel_);
+  LoopInfo li(dt);
+  SyncDependenceAnalysis sda(dt, pdt, li);
+  DivergenceAnalysisImpl da(kernel_, nullptr, dt, li, sda, false);
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim || m == Marker::DynamicShared) continue;
+    if (m != Marker::None || isa<AllocaInst>(&i) || i.mayReadOrWriteMemory() ||
+        (isa<CallBase>(&i) && !isa<IntrinsicInst>(&i)))
+      da.markDivergent(i);
+  }
+  da.compute();
+  for (BasicBlock& b : kernel_) {
+    Instruction* term = b.getTerminator();
+    if ((isa<BranchInst>(term) && cast<BranchInst>(term)->isConditional()) || isa<SwitchInst>(term))
+      if (da.isDivergentUse(term->getOperandUse(0))) divergent_branches_.insert(term);
+  }
+  for (Instruction& i : instructions(kernel_)) {
+    if (i.getType()->isVoidTy() || da.isDivergent(i)) continue;
+    bool uniform = true;
+    for (const Use& u : i.uses()) uniform &= !da.isDivergentUse(u);
+    if (uniform) uniform_values_.insert(&i);
   }
 }
 
@@ -621,6 +735,8 @@ std::string Rewriter::build() {
 std::string Rewriter::run(RewriteStats& stats) {
   if (std::string why = find_sync_points(); !why.empty()) return why;
   form_regions();
+  find_uniform_values();
+  classify_exits();
   std::string why = build();
   if (!why.empty()) {
     whole_->eraseFromParent();
