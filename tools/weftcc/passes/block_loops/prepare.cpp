@@ -86,6 +86,7 @@ std::string inline_marker_callees(Function& kernel) {
         continue;
       }
       if (callee == &kernel && reach.count(callee)) return "it calls itself";
+      if (marker_of(callee) != Marker::None) continue;  // a marker's own body is the fiber path
       if (!reach.count(callee) && reach_uniform.count(callee) && !not_inlinable.count(callee)) {
         if (is_recursive(*callee) || !isInlineViable(*callee).isSuccess()) {
           not_inlinable.insert(callee);
