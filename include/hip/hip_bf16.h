@@ -10,6 +10,9 @@
 #ifndef WEFT_HIP_BF16_H
 #define WEFT_HIP_BF16_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_vector_types.h>
 #include <hip/weft/fp_round.h>
 
@@ -355,5 +358,7 @@ class numeric_limits<__hip_bfloat16> {
   static constexpr float_round_style round_style = round_to_nearest;
 };
 }  // namespace std
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_BF16_H

@@ -7,6 +7,9 @@
 #ifndef WEFT_HIP_BFLOAT16_H
 #define WEFT_HIP_BFLOAT16_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #if !defined(__cplusplus)
 
 #include <stdint.h>
@@ -119,5 +122,7 @@ constexpr bool iszero(hip_bfloat16 a) { return (a.data & 0x7fffu) == 0; }
 }  // namespace std
 
 #endif /* __cplusplus */
+
+#include <hip/weft/device/hd_end.h>
 
 #endif /* WEFT_HIP_BFLOAT16_H */

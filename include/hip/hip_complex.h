@@ -9,6 +9,9 @@
 #ifndef HIP_INCLUDE_HIP_HIP_COMPLEX_H
 #define HIP_INCLUDE_HIP_HIP_COMPLEX_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_common.h>
 #include <hip/hip_vector_types.h>
 
@@ -111,5 +114,7 @@ WEFT_CPLX_OPS_(hipDoubleComplex, )
 #undef WEFT_CPLX_FUNCS_
 #undef WEFT_CPLX_SQRT_
 #undef WEFT_CPLX_SQRTF_
+
+#include <hip/weft/device/hd_end.h>
 
 #endif /* HIP_INCLUDE_HIP_HIP_COMPLEX_H */

@@ -17,6 +17,9 @@
 #ifndef WEFT_HIP_COOPERATIVE_GROUPS_H
 #define WEFT_HIP_COOPERATIVE_GROUPS_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_runtime.h>
 
 #include <cstdint>
@@ -39,6 +42,10 @@ inline uint64_t block_linear() {
 // cooperative launch owns its OS thread, and its GPU threads share it). Every
 // thread reads it before the first block barrier, so all see the same value; the
 // first thread past that barrier moves it on and arrives for the whole block.
+#if defined(__HIP__)
+// clang's HIP mode: each target's primitive (hip/weft/device/README.md).
+inline void grid_sync() { __weft_grid_sync(); }
+#else
 inline thread_local unsigned t_grid_syncs = 0;
 
 inline void grid_sync() {
@@ -50,6 +57,7 @@ inline void grid_sync() {
   }
   __syncthreads();
 }
+#endif
 
 constexpr bool valid_tile_size(unsigned n) {
   return n != 0 && (n & (n - 1)) == 0 && n <= unsigned(WEFT_CPU_WARP_SIZE);
@@ -393,5 +401,7 @@ template <class Group>
 inline void sync(const Group& g) { g.sync(); }
 
 }  // namespace cooperative_groups
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_COOPERATIVE_GROUPS_H

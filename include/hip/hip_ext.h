@@ -60,9 +60,23 @@ inline void hipExtLaunchKernelGGL(void (*kernel)(KernelArgs...), const dim3& num
                 "hipExtLaunchKernelGGL: wrong number of kernel arguments");
   (void)flags;
   if (startEvent && hipEventRecord(startEvent, stream) != hipSuccess) return;
+#if defined(__HIP__)
+  /* clang's HIP mode: the kernel is a registered host stub; its arguments, converted to the
+   * kernel's parameter types, go by address as hipLaunchKernel wants them. */
+  std::tuple<std::decay_t<KernelArgs>...> converted(args...);
+  void* addresses[sizeof...(KernelArgs) + 1];
+  std::apply([&](auto&... value) {
+    size_t i = 0;
+    ((addresses[i++] = static_cast<void*>(&value)), ...);
+  }, converted);
+  if (hipLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, addresses,
+                      sharedMemBytes, stream) != hipSuccess)
+    return;
+#else
   if (::weft::detail::launch_pointer(kernel, "hipExtLaunchKernelGGL", numBlocks, dimBlocks,
                                      sharedMemBytes, stream, args...) != hipSuccess)
     return;
+#endif
   if (stopEvent) (void)hipEventRecord(stopEvent, stream);
 }
 #endif /* WEFT_HIP_EXT_KERNEL_LANGUAGE */

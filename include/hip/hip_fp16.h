@@ -15,6 +15,9 @@
 #ifndef WEFT_HIP_FP16_H
 #define WEFT_HIP_FP16_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_vector_types.h>
 #include <hip/weft/fp_round.h>
 
@@ -468,6 +471,8 @@ class numeric_limits<__half> {
 };
 }  // namespace std
 
+#include <hip/weft/device/hd_end.h>
+
 #endif  // WEFT_HIP_FP16_H
 
 // The short names come with an explicit #include <hip/hip_fp16.h> (as with AMD's header),
@@ -477,4 +482,5 @@ class numeric_limits<__half> {
 #define WEFT_HIP_FP16_ALIASES
 using half = __half;
 using half2 = __half2;
+
 #endif

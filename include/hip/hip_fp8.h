@@ -12,6 +12,9 @@
 #ifndef WEFT_HIP_FP8_H
 #define WEFT_HIP_FP8_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_bf16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_vector_types.h>
@@ -258,5 +261,7 @@ WEFT_FP8_X4_(__hip_fp8x4_e5m2_fnuz, __HIP_E5M2_FNUZ, 5, 2);
 #undef WEFT_FP8_SCALAR_
 #undef WEFT_FP8_X2_
 #undef WEFT_FP8_X4_
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_FP8_H

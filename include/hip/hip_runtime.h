@@ -1,13 +1,25 @@
 /* SPDX-License-Identifier: MIT */
-/* The HIP runtime header. With an ordinary C++ compiler (g++, clang++ without
- * -x hip) it also provides the kernel language for single-source kernels that
- * weft runs on the CPU agent: __global__, threadIdx, __syncthreads,
- * hipLaunchKernelGGL, atomics (see hip/weft/single_source.h). */
+/* The HIP runtime header. Two ways in:
+ * - an ordinary C++ compiler (g++, clang++ without -x hip): it also provides the
+ *   kernel language for single-source kernels that weft runs on the CPU agent
+ *   (hip/weft/single_source.h);
+ * - clang's HIP mode (clang -x hip, driven by weftcc): the host pass and every
+ *   device pass (x86-64 CPU image, NVIDIA, AMD) read these same headers; the
+ *   device language is hip/weft/device/language.h on top of one small primitive
+ *   layer per target (hip/weft/device/README.md). */
 #ifndef WEFT_HIP_RUNTIME_H
 #define WEFT_HIP_RUNTIME_H
 
-#if defined(__HIP__) || defined(__CUDACC__)
-#error "weft's headers serve ordinary C++ compilers. Build HIP-language (hipcc) sources with AMD's HIP headers; the binaries they produce run on weft's libamdhip64 unchanged."
+#if defined(__CUDACC__) && !defined(__HIP__)
+#error "weft's headers do not serve CUDA front ends (nvcc, clang -x cuda): compile HIP sources with weftcc (clang -x hip) or a plain C++ compiler."
+#endif
+
+#if defined(__HIP__)
+/* Everything these headers declare (and the C and C++ libraries they pull in) is
+ * callable from host and device code, as under hipcc; the user's own functions keep
+ * their qualifiers, so a kernel calling a host-only function still fails to build. */
+#include <hip/weft/device/prelude.h>
+#pragma clang force_cuda_host_device begin
 #endif
 
 /* What AMD's hip_runtime.h brings in (directly or through its amd_detail headers and, under
@@ -44,11 +56,19 @@
 #endif
 
 #ifdef __cplusplus
+#if defined(__HIP__)
+#include <hip/weft/device/language.h>
+#else
 #include <hip/weft/single_source.h>
+#endif
 /* __half and __half2 without an explicit <hip/hip_fp16.h>, as HIP-CPU programs expect. */
 #define WEFT_HIP_RUNTIME_INCLUDES_FP16
 #include <hip/hip_fp16.h>
 #undef WEFT_HIP_RUNTIME_INCLUDES_FP16
+#endif
+
+#if defined(__HIP__)
+#pragma clang force_cuda_host_device end
 #endif
 
 #endif /* WEFT_HIP_RUNTIME_H */

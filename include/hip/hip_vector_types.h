@@ -11,6 +11,9 @@
 #ifndef HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H
 #define HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_common.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -270,5 +273,7 @@ WEFT_VEC_FAMILY_(double, double, double)
 #if defined(__clang__)
 #pragma clang diagnostic pop
 #endif
+
+#include <hip/weft/device/hd_end.h>
 
 #endif /* HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H */

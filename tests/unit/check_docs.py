@@ -3,7 +3,7 @@
 # Documentation that must follow the code:
 #  - docs/settings.md has a row for every environment variable weft and hip-smi read
 #    (the names passed to the settings reader in lib/common/env.cpp and every getenv
-#    in src/, lib/ and drivers/);
+#    in src/, lib/ and drivers/, and every os.environ.get/getenv in tools/weftcc/);
 #  - the README's dependency table lists exactly the packages tools/setup.sh installs.
 #   check_docs.py SOURCE_ROOT
 import os
@@ -30,6 +30,14 @@ for top in ('src', 'lib', 'drivers'):
             read_names |= set(re.findall(r'getenv\("([A-Z0-9_]+)"\)', text))
             if name == 'env.cpp':
                 read_names |= set(re.findall(r'r\.(?:text|integer)\("([A-Z0-9_]+)"', text))
+# weftcc (a build-time tool, Python): every variable its modules read.
+for folder, _, files in os.walk(os.path.join(root, 'tools', 'weftcc')):
+    for name in files:
+        if name.endswith('.py') or name == 'weftcc':
+            with open(os.path.join(folder, name), encoding='utf-8', errors='replace') as f:
+                text = f.read()
+            read_names |= set(re.findall(r'(?:environ\.get|getenv)\(\s*"([A-Z0-9_]+)"', text))
+            read_names |= set(re.findall(r'environ\[\s*"([A-Z0-9_]+)"\s*\]', text))
 settings = read('docs/settings.md')
 documented = set(re.findall(r'^\| `([A-Z0-9_]+)` \|', settings, re.M))
 for name in sorted(read_names - documented):

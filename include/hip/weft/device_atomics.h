@@ -14,6 +14,9 @@
 #ifndef WEFT_HIP_DEVICE_ATOMICS_H
 #define WEFT_HIP_DEVICE_ATOMICS_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <type_traits>
 
 // Clang predefines these for HIP; a plain C++ compiler does not. Same values as Clang's.
@@ -232,5 +235,7 @@ inline T __hip_atomic_fetch_max(T* address, U value, int /*order*/, int /*scope*
   return ::weft::detail::atomic_max(address, static_cast<T>(value));
 }
 #endif  // Clang's builtins
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_DEVICE_ATOMICS_H

@@ -20,6 +20,9 @@
 #ifndef WEFT_HIP_DEVICE_MATH_H
 #define WEFT_HIP_DEVICE_MATH_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <math.h>
 
 #include <cfenv>
@@ -423,6 +426,75 @@ WEFT_ROUNDED_OP(__fma, double, Fma, (double a, double b, double c), a WEFT_COMMA
 #undef WEFT_ROUNDED_OP
 inline float __frsqrt_rn(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }
 
+#if defined(WEFT_DEVICE_LIBM_EXTRAS)
+// ---- fast intrinsics and HIP's extras on a GPU device pass ----
+// There is no long double and no host libm there: the target's primitive layer
+// (hip/weft/device/README.md) gives the vendor's functions as __weft_fast_* and
+// __weft_libm_*.
+inline float __expf(float x) { return __weft_fast_expf(x); }
+inline float __exp10f(float x) { return __weft_fast_exp10f(x); }
+inline float __logf(float x) { return __weft_fast_logf(x); }
+inline float __log2f(float x) { return __weft_fast_log2f(x); }
+inline float __log10f(float x) { return __weft_fast_log10f(x); }
+inline float __powf(float x, float y) { return powf(x, y); }
+inline float __sinf(float x) { return __weft_fast_sinf(x); }
+inline float __cosf(float x) { return __weft_fast_cosf(x); }
+inline float __tanf(float x) { return __weft_fast_tanf(x); }
+inline void __sincosf(float x, float* s, float* c) { *s = __weft_fast_sinf(x); *c = __weft_fast_cosf(x); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __saturatef(float x) { return x >= 0.0f ? (x <= 1.0f ? x : 1.0f) : 0.0f; }
+inline float fdividef(float x, float y) { return x / y; }
+inline double fdivide(double x, double y) { return x / y; }
+inline void sincospi(double x, double* s, double* c) { __weft_libm_sincospi(x, s, c); }
+inline void sincospif(float x, float* s, float* c) { __weft_libm_sincospif(x, s, c); }
+inline double sinpi(double x) { return __weft_libm_sinpi(x); }
+inline double cospi(double x) { return __weft_libm_cospi(x); }
+inline float sinpif(float x) { return __weft_libm_sinpif(x); }
+inline float cospif(float x) { return __weft_libm_cospif(x); }
+inline double rsqrt(double x) { return __weft_libm_rsqrt(x); }
+inline float rsqrtf(float x) { return __weft_libm_rsqrtf(x); }
+inline double rcbrt(double x) { return __weft_libm_rcbrt(x); }
+inline float rcbrtf(float x) { return __weft_libm_rcbrtf(x); }
+inline double rhypot(double x, double y) { return __weft_libm_rhypot(x, y); }
+inline float rhypotf(float x, float y) { return __weft_libm_rhypotf(x, y); }
+inline double norm3d(double a, double b, double c) { return __weft_libm_norm3d(a, b, c); }
+inline float norm3df(float a, float b, float c) { return __weft_libm_norm3df(a, b, c); }
+inline double rnorm3d(double a, double b, double c) { return __weft_libm_rnorm3d(a, b, c); }
+inline float rnorm3df(float a, float b, float c) { return __weft_libm_rnorm3df(a, b, c); }
+namespace weft::detail {
+template <typename F>
+inline F sum_of_squares(int n, const F* v) {
+  F sum = 0;
+  for (int i = 0; i < n; ++i) sum += v[i] * v[i];
+  return sum;
+}
+}  // namespace weft::detail
+inline double norm4d(double a, double b, double c, double d) { return sqrt(a * a + b * b + c * c + d * d); }
+inline float norm4df(float a, float b, float c, float d) { return sqrtf(a * a + b * b + c * c + d * d); }
+inline double rnorm4d(double a, double b, double c, double d) { return rsqrt(a * a + b * b + c * c + d * d); }
+inline float rnorm4df(float a, float b, float c, float d) { return rsqrtf(a * a + b * b + c * c + d * d); }
+inline double norm(int dim, const double* a) { return sqrt(::weft::detail::sum_of_squares(dim, a)); }
+inline float normf(int dim, const float* a) { return sqrtf(::weft::detail::sum_of_squares(dim, a)); }
+inline double rnorm(int dim, const double* a) { return rsqrt(::weft::detail::sum_of_squares(dim, a)); }
+inline float rnormf(int dim, const float* a) { return rsqrtf(::weft::detail::sum_of_squares(dim, a)); }
+inline double erfinv(double x) { return __weft_libm_erfinv(x); }
+inline float erfinvf(float x) { return __weft_libm_erfinvf(x); }
+inline double erfcinv(double q) { return __weft_libm_erfcinv(q); }
+inline float erfcinvf(float q) { return __weft_libm_erfcinvf(q); }
+inline double erfcx(double x) { return __weft_libm_erfcx(x); }
+inline float erfcxf(float x) { return __weft_libm_erfcxf(x); }
+inline double normcdf(double x) { return __weft_libm_normcdf(x); }
+inline float normcdff(float x) { return __weft_libm_normcdff(x); }
+inline double normcdfinv(double p) { return __weft_libm_normcdfinv(p); }
+inline float normcdfinvf(float p) { return __weft_libm_normcdfinvf(p); }
+inline double cyl_bessel_i0(double x) { return __weft_libm_cyl_bessel_i0(x); }
+inline float cyl_bessel_i0f(float x) { return __weft_libm_cyl_bessel_i0f(x); }
+inline double cyl_bessel_i1(double x) { return __weft_libm_cyl_bessel_i1(x); }
+inline float cyl_bessel_i1f(float x) { return __weft_libm_cyl_bessel_i1f(x); }
+inline double powi(double x, int n) { return __weft_libm_powi(x, n); }
+inline float powif(float x, int n) { return __weft_libm_powif(x, n); }
+#else  // the host's libm (g++ path, CPU image)
+
 // ---- fast intrinsics (here as accurate as the full functions) ----
 // glibc declares __expf & co. itself (its internal aliases); these inline
 // definitions of the same C functions serve kernels.
@@ -566,6 +638,8 @@ inline float cyl_bessel_i1f(float x) { return static_cast<float>(::weft::detail:
 inline double powi(double x, int n) { return std::pow(x, static_cast<double>(n)); }
 inline float powif(float x, int n) { return static_cast<float>(std::pow(static_cast<double>(x), n)); }
 
+#endif  // WEFT_DEVICE_LIBM_EXTRAS
+
 // ---- global min/max, as HIP device code has them ----
 
 inline int min(int a, int b) { return a < b ? a : b; }
@@ -584,5 +658,7 @@ inline float min(float a, float b) { return std::fmin(a, b); }
 inline float max(float a, float b) { return std::fmax(a, b); }
 inline double min(double a, double b) { return std::fmin(a, b); }
 inline double max(double a, double b) { return std::fmax(a, b); }
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_HIP_DEVICE_MATH_H

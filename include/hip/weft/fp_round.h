@@ -13,6 +13,9 @@
 #ifndef WEFT_FP_ROUND_H
 #define WEFT_FP_ROUND_H
 
+
+// Host and device functions under clang's HIP mode (a no-op for g++).
+#include <hip/weft/device/hd_begin.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -240,5 +243,7 @@ inline T atomic_update(T* address, F update) {
 }
 
 }  // namespace weft::fp
+
+#include <hip/weft/device/hd_end.h>
 
 #endif  // WEFT_FP_ROUND_H

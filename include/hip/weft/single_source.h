@@ -90,20 +90,40 @@ struct Uint3 {
 // is a thread_local of the user's binary: the kernel's entry stores them (loop
 // mode: threadIdx.x once per GPU thread), and a fiber that resumes rewrites
 // threadIdx from its own copy (resume_thread).
+#if defined(WEFT_CPU_DEVICE_PASS)
+// The x86-64 device pass of weftcc (hip/weft/device/x86_64.h): threadIdx & co. are the
+// shared layer's objects (hip/weft/device/builtins.h), read through the __weft_cpu_*
+// markers, which read these.
+namespace weft::detail {
+inline __device__ thread_local Uint3 t_threadIdx;
+inline __device__ thread_local Uint3 t_blockIdx;
+inline __device__ thread_local Uint3 t_blockDim;
+inline __device__ thread_local Uint3 t_gridDim;
+}  // namespace weft::detail
+#define WEFT_SS_THREAD_IDX_ ::weft::detail::t_threadIdx
+#define WEFT_SS_BLOCK_IDX_ ::weft::detail::t_blockIdx
+#define WEFT_SS_BLOCK_DIM_ ::weft::detail::t_blockDim
+#define WEFT_SS_GRID_DIM_ ::weft::detail::t_gridDim
+#else
 inline thread_local ::weft::detail::Uint3 threadIdx;
 inline thread_local ::weft::detail::Uint3 blockIdx;
 inline thread_local ::weft::detail::Uint3 blockDim;
 inline thread_local ::weft::detail::Uint3 gridDim;
+#define WEFT_SS_THREAD_IDX_ ::threadIdx
+#define WEFT_SS_BLOCK_IDX_ ::blockIdx
+#define WEFT_SS_BLOCK_DIM_ ::blockDim
+#define WEFT_SS_GRID_DIM_ ::gridDim
+#endif
 
 namespace weft::detail {
 
-inline thread_local weftKernelContext* t_ctx = nullptr;
+inline __device__ thread_local weftKernelContext* t_ctx = nullptr;
 // In fiber mode: the linear id of the GPU thread running now (its fiber slot).
-inline thread_local uint32_t t_self = 0;
+inline __device__ thread_local uint32_t t_self = 0;
 // The engine's fiber block while this binary's kernel entry runs on fibers that
 // may switch inline (WEFT_KERNEL_FIBER_INLINE), else null: one load tells a
 // barrier which path to take.
-inline thread_local weftFiberBlock* t_fiber_block = nullptr;
+inline __device__ thread_local weftFiberBlock* t_fiber_block = nullptr;
 
 inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
 
@@ -112,13 +132,13 @@ inline Uint3 to_uint3(const dim3& d) { return Uint3{d.x, d.y, d.z}; }
 // restores this thread's ids, which other GPU threads overwrote meanwhile.
 class YieldPoint {
  public:
-  YieldPoint() : saved_(::threadIdx) {
+  YieldPoint() : saved_(WEFT_SS_THREAD_IDX_) {
     t_ctx->threadIdx = dim3(saved_.x, saved_.y, saved_.z);
-    const Uint3& b = ::blockIdx;
+    const Uint3& b = WEFT_SS_BLOCK_IDX_;
     t_ctx->blockIdx = dim3(b.x, b.y, b.z);
   }
   ~YieldPoint() {
-    ::threadIdx = saved_;
+    WEFT_SS_THREAD_IDX_ = saved_;
     t_self = t_ctx->fibers->current;
   }
   YieldPoint(const YieldPoint&) = delete;
@@ -133,18 +153,26 @@ class YieldPoint {
 WEFT_FIBER_INLINE void resume_thread(uint32_t me) {
   t_self = me;
   const uint32_t* index = t_fiber_block->fibers[me].threadIdx;
-  ::threadIdx = Uint3{index[0], index[1], index[2]};
+  WEFT_SS_THREAD_IDX_ = Uint3{index[0], index[1], index[2]};
 }
 
 // threadIdx of the GPU thread running now (kept for code written before
 // threadIdx became an object).
-WEFT_FIBER_INLINE Uint3 thread_index() { return ::threadIdx; }
+WEFT_FIBER_INLINE Uint3 thread_index() { return WEFT_SS_THREAD_IDX_; }
 
 #if WEFT_INLINE_FIBER_SWITCH
 struct EngineWait {
   uint32_t operator()(uint32_t) const { return weftFiberWait(); }
 };
 #endif
+
+inline int engine_sync_threads(int predicate, int op) {
+  if (op == WEFT_REDUCE_NONE) {
+    weftSyncThreads();
+    return 0;
+  }
+  return weftSyncThreadsReduce(predicate, op);
+}
 
 WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
 #if WEFT_INLINE_FIBER_SWITCH
@@ -157,13 +185,9 @@ WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
   }
 #endif
   // Outside a kernel there is no thread to record; the engine logs the call.
-  std::optional<YieldPoint> yield;
-  if (t_ctx) yield.emplace();
-  if (op == WEFT_REDUCE_NONE) {
-    weftSyncThreads();
-    return 0;
-  }
-  return weftSyncThreadsReduce(predicate, op);
+  if (!t_ctx) return engine_sync_threads(predicate, op);
+  YieldPoint yield;
+  return engine_sync_threads(predicate, op);
 }
 
 // The end of a GPU thread in fiber mode: the thread this fiber runs next, or
@@ -182,6 +206,7 @@ WEFT_FIBER_INLINE uint32_t fiber_thread_exit(weftKernelContext* ctx) {
 }  // namespace weft::detail
 
 
+#if !defined(WEFT_CPU_DEVICE_PASS)  // the device pass has the shared layer's
 // The CPU agent's wavefront width (hipDeviceProp_t::warpSize reports the same).
 inline constexpr int warpSize = WEFT_CPU_WARP_SIZE;
 
@@ -207,6 +232,7 @@ inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst
 inline void __threadfence_block() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 inline void __threadfence_system() { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
+#endif  // !WEFT_CPU_DEVICE_PASS
 // ---- warp operations ----
 
 namespace weft::detail {
@@ -215,7 +241,7 @@ inline unsigned linear_thread() {
 #if WEFT_INLINE_FIBER_SWITCH
   if (t_fiber_block) return t_self;  // a fiber's id is its linear thread index
 #endif
-  return ::threadIdx.x + ::blockDim.x * (::threadIdx.y + ::blockDim.y * ::threadIdx.z);
+  return WEFT_SS_THREAD_IDX_.x + WEFT_SS_BLOCK_DIM_.x * (WEFT_SS_THREAD_IDX_.y + WEFT_SS_BLOCK_DIM_.y * WEFT_SS_THREAD_IDX_.z);
 }
 
 template <typename T>
@@ -249,9 +275,9 @@ struct WarpSite {
 
 // Every live lane of the warp at the same site contributes `value`; returns all
 // lanes' values.
-WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask,
-                                                WarpSite where = WarpSite::here()) {
-  const uint64_t site = where.id();
+// `site` is any 64-bit key naming the call site (WarpSite::id() here; the address of the
+// inlined call in weftcc's CPU image, hip/weft/device/x86_64.h).
+WEFT_FIBER_INLINE const uint64_t* warp_exchange_at(uint64_t value, uint64_t* mask, uint64_t site) {
 #if WEFT_INLINE_FIBER_SWITCH
   if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
     uint32_t me = t_self;
@@ -267,6 +293,10 @@ WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask,
   YieldPoint yield;
   return weftWarpCollective(value, mask, site);
 }
+WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask,
+                                                WarpSite where = WarpSite::here()) {
+  return warp_exchange_at(value, mask, where.id());
+}
 
 // Reads lane `src` of the exchange, or keeps `var` when src is outside the
 // caller's width-sized segment or did not take part.
@@ -281,6 +311,7 @@ inline T shuffle(T var, int src, unsigned lane, int width, WarpSite site = WarpS
 
 }  // namespace weft::detail
 
+#if !defined(WEFT_CPU_DEVICE_PASS)
 inline unsigned __lane_id() { return ::weft::detail::linear_thread() % WEFT_CPU_WARP_SIZE; }
 
 #define WEFT_WARP_SITE ::weft::detail::WarpSite site = ::weft::detail::WarpSite::here()
@@ -351,6 +382,7 @@ inline unsigned long long __ballot_sync(unsigned long long, int p, WEFT_WARP_SIT
 inline int __any_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __any(p, site); }
 inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(p, site); }
 #undef WEFT_WARP_SITE
+#endif  // !WEFT_CPU_DEVICE_PASS
 
 // ---- atomics ----
 
@@ -358,7 +390,9 @@ inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(
 
 // ---- clocks ----
 
+#if !defined(WEFT_CPU_DEVICE_PASS)  // the device pass has the shared layer's
 #include <hip/weft/device_clock.h>
+#endif
 
 // ---- assert: inside a kernel a failure ends the launch (hipErrorAssert) ----
 
@@ -374,9 +408,11 @@ namespace weft::detail {
 }
 }  // namespace weft::detail
 
+#if !defined(WEFT_CPU_DEVICE_PASS)
 #undef assert
 #define assert(expr) \
   ((expr) ? static_cast<void>(0) : ::weft::detail::assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#endif  // !WEFT_CPU_DEVICE_PASS
 #endif
 
 // ---- launching ----
@@ -452,10 +488,10 @@ __attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx,
   uint32_t me = fb->current;
   do {
     t_fiber_block = inline_fb;  // an engine call of another GPU thread may have cleared it
-    ::blockIdx = to_uint3(ctx->blockIdx);
+    WEFT_SS_BLOCK_IDX_ = to_uint3(ctx->blockIdx);
     t_self = me;
     const uint32_t* index = fb->fibers[me].threadIdx;
-    ::threadIdx = Uint3{index[0], index[1], index[2]};
+    WEFT_SS_THREAD_IDX_ = Uint3{index[0], index[1], index[2]};
     std::apply(local.call, local.args);
     me = fiber_thread_exit(ctx);
   } while (me != WEFT_FIBER_DONE);
@@ -469,8 +505,8 @@ __attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx,
 template <typename Call, typename Tuple>
 void kernel_entry(weftKernelContext* ctx, void* blob) {
   t_ctx = ctx;
-  ::blockDim = to_uint3(ctx->blockDim);
-  ::gridDim = to_uint3(ctx->gridDim);
+  WEFT_SS_BLOCK_DIM_ = to_uint3(ctx->blockDim);
+  WEFT_SS_GRID_DIM_ = to_uint3(ctx->gridDim);
   // A local copy of the arguments (each call copies them again into the kernel's
   // by-value parameters, so no thread sees another's changes): the compiler can
   // keep them in registers, where the stores to threadIdx cannot alias them.
@@ -481,14 +517,14 @@ void kernel_entry(weftKernelContext* ctx, void* blob) {
   const uint32_t bx = ctx->blockDim.x, by = ctx->blockDim.y, bz = ctx->blockDim.z;
   for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b) {
     if (__atomic_load_n(ctx->stop, __ATOMIC_RELAXED)) return;  // another block failed
-    ::blockIdx = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
+    WEFT_SS_BLOCK_IDX_ = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
                        static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
     for (uint32_t z = 0; z < bz; ++z)
       for (uint32_t y = 0; y < by; ++y) {
-        ::threadIdx.y = y;
-        ::threadIdx.z = z;
+        WEFT_SS_THREAD_IDX_.y = y;
+        WEFT_SS_THREAD_IDX_.z = z;
         for (uint32_t x = 0; x < bx; ++x) {
-          ::threadIdx.x = x;  // the one store per GPU thread
+          WEFT_SS_THREAD_IDX_.x = x;  // the one store per GPU thread
           std::apply(local.call, local.args);
           // A barrier turned the block into fibers: the engine runs the rest.
           if (ctx->mode != WEFT_KERNEL_LOOP) return;
@@ -497,6 +533,7 @@ void kernel_entry(weftKernelContext* ctx, void* blob) {
   }
 }
 
+#if !defined(WEFT_CPU_DEVICE_PASS)  // host-side launching: the g++ path only
 template <typename Call, typename Tuple>
 void destroy_blob(void* blob) {
   delete static_cast<LaunchBlob<Call, Tuple>*>(blob);
@@ -640,7 +677,11 @@ hipError_t launch_cooperative(void (*kernel)(P...), dim3 grid, dim3 block, void*
   return weftLaunchCooperativeHostKernel(&k, grid, block, params, shared_bytes, stream);
 }
 
+#endif  // !WEFT_CPU_DEVICE_PASS
 }  // namespace weft::detail
+
+#if !defined(WEFT_CPU_DEVICE_PASS)
+
 
 // hipLaunchCooperativeKernel(kernel, grid, block, args, shared, stream) for a
 // single-source kernel: preferred over hip_runtime_api.h's template, which passes
@@ -657,16 +698,7 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim,
                                             stream);
 }
 
-// HIP-CPU accepts hipMemcpy and hipMemcpyAsync without a kind (the direction follows from the pointers, as
-// hipMemcpyDefault does); programs written for it compile here too. C++ only, an overload
-// next to the C function, so the exported symbol and its ABI are untouched.
-inline hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes) {
-  return hipMemcpy(dst, src, sizeBytes, hipMemcpyDefault);
-}
-inline hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes,
-                                 hipStream_t stream = nullptr) {
-  return hipMemcpyAsync(dst, src, sizeBytes, hipMemcpyDefault, stream);
-}
+#include <hip/weft/device/host_compat.h>
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
   static_cast<void>(::weft::detail::launch_site(                                              \
@@ -685,4 +717,5 @@ inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dim
                                              args, sharedMemBytes, stream);
 }
 
+#endif  // !WEFT_CPU_DEVICE_PASS
 #endif  // WEFT_HIP_SINGLE_SOURCE_H

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+// The start of every translation unit in clang's HIP mode (weftcc passes
+// `-include hip/weft/device/prelude.h` to the host pass and every device pass, as clang's
+// HIP driver force-includes its own runtime wrapper; hip/hip_runtime.h includes it too).
+//
+// It includes the C and C++ libraries inside a `force_cuda_host_device` region, so their
+// functions are callable from kernels (std::sqrt, memcpy, printf, std::min, ...). This must
+// come first: clang refuses a host+device redeclaration of a function that an earlier,
+// plain include already declared host-only (and the reverse), so the region cannot open
+// after the user's own `#include <cmath>`. Headers included here are no-ops later.
+#ifndef WEFT_HIP_DEVICE_PRELUDE_H
+#define WEFT_HIP_DEVICE_PRELUDE_H
+
+#if !defined(__HIP__)
+#error "hip/weft/device/prelude.h is for clang's HIP mode (weftcc)"
+#endif
+
+#ifdef __cplusplus
+// Outside the region: clang declares the global operator new/delete itself (host-only
+// and device-only) and <new>'s redeclarations must match them; <exception> and <typeinfo>
+// hold virtual classes that every exception type of the library derives from, and an
+// override cannot differ in target from what it overrides. Placement new gets device
+// overloads (a device function may overload a host one).
+#include <exception>
+#include <limits>
+#include <new>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+// libstdc++'s <cmath> (inside, below) includes its algorithm base for the special
+// functions; that base is shared with every container and algorithm header, so it comes
+// first, outside (its constexpr functions, std::min/max & co., are callable anyway).
+#if __has_include(<bits/stl_algobase.h>)
+#include <bits/stl_algobase.h>
+#endif
+__attribute__((device)) inline void* operator new(__SIZE_TYPE__, void* place) noexcept { return place; }
+__attribute__((device)) inline void* operator new[](__SIZE_TYPE__, void* place) noexcept { return place; }
+__attribute__((device)) inline void operator delete(void*, void*) noexcept {}
+__attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
+#endif
+
+// Inside: the C library (math, printf, memcpy, malloc, ...) and <cmath>'s overloads, which
+// hipcc's wrapper headers also give kernels.
+#pragma clang force_cuda_host_device begin
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fenv.h>
+#include <float.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <wchar.h>
+#include <unistd.h>
+#include <sched.h>
+#include <sys/types.h>
+#include <sys/time.h>
+#ifdef __cplusplus
+#include <cassert>
+#include <cctype>
+#include <cerrno>
+#include <cfenv>
+#include <cfloat>
+#include <cinttypes>
+#include <climits>
+#include <cmath>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <cwchar>
+#endif
+#pragma clang force_cuda_host_device end
+
+#ifdef __cplusplus
+// Outside again: the rest of the C++ library that weft's headers use. As under hipcc, its
+// constexpr functions are callable from kernels, the others are host functions.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <complex>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <thread>
+#include <tuple>
+#endif
+
+#include <hip/weft/device/qualifiers.h>
+
+#endif  // WEFT_HIP_DEVICE_PRELUDE_H
