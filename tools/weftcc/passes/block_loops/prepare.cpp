@@ -153,6 +153,15 @@ void drop_debug_and_lifetime_intrinsics(Function& kernel) {
 std::string prepare_kernel(Function& kernel, FunctionAnalysisManager& fam) {
   if (kernel.isDeclaration()) return "it has no body in this module";
   if (kernel.isVarArg()) return "it takes variable arguments";
+  // The rewrite reads the block's size through this marker. Where the module defines the
+  // markers (a CPU image: inline definitions, emitted only when used), it must define this
+  // one too; where they are all external, the program that loads the code provides them.
+  const Function* block_dim = kernel.getParent()->getFunction("__weft_cpu_block_dim");
+  bool defines_markers = false;
+  for (const Function& f : *kernel.getParent())
+    defines_markers |= !f.isDeclaration() && marker_of(&f) != Marker::None;
+  if (defines_markers && (!block_dim || block_dim->isDeclaration()))
+    return "the module defines the CPU markers but not __weft_cpu_block_dim";
   if (std::string why = inline_marker_callees(kernel); !why.empty()) return why;
   // Fewer values live across a barrier once locals are registers.
   FunctionPassManager fpm;

@@ -346,8 +346,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
               break;
             case Marker::WarpBallot:
             case Marker::BarrierReduce: {
-              auto* wide = cast<Instruction>(b.CreateZExt(call->getArgOperand(0), i64_));
-              record(wide, nullptr);
+              Value* wide = b.CreateZExt(call->getArgOperand(0), i64_);  // folded for a constant
+              if (auto* wi = dyn_cast<Instruction>(wide)) record(wi, nullptr);
               record(b.CreateStore(wide, slot(xval_, i64_, copy.linear, b)), nullptr);
               if (sync->marker == Marker::BarrierReduce)
                 record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)), nullptr);
