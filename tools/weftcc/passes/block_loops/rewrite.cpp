@@ -38,12 +38,14 @@
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <vector>
@@ -111,6 +113,8 @@ class Rewriter {
   void spill_cross_region_values();
   void find_uniform_values();
   bool can_recompute(Value* v, int depth);
+  Value* hoist_thread_local(Value* v, Instruction* before);
+  void hoist_thread_locals(Instruction* ni);
   Value* recompute(Value* v, RegionCopy& copy, Instruction* before);
   Value* slot(Value* base, Type* type, Value* linear, IRBuilder<>& b) {
     return b.CreateInBoundsGEP(type, base, linear);
@@ -151,6 +155,8 @@ class Rewriter {
   DenseSet<const Instruction*> uniform_values_;
   DenseSet<const Instruction*> divergent_branches_;  // terminators whose choice differs by thread
   Value* next_state_ = nullptr;                     // i32: the exit of a uniform-exit region
+  // thread_local globals (__shared__ in a CPU image) -> their address, computed once per block.
+  DenseMap<GlobalVariable*, Value*> thread_locals_;
   uint64_t bytes_per_thread_ = 0;
   unsigned spilled_ = 0;
 };
@@ -268,6 +274,21 @@ void Rewriter::emit_entry() {
     bytes_per_thread_ += dl_.getTypeAllocSize(a->getAllocatedType()) * count;
     private_[a] = copy;
   }
+  // The address of a thread_local is a call (__tls_get_addr) in a shared object, which
+  // the code generator would repeat in every block of every thread loop: take it once,
+  // behind an empty asm, which LLVM cannot turn back into the global.
+  std::function<void(Value*)> find_tls = [&](Value* v) {
+    if (auto* g = dyn_cast<GlobalVariable>(v)) {
+      if (g->isThreadLocal() && !thread_locals_.count(g)) {
+        auto* type = FunctionType::get(g->getType(), {g->getType()}, false);
+        thread_locals_[g] = b.CreateCall(InlineAsm::get(type, "", "=r,0", false), {g}, g->getName() + ".addr");
+      }
+    } else if (auto* ce = dyn_cast<ConstantExpr>(v)) {
+      for (Value* op : ce->operands()) find_tls(op);
+    }
+  };
+  for (Instruction& i : instructions(kernel_))
+    for (Value* op : i.operands()) find_tls(op);
   alloca_point_ = cast<Instruction>(b.CreateBr(dispatch_));
 }
 
@@ -383,6 +404,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       for (int k = int(phi->getNumIncomingValues()) - 1; k >= 0; --k)
         if (phi->getIncomingBlock(unsigned(k))->getParent() != whole_) phi->removeIncomingValue(unsigned(k), false);
     }
+    hoist_thread_locals(ni);
   }
 }
 
@@ -537,6 +559,36 @@ void Rewriter::emit_dispatch() {
   deadb.CreateBr(exit_);
 }
 
+Value* Rewriter::hoist_thread_local(Value* v, Instruction* before) {
+  if (auto* g = dyn_cast<GlobalVariable>(v)) {
+    auto it = thread_locals_.find(g);
+    return it == thread_locals_.end() ? v : it->second;
+  }
+  auto* ce = dyn_cast<ConstantExpr>(v);
+  if (!ce) return v;
+  bool uses_tls = false;
+  std::function<void(Value*)> scan = [&](Value* x) {
+    if (auto* g = dyn_cast<GlobalVariable>(x)) uses_tls |= thread_locals_.count(g) != 0;
+    else if (auto* c = dyn_cast<ConstantExpr>(x)) for (Value* op : c->operands()) scan(op);
+  };
+  scan(ce);
+  if (!uses_tls) return v;
+  Instruction* ni = ce->getAsInstruction(before);
+  for (Use& u : ni->operands()) u.set(hoist_thread_local(u.get(), ni));
+  return ni;
+}
+
+void Rewriter::hoist_thread_locals(Instruction* ni) {
+  if (thread_locals_.empty()) return;
+  for (Use& u : ni->operands()) {
+    if (!isa<Constant>(u.get())) continue;
+    Instruction* at = ni;
+    if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
+    Value* v = hoist_thread_local(u.get(), at);
+    if (v != u.get()) u.set(v);
+  }
+}
+
 // A value computed only from thread ids, block-uniform markers, arguments and
 // constants (an index, an address) is cheaper to compute again in each region
 // than to keep per thread.
@@ -575,6 +627,7 @@ Value* Rewriter::recompute(Value* v, RegionCopy& copy, Instruction* before) {
   Instruction* ni = i->clone();
   for (Use& u : ni->operands()) u.set(recompute(u.get(), copy, before));
   ni->insertBefore(before);
+  hoist_thread_locals(ni);
   return ni;
 }
 
