@@ -128,6 +128,8 @@ void __weft_bl_prepare(uint32_t kind, const uint32_t* st, uint32_t want, uint32_
     uint32_t end = hi - base < BL_WARP ? hi : base + BL_WARP;
     if (kind == BL_WARP_READ) {
       if (!st) {
+        // Scalar: a gather of 64-bit lanes costs more than these loads on the CPUs at hand.
+#pragma clang loop vectorize(disable) interleave(disable)
         for (uint32_t t = base; t < end; ++t) {
           uint32_t src = base + xsrc[t];
           xres[t] = xsrc[t] < BL_WARP && src < end ? xval[src] : xval[t];
