@@ -298,3 +298,11 @@ TEST_CASE("blockloops: a barrier the pass cannot reach stays on fibers, with a r
   CHECK(std::string(static_cast<const char*>(reason)).find("recursive") != std::string::npos);
   REQUIRE_WHOLE_BLOCK(bl_run_empty(3, 64));
 }
+
+TEST_CASE("blockloops: lanes at a warp operation while others wait at __syncthreads: a deadlock, reported", "[blockloops]") {
+  reset();
+  std::vector<int> out(64, 0);
+  REQUIRE(bl_run_warp_barrier_deadlock(out.data(), 64) == 1);
+  CHECK(g_ctx.per_thread_calls == 0);
+  CHECK(g_ctx.failure.find("deadlock") != std::string::npos);
+}

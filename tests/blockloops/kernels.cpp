@@ -176,6 +176,14 @@ void two_level_sum(const float* in, float* out, unsigned* ballots) {
   syncthreads();
 }
 
+// Invalid HIP: half of each warp waits at __syncwarp while the other half waits at
+// __syncthreads. The fiber engine reports a deadlock; so must the rewritten kernel.
+void warp_barrier_deadlock(int* out) {
+  if (lane_id() < 16) __weft_cpu_warp_sync();
+  else syncthreads();
+  out[tid_x()] = 1;
+}
+
 // A barrier in a recursive helper: the pass cannot inline it, so this kernel
 // stays on fibers (the marker folds to 0).
 int __attribute__((noinline)) recurse_with_barrier(int depth) {
@@ -229,6 +237,9 @@ int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigne
 }
 int bl_run_recursive(int* out, unsigned threads) {
   return BL_LAUNCH(recursive_kernel, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
+}
+int bl_run_warp_barrier_deadlock(int* out, unsigned threads) {
+  return BL_LAUNCH(warp_barrier_deadlock, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
 }
 int bl_run_empty(unsigned blocks, unsigned threads) {
   return BL_LAUNCH(empty_kernel, (bl_dim3{blocks}), (bl_dim3{threads}), 0);

@@ -17,5 +17,6 @@ int bl_run_sync_reduce(const int* in, int* out, unsigned blocks, unsigned thread
 int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds, int steps);
 int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks, unsigned threads);
 int bl_run_recursive(int* out, unsigned threads);
+int bl_run_warp_barrier_deadlock(int* out, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);
 }
