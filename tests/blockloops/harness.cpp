@@ -62,9 +62,7 @@ uint64_t __weft_cpu_warp_ballot(int predicate) {
 }
 void __weft_cpu_warp_sync(void) { __weft_cpu_barrier(); }
 void* __weft_cpu_dynamic_shared(void) { return g_ctx.dynamic_shared; }
-void weftKernelAssertFail(const char* what, const char* file, unsigned, const char*) {
-  g_ctx.failure = std::string(what) + " in " + file;
-}
+void weftKernelFail(const char* why) { g_ctx.failure = why; }
 }
 
 void bl::launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared, void (*body)(void*),

@@ -551,11 +551,11 @@ void Rewriter::emit_dispatch() {
     cb.CreateBr(emit_slow_loop(r, want, lo, hi, slow));
   }
   IRBuilder<> deadb(dead);
-  FunctionCallee fail = m_.getOrInsertFunction("weftKernelAssertFail", Type::getVoidTy(ctx_), ptr_, ptr_, i32_, ptr_);
+  FunctionCallee fail = m_.getOrInsertFunction("weftKernelFail", Type::getVoidTy(ctx_), ptr_);
   Value* what = deadb.CreateGlobalStringPtr(
-      "__syncthreads reached while lanes of the same warp wait at a warp operation (deadlock)");
-  Value* name = deadb.CreateGlobalStringPtr(kernel_.getName());
-  deadb.CreateCall(fail, {what, name, deadb.getInt32(0), name});
+      "deadlock: lanes of a warp wait at a warp operation while others wait at __syncthreads (kernel " +
+      kernel_.getName().str() + ")");
+  deadb.CreateCall(fail, {what});
   deadb.CreateBr(exit_);
 }
 
