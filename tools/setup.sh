@@ -11,7 +11,7 @@ PACKAGES=(
   g++ clang meson ninja-build pkg-config cmake python3 binutils
   libfmt-dev catch2 libboost-context-dev
   libamdhip64-dev libhsa-runtime-dev libhsakmt-dev libdrm-dev
-  zlib1g-dev libzstd-dev hipcc libclang-rt-dev clang-15 clang-tools-15
+  zlib1g-dev libzstd-dev hipcc libclang-rt-dev clang-15 clang-tools-15 llvm-15-dev
   rocm-device-libs lld-15
 )
 missing=()

@@ -2,6 +2,9 @@
 // bench/cpu_engine: the CPU agent's kernel engine vs OpenMP loops of the same
 // computation, one binary, one run, one table (issue 8). Every kernel's result is
 // checked against a serial reference. Not a test: it asserts nothing about time.
+// With the block_loops pass built (issue 18), the same kernels compiled into a CPU
+// code object by clang++-15 and the pass (block_loops/kernels.cpp) run through
+// hipModuleLaunchKernel in the "compiled" column: time ratios weft/OpenMP.
 //
 //   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
@@ -102,6 +105,7 @@ __global__ void exchange_loop(int rounds, float* sink) {
 struct Row {
   std::string name;
   double weft_ms, omp_ms;
+  double compiled_ms;   // the block_loops code object; < 0 when not built
   double work;          // bytes or flops per run
   const char* unit;     // "GB/s" or "GFLOP/s"
   bool ok;
@@ -109,10 +113,37 @@ struct Row {
 
 void print_row(const Row& r) {
   double scale = 1e-9 / 1e-3;
-  std::printf("| %-34s | %9.3f | %9.3f | %8.2f %-7s | %8.2f %-7s | %6.2fx | %s |\n", r.name.c_str(),
-              r.weft_ms, r.omp_ms, r.work / r.weft_ms * scale, r.unit, r.work / r.omp_ms * scale,
-              r.unit, r.omp_ms / r.weft_ms, r.ok ? "ok" : "WRONG");
+  double best = r.compiled_ms > 0 ? r.compiled_ms : r.weft_ms;
+  char compiled[32] = "-", ratio[32] = "-";
+  if (r.compiled_ms > 0) {
+    std::snprintf(compiled, sizeof compiled, "%9.3f", r.compiled_ms);
+    std::snprintf(ratio, sizeof ratio, "%6.2fx", r.compiled_ms / r.omp_ms);
+  }
+  std::printf("| %-34s | %9.3f | %9s | %9.3f | %8.2f %-7s | %8.2f %-7s | %7.2fx | %7s | %s |\n", r.name.c_str(),
+              r.weft_ms, compiled, r.omp_ms, r.work / best * scale, r.unit, r.work / r.omp_ms * scale, r.unit,
+              r.weft_ms / r.omp_ms, ratio, r.ok ? "ok" : "WRONG");
 }
+
+// The block_loops code object (bench/cpu_engine/block_loops), when it was built.
+struct Compiled {
+  hipModule_t module = nullptr;
+  hipFunction_t get(const char* name) const {
+    hipFunction_t f = nullptr;
+    if (module && hipModuleGetFunction(&f, module, name) != hipSuccess) f = nullptr;
+    return f;
+  }
+  void launch(hipFunction_t f, dim3 grid, dim3 block, std::vector<void*>& params) const {
+    CHECK(hipModuleLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, nullptr, params.data(),
+                                nullptr));
+    CHECK(hipDeviceSynchronize());
+  }
+  // Median ms of launch + sync (runs > 0), or -1 without the object.
+  double time(int runs, const char* name, dim3 grid, dim3 block, std::vector<void*> params) const {
+    hipFunction_t f = get(name);
+    if (!f) return -1.0;
+    return median_ms(runs, [&] { launch(f, grid, block, params); });
+  }
+};
 
 bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
 
@@ -188,11 +219,18 @@ int main(int argc, char** argv) {
   CHECK(hipSetDevice(device));
   std::printf("device %d: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", device, props.name,
               props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(), runs);
-  std::printf("| %-34s | %9s | %9s | %16s | %16s | %7s | %s |\n", "kernel", "weft ms", "OpenMP ms",
-              "weft", "OpenMP", "w/omp", "check");
-  std::printf("|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(11, '-').c_str(),
-              std::string(11, '-').c_str(), std::string(18, '-').c_str(), std::string(18, '-').c_str(),
-              std::string(9, '-').c_str(), "----");
+  Compiled compiled;
+#ifdef WEFT_BENCH_BLOCK_LOOPS_OBJECT
+  if (hipModuleLoad(&compiled.module, WEFT_BENCH_BLOCK_LOOPS_OBJECT) != hipSuccess) {
+    std::fprintf(stderr, "cannot load %s: the compiled column stays empty\n", WEFT_BENCH_BLOCK_LOOPS_OBJECT);
+    compiled.module = nullptr;
+  }
+#endif
+  std::printf("| %-34s | %9s | %9s | %9s | %16s | %16s | %8s | %7s | %s |\n", "kernel", "fibers ms", "compiled",
+              "OpenMP ms", "weft (best)", "OpenMP", "fib/omp", "cmp/omp", "check");
+  std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(11, '-').c_str(),
+              std::string(11, '-').c_str(), std::string(11, '-').c_str(), std::string(18, '-').c_str(),
+              std::string(18, '-').c_str(), std::string(10, '-').c_str(), std::string(9, '-').c_str(), "----");
 
   const int n = 1 << 24, threads = 256, blocks = n / threads;
   std::vector<float> ha(n), hb(n), hc(n);
@@ -215,11 +253,16 @@ int main(int argc, char** argv) {
     });
     bool ok = true;
     for (int i = 0; i < n; i += 4099) ok &= c[i] == ha[i] + hb[i];
+    CHECK(hipMemset(c, 0, n * sizeof(float)));
+    int nn = n;
+    double cw = compiled.time(runs, "vector_add", dim3(blocks), dim3(threads), {&a, &b, &c, &nn});
+    if (cw > 0)
+      for (int i = 0; i < n; i += 4099) ok &= c[i] == ha[i] + hb[i];
     double o = median_ms(runs, [&] {
 #pragma omp parallel for
       for (int i = 0; i < n; ++i) hc[i] = ha[i] + hb[i];
     });
-    print_row({"vectorAdd 2^24 (256/block)", w, o, 12.0 * n, "GB/s", ok});
+    print_row({"vectorAdd 2^24 (256/block)", w, o, cw, 12.0 * n, "GB/s", ok});
   }
   {  // saxpy (y updated in place: reset before each run is part of neither timing)
     CHECK(hipMemcpy(c, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
@@ -232,24 +275,41 @@ int main(int argc, char** argv) {
     CHECK(hipDeviceSynchronize());
     bool ok = true;
     for (int i = 0; i < n; i += 4099) ok &= close(c[i], 2.0f * ha[i] + hb[i], 1e-6f);
+    float alpha = 1.0001f;
+    int nn = n;
+    double cw = compiled.time(runs, "saxpy", dim3(blocks), dim3(threads), {&alpha, &a, &c, &nn});
+    if (cw > 0) {
+      CHECK(hipMemcpy(c, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
+      alpha = 2.0f;
+      std::vector<void*> params{&alpha, &a, &c, &nn};
+      compiled.launch(compiled.get("saxpy"), dim3(blocks), dim3(threads), params);
+      for (int i = 0; i < n; i += 4099) ok &= close(c[i], 2.0f * ha[i] + hb[i], 1e-6f);
+    }
     std::vector<float> y = hb;
     double o = median_ms(runs, [&] {
 #pragma omp parallel for
       for (int i = 0; i < n; ++i) y[i] = 1.0001f * ha[i] + y[i];
     });
-    print_row({"saxpy 2^24", w, o, 12.0 * n, "GB/s", ok});
+    print_row({"saxpy 2^24", w, o, cw, 12.0 * n, "GB/s", ok});
   }
   {  // block sum
     double w = median_ms(runs, [&] {
       hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
       CHECK(hipDeviceSynchronize());
     });
-    bool ok = true;
-    for (int blk = 0; blk < blocks; blk += 997) {
-      double s = 0;
-      for (int t = 0; t < threads; ++t) s += ha[blk * threads + t];
-      ok &= close(partial[blk], static_cast<float>(s), 1e-5f);
-    }
+    auto check_sums = [&] {
+      bool good = true;
+      for (int blk = 0; blk < blocks; blk += 997) {
+        double s = 0;
+        for (int t = 0; t < threads; ++t) s += ha[blk * threads + t];
+        good &= close(partial[blk], static_cast<float>(s), 1e-5f);
+      }
+      return good;
+    };
+    bool ok = check_sums();
+    CHECK(hipMemset(partial, 0, n * sizeof(float)));
+    double cw = compiled.time(runs, "block_sum", dim3(blocks), dim3(threads), {&a, &partial});
+    if (cw > 0) ok &= check_sums();
     std::vector<float> out(blocks);
     double o = median_ms(runs, [&] {
 #pragma omp parallel for
@@ -259,19 +319,26 @@ int main(int argc, char** argv) {
         out[blk] = s;
       }
     });
-    print_row({"block sum __shared__+__syncthreads", w, o, 4.0 * n, "GB/s", ok});
+    print_row({"block sum __shared__+__syncthreads", w, o, cw, 4.0 * n, "GB/s", ok});
   }
   {  // warp sum
     double w = median_ms(runs, [&] {
       hipLaunchKernelGGL(warp_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
       CHECK(hipDeviceSynchronize());
     });
-    bool ok = true;
-    for (int wp = 0; wp < n / warpSize; wp += 1013) {
-      double s = 0;
-      for (int l = 0; l < warpSize; ++l) s += ha[wp * warpSize + l];
-      ok &= close(partial[wp], static_cast<float>(s), 1e-5f);
-    }
+    auto check_sums = [&] {
+      bool good = true;
+      for (int wp = 0; wp < n / warpSize; wp += 1013) {
+        double s = 0;
+        for (int l = 0; l < warpSize; ++l) s += ha[wp * warpSize + l];
+        good &= close(partial[wp], static_cast<float>(s), 1e-5f);
+      }
+      return good;
+    };
+    bool ok = check_sums();
+    CHECK(hipMemset(partial, 0, n * sizeof(float)));
+    double cw = compiled.time(runs, "warp_sum", dim3(blocks), dim3(threads), {&a, &partial});
+    if (cw > 0) ok &= check_sums();
     std::vector<float> out(n / warpSize);
     double o = median_ms(runs, [&] {
 #pragma omp parallel for
@@ -281,7 +348,7 @@ int main(int argc, char** argv) {
         out[wp] = s;
       }
     });
-    print_row({"warp sum __shfl_down", w, o, 4.0 * n, "GB/s", ok});
+    print_row({"warp sum __shfl_down", w, o, cw, 4.0 * n, "GB/s", ok});
   }
   {  // SGEMM 512^3
     const int m = 512;
@@ -306,6 +373,11 @@ int main(int argc, char** argv) {
         for (int j = 0; j < m; ++j) R[i * m + j] += A[i * m + k] * B[k * m + j];
     bool ok = true;
     for (int i = 0; i < m * m; i += 501) ok &= close(dC[i], R[i], 1e-3f);
+    CHECK(hipMemset(dC, 0, m * m * sizeof(float)));
+    int mm = m;
+    double cw = compiled.time(sruns, "sgemm", dim3(m / kTile, m / kTile), dim3(kTile, kTile), {&dA, &dB, &dC, &mm});
+    if (cw > 0)
+      for (int i = 0; i < m * m; i += 501) ok &= close(dC[i], R[i], 1e-3f);
     double o = median_ms(sruns, [&] {
 #pragma omp parallel for
       for (int i = 0; i < m; ++i) {
@@ -317,7 +389,7 @@ int main(int argc, char** argv) {
         }
       }
     });
-    print_row({"SGEMM 512^3, 16x16 shared tiles", w, o, 2.0 * m * m * m, "GFLOP/s", ok});
+    print_row({"SGEMM 512^3, 16x16 shared tiles", w, o, cw, 2.0 * m * m * m, "GFLOP/s", ok});
     CHECK(hipFree(dA));
     CHECK(hipFree(dB));
     CHECK(hipFree(dC));
@@ -347,6 +419,18 @@ int main(int argc, char** argv) {
     std::printf("| %-44s | %9.2f us | %9.2f us | %6.2fx |\n",
                 "empty kernel launch + sync (median of 2000)", t[reps / 2], o[reps / 2],
                 t[reps / 2] / o[reps / 2]);
+    if (hipFunction_t f = compiled.get("empty_kernel")) {
+      std::vector<double> ct;
+      for (int i = 0; i < reps; ++i) {
+        auto s = Clock::now();
+        CHECK(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+        CHECK(hipDeviceSynchronize());
+        ct.push_back(std::chrono::duration<double, std::micro>(Clock::now() - s).count());
+      }
+      std::sort(ct.begin(), ct.end());
+      std::printf("| %-44s | %9.2f us | %9.2f us | %6.2fx |\n", "compiled empty kernel (module) launch + sync",
+                  ct[reps / 2], o[reps / 2], ct[reps / 2] / o[reps / 2]);
+    }
   }
   {
     const int reps = 20000;
@@ -399,5 +483,6 @@ int main(int argc, char** argv) {
   CHECK(hipFree(b));
   CHECK(hipFree(c));
   CHECK(hipFree(partial));
+  if (compiled.module) CHECK(hipModuleUnload(compiled.module));
   return 0;
 }

@@ -44,6 +44,22 @@ __attribute__((visibility("default"))) void weftKernelAssertFail(const char* exp
   runner->abort_block(std::move(message), hipErrorAssert);
 }
 
+// For compiled whole-block kernels (weftcc's block-loop pass declares it in the code it
+// emits): threads that wait for each other at different kinds of sync points. Stops the
+// block; the launch reports hipErrorLaunchFailure, as the fiber engine's deadlock does.
+void weftKernelFail(const char* why);
+__attribute__((visibility("default"))) void weftKernelFail(const char* why) {
+  auto* runner = weft::cpu::BlockRunner::current();
+  if (!runner) {
+    weft::log::error("weftKernelFail called outside a kernel: {}", why ? why : "");
+    return;
+  }
+  const weftKernelContext* c = runner->context();
+  runner->abort_block(fmt::format("block [{},{},{}]: {}", c->blockIdx.x, c->blockIdx.y, c->blockIdx.z,
+                                  why ? why : "the kernel failed"),
+                      hipErrorLaunchFailure);
+}
+
 // Interposes glibc's handler (exported as __assert_fail@GLIBC_2.2.5, see
 // src/api/exports.txt): a plain assert() failing inside a kernel ends the launch
 // with hipErrorAssert whatever the order of the program's #includes.

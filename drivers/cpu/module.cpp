@@ -87,11 +87,29 @@ LoadedObject::~LoadedObject() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+// The block-loop pass (tools/weftcc/passes/block_loops) records why it left a kernel to
+// the fiber engine as the string `__weft_cpu_fiber_reason.<kernel>`: read from the file's
+// bytes (bounded by its symbol and a loaded segment), not from the mapping.
+static std::string fiber_reason(const ElfFile& elf, std::span<const std::byte> image, const std::string& kernel) {
+  const codeobj::ElfSymbol* sym = elf.symbol("__weft_cpu_fiber_reason." + kernel);
+  if (!sym || sym->size == 0 || sym->size > 4096) return {};
+  for (const codeobj::ElfSegment& seg : elf.segments) {
+    if (seg.type != 1 /* PT_LOAD */ || sym->value < seg.vaddr || sym->value - seg.vaddr + sym->size > seg.filesz)
+      continue;
+    uint64_t at = seg.offset + (sym->value - seg.vaddr);
+    if (at > image.size() || sym->size > image.size() - at) return {};
+    std::string text(reinterpret_cast<const char*>(image.data() + at), sym->size);
+    return text.substr(0, text.find('\0'));
+  }
+  return {};
+}
+
 class ModuleBuilder {
  public:
   // The loaded object is read only where the checks placed its segments: the
   // kernel records (each pointer bounds-checked) and the data symbols.
-  static Result<Ref<Module>> build(const ElfFile& elf, const CheckedObject& checked, Ref<LoadedObject> object) {
+  static Result<Ref<Module>> build(const ElfFile& elf, std::span<const std::byte> image, const CheckedObject& checked,
+                                   Ref<LoadedObject> object) {
     link_map* map = nullptr;
     if (dlinfo(object->handle(), RTLD_DI_LINKMAP, &map) != 0 || !map) return invalid("dlinfo failed");
     const uintptr_t base = map->l_addr;
@@ -105,7 +123,8 @@ class ModuleBuilder {
       info.name = sym ? std::string(sym->name) : k.written_name;
       info.max_threads_per_block = std::min<uint32_t>(info.max_threads_per_block ? info.max_threads_per_block : 1024,
                                                       CpuDevice::kMaxThreadsPerBlock);
-      auto kernel = make_ref<CpuKernel>(std::move(info), k.entry, object);
+      std::string reason = fiber_reason(elf, image, info.name);
+      auto kernel = make_ref<CpuKernel>(std::move(info), k.entry, object, std::move(reason));
       module->kernels_.emplace(kernel->info().name, kernel);
       module->kernels_.emplace(k.written_name, kernel);
     }
@@ -129,7 +148,7 @@ Result<Ref<Module>> CpuModule::load(std::span<const std::byte> image) {
   // All of it before dlopen: ld.so and the table walk trust what they read.
   WEFT_ASSIGN_OR_RETURN(CheckedObject checked, check_cpu_object(elf));
   WEFT_ASSIGN_OR_RETURN(Ref<LoadedObject> object, open_object(image));
-  return ModuleBuilder::build(elf, checked, std::move(object));
+  return ModuleBuilder::build(elf, image, checked, std::move(object));
 }
 
 Result<Ref<Kernel>> CpuModule::kernel(std::string_view name) {
@@ -158,6 +177,9 @@ Result<std::span<std::byte>> CpuModule::global(std::string_view name) {
 Result<weftKernelEntry> code_object_entry(const Kernel* kernel) {
   const auto* k = dynamic_cast<const CpuKernel*>(kernel);
   if (!k) return Status(hipErrorInvalidDeviceFunction, "the kernel was not loaded by the CPU agent");
+  if (!k->fiber_reason().empty() && k->first_launch())
+    log::info("kernel {} runs on the fiber engine: the block-loop pass left it ({})", k->info().name,
+              k->fiber_reason());
   return k->entry();
 }
 

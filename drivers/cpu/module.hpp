@@ -5,6 +5,9 @@
 // hipErrorInvalidImage, never a crash. Thread-safe; kernels are immutable.
 #pragma once
 
+#include <atomic>
+#include <string>
+
 #include <hip/weft/kernel_abi.h>
 #include <weft/driver/device.hpp>
 
@@ -30,15 +33,21 @@ class LoadedObject final : public RefCounted {
 
 class CpuKernel final : public Kernel {
  public:
-  CpuKernel(KernelInfo info, weftKernelEntry entry, Ref<LoadedObject> object)
-      : info_(std::move(info)), entry_(entry), object_(std::move(object)) {}
+  CpuKernel(KernelInfo info, weftKernelEntry entry, Ref<LoadedObject> object, std::string fiber_reason = {})
+      : info_(std::move(info)), entry_(entry), object_(std::move(object)), fiber_reason_(std::move(fiber_reason)) {}
   const KernelInfo& info() const override { return info_; }
   weftKernelEntry entry() const { return entry_; }
+  // Why weftcc's block-loop pass left this kernel to the fiber engine (empty: it did
+  // not, or the object was not built with it); logged at its first launch.
+  const std::string& fiber_reason() const { return fiber_reason_; }
+  bool first_launch() const { return !launched_.exchange(true, std::memory_order_relaxed); }
 
  private:
   KernelInfo info_;
   weftKernelEntry entry_;
   Ref<LoadedObject> object_;
+  std::string fiber_reason_;
+  mutable std::atomic<bool> launched_{false};
 };
 
 struct CpuGlobal {

@@ -24,6 +24,7 @@ Steps (docs/code-objects.md, "CPU images built by weftcc"):
 """
 from __future__ import annotations
 
+import os
 import pathlib
 import re
 import shutil
@@ -199,6 +200,40 @@ def wrapper_source(source: pathlib.Path, kernels: list, demangled: list, shared:
 # ---------------------------------------------------------------------------
 # 3. compile and link
 
+def block_loops_plugin(job: Job):
+    """The block-loop pass plugin (issue 18, tools/weftcc/passes/block_loops), or None.
+
+    It turns each kernel it can handle into loops over the block's threads (no fibers
+    at barriers, vectorized across GPU threads); the others run as before. Installed
+    next to libamdhip64 (<libdir>/weft), or in the build tree beside weftcc's
+    libdir; WEFTCC_BLOCK_LOOPS names another plugin, or turns it off with 0."""
+    setting = os.environ.get("WEFTCC_BLOCK_LOOPS", "")
+    if setting == "0":
+        return None
+    if setting:
+        if not pathlib.Path(setting).is_file():
+            raise TargetError(job.target, f"WEFTCC_BLOCK_LOOPS={setting}: no such plugin")
+        return setting
+    libdir = pathlib.Path(job.weft_libdir)
+    for candidate in (libdir / "weft" / "weft_block_loops.so",
+                      libdir.parent / "tools" / "weftcc" / "passes" / "block_loops" / "weft_block_loops.so"):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+def block_loops_flags(job: Job) -> list:
+    """The image compile's plugin flags; with -v the pass says which kernels run whole
+    blocks and why the others stay on fibers (optimization remarks)."""
+    plugin = block_loops_plugin(job)
+    if not plugin:
+        return []
+    flags = [f"-fpass-plugin={plugin}"]
+    if job.verbose:
+        flags += ["-Rpass=weft-block-loops", "-Rpass-missed=weft-block-loops"]
+    return flags
+
+
 def build(job: Job) -> pathlib.Path:
     if job.target != "x86_64":
         raise TargetError(job.target, "cpu_image builds the x86_64 target only")
@@ -217,7 +252,8 @@ def build(job: Job) -> pathlib.Path:
         job.log(f"weftcc: warning: {job.source}: [target {job.target}] {w}")
 
     obj = work / "cpu_image.o"
-    job.run([*flags, "-c", str(wrapper), "-o", str(obj)], what="device compile (CPU image)")
+    job.run([*flags, *block_loops_flags(job), "-c", str(wrapper), "-o", str(obj)],
+            what="device compile (CPU image)")
     table_c = work / "cpu_image_table.c"
     table_c.write_text(TABLE_SOURCE)
     table = work / "cpu_image_table.o"

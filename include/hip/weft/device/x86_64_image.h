@@ -119,6 +119,11 @@ struct Signature<void(P...)> {
   };
 };
 
+// The block-loop pass (tools/weftcc/passes/block_loops) reads blockDim in every kernel it
+// rewrites, also in kernels that never name it: keep the marker's definition in the image.
+__device__ __attribute__((used)) inline uint32_t (*const kBlockLoopsMarkers[])(uint32_t) = {
+    &__weft_cpu_block_dim};
+
 }  // namespace weft::cpu_image
 
 // The table that bounds the records (weft_cpu_code_object) is a separate, plain C

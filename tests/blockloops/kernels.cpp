@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// Test kernels for the block_loops pass, plain C++ on the markers (markers.h),
+// built with clang++-15 -O2 -fpass-plugin=weft_block_loops.so. Each bl_run_*
+// launches one kernel through the marker and returns whether the pass made it
+// a whole-block kernel (kernels.h declares them for the harness).
+#include "markers.h"
+#include "kernels.h"
+
+using namespace bl;
+
+namespace {
+
+void vector_add(const float* a, const float* b, float* c, int n) {
+  int i = int(bid_x() * bdim_x() + tid_x());
+  if (i < n) c[i] = a[i] + b[i];
+}
+
+void saxpy(float alpha, const float* x, float* y, int n) {
+  int i = int(bid_x() * bdim_x() + tid_x());
+  if (i < n) y[i] = alpha * x[i] + y[i];
+}
+
+void block_sum(const float* in, float* out) {
+  static float partial[1024];
+  unsigned t = tid_x();
+  partial[t] = in[bid_x() * bdim_x() + t];
+  syncthreads();
+  for (unsigned s = bdim_x() / 2; s > 0; s /= 2) {
+    if (t < s) partial[t] += partial[t + s];
+    syncthreads();
+  }
+  if (t == 0) out[bid_x()] = partial[0];
+}
+
+void warp_sum(const float* in, float* out) {
+  float v = in[bid_x() * bdim_x() + tid_x()];
+  for (int o = 16; o > 0; o /= 2) v += shfl_down(v, unsigned(o));
+  if (lane_id() == 0) out[(bid_x() * bdim_x() + tid_x()) / 32] = v;
+}
+
+constexpr int kTile = 16;
+void sgemm(const float* A, const float* B, float* C, int n) {
+  static float As[kTile][kTile];
+  static float Bs[kTile][kTile];
+  int tx = int(tid_x()), ty = int(tid_y());
+  int row = int(bid_y()) * kTile + ty, col = int(bid_x()) * kTile + tx;
+  float acc = 0;
+  for (int k0 = 0; k0 < n; k0 += kTile) {
+    As[ty][tx] = A[row * n + k0 + tx];
+    Bs[ty][tx] = B[(k0 + ty) * n + col];
+    syncthreads();
+    for (int k = 0; k < kTile; ++k) acc += As[ty][k] * Bs[k][tx];
+    syncthreads();
+  }
+  C[row * n + col] = acc;
+}
+
+// Threads at or past `active` return before the barriers; the rest sum their
+// block's values in shared memory (the sums only count live threads).
+void early_return_sum(const int* in, int* out, unsigned active) {
+  static int partial[256];
+  unsigned t = tid_x();
+  partial[t] = 0;
+  if (t >= active) return;
+  partial[t] = in[bid_x() * bdim_x() + t];
+  syncthreads();
+  if (t == 0) {
+    int s = 0;
+    for (unsigned k = 0; k < active; ++k) s += partial[k];
+    out[bid_x()] = s;
+  }
+}
+
+// Different work per thread between barriers: branches and data-dependent loops.
+void divergent(const int* in, int* out) {
+  static int stage[256];
+  unsigned t = tid_x();
+  int v = in[bid_x() * bdim_x() + t];
+  int local;
+  if (t % 3 == 0) {
+    local = v * 2;
+  } else if (t % 3 == 1) {
+    local = 0;
+    for (int k = 0; k < v % 7; ++k) local += k;
+  } else {
+    local = -v;
+  }
+  stage[t] = local;
+  syncthreads();
+  unsigned left = (t + bdim_x() - 1) % bdim_x();
+  int mine = stage[t] + stage[left];
+  if (mine & 1) mine *= 3;
+  syncthreads();
+  stage[t] = mine;
+  syncthreads();
+  out[bid_x() * bdim_x() + t] = stage[(t + 1) % bdim_x()] + local;
+}
+
+// Reverses each block's values through dynamic shared memory.
+void reverse_dynamic(const float* in, float* out) {
+  float* s = static_cast<float*>(__weft_cpu_dynamic_shared());
+  unsigned t = tid_x(), n = bdim_x();
+  s[t] = in[bid_x() * n + t];
+  syncthreads();
+  out[bid_x() * n + t] = s[n - 1 - t];
+}
+
+// Shared-memory histogram with atomics, then a global atomic total.
+void histogram(const unsigned* in, unsigned* bins, unsigned* total) {
+  static unsigned local[16];
+  unsigned t = tid_x();
+  if (t < 16) local[t] = 0;
+  syncthreads();
+  __atomic_fetch_add(&local[in[bid_x() * bdim_x() + t] % 16], 1u, __ATOMIC_RELAXED);
+  syncthreads();
+  if (t < 16) __atomic_fetch_add(&bins[t], local[t], __ATOMIC_RELAXED);
+  if (t == 0) __atomic_fetch_add(total, 1u, __ATOMIC_RELAXED);
+}
+
+// __syncthreads_count/_and/_or, also with threads that returned before.
+void sync_reduce(const int* in, int* out, unsigned active) {
+  unsigned t = tid_x();
+  if (t >= active) return;
+  int v = in[bid_x() * bdim_x() + t];
+  int count = __weft_cpu_barrier_reduce(v > 0, BL_REDUCE_COUNT);
+  int all = __weft_cpu_barrier_reduce(v > -100, BL_REDUCE_AND);
+  int any = __weft_cpu_barrier_reduce(v > 90, BL_REDUCE_OR);
+  if (t == 0) {
+    out[bid_x() * 3 + 0] = count;
+    out[bid_x() * 3 + 1] = all;
+    out[bid_x() * 3 + 2] = any;
+  }
+}
+
+// Barriers inside nested loops: a 1-D three-point smoothing, `steps` times per
+// round, with a running per-thread sum kept across every barrier.
+void smooth(const float* in, float* out, int rounds, int steps) {
+  static float cur[256];
+  unsigned t = tid_x(), n = bdim_x();
+  cur[t] = in[bid_x() * n + t];
+  float sum = 0;
+  syncthreads();
+  for (int r = 0; r < rounds; ++r) {
+    for (int s = 0; s < steps; ++s) {
+      float l = cur[t == 0 ? 0 : t - 1], c = cur[t], rr = cur[t + 1 < n ? t + 1 : t];
+      syncthreads();
+      cur[t] = (l + c + rr) / 3.0f;
+      sum += cur[t];
+      syncthreads();
+    }
+    if (t == 0) cur[0] += 1.0f;
+    syncthreads();
+  }
+  out[bid_x() * n + t] = cur[t] + sum;
+}
+
+// Warp operations in divergent code: only the first warp of each block reduces
+// the partial sums (the other warps wait at the final barrier), and a ballot.
+void two_level_sum(const float* in, float* out, unsigned* ballots) {
+  static float warp_partial[32];
+  unsigned t = tid_x();
+  float v = in[bid_x() * bdim_x() + t];
+  for (int o = 16; o > 0; o /= 2) v += shfl_xor(v, unsigned(o));
+  if (lane_id() == 0) warp_partial[t / 32] = v;
+  syncthreads();
+  if (t < 32) {
+    float w = t < bdim_x() / 32 ? warp_partial[t] : 0.0f;
+    for (int o = 16; o > 0; o /= 2) w += shfl_down(w, unsigned(o));
+    uint64_t mask = __weft_cpu_warp_ballot(warp_partial[t % (bdim_x() / 32)] > 0.0f && (t & 1));
+    __weft_cpu_warp_sync();
+    if (t == 0) {
+      out[bid_x()] = w;
+      ballots[bid_x()] = unsigned(mask);
+    }
+  }
+  syncthreads();
+}
+
+// Invalid HIP: half of each warp waits at __syncwarp while the other half waits at
+// __syncthreads. The fiber engine reports a deadlock; so must the rewritten kernel.
+void warp_barrier_deadlock(int* out) {
+  if (lane_id() < 16) __weft_cpu_warp_sync();
+  else syncthreads();
+  out[tid_x()] = 1;
+}
+
+// A barrier in a recursive helper: the pass cannot inline it, so this kernel
+// stays on fibers (the marker folds to 0).
+int __attribute__((noinline)) recurse_with_barrier(int depth) {
+  if (depth == 0) return int(tid_x());
+  syncthreads();
+  return recurse_with_barrier(depth - 1) + 1;
+}
+void recursive_kernel(int* out) { out[tid_x()] = recurse_with_barrier(2); }
+
+void empty_kernel() {}
+
+}  // namespace
+
+extern "C" {
+
+int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned threads) {
+  return BL_LAUNCH(vector_add, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}), 0, a, b, c, n);
+}
+int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads) {
+  return BL_LAUNCH(saxpy, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}), 0, alpha, x, y, n);
+}
+int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(block_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
+}
+int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(warp_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
+}
+int bl_run_sgemm(const float* A, const float* B, float* C, int n) {
+  return BL_LAUNCH(sgemm, (bl_dim3{unsigned(n / kTile), unsigned(n / kTile)}), (bl_dim3{kTile, kTile}), 0, A, B, C, n);
+}
+int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active) {
+  return BL_LAUNCH(early_return_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, active);
+}
+int bl_run_divergent(const int* in, int* out, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(divergent, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
+}
+int bl_run_reverse_dynamic(const float* in, float* out, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(reverse_dynamic, (bl_dim3{blocks}), (bl_dim3{threads}), threads * sizeof(float), in, out);
+}
+int bl_run_histogram(const unsigned* in, unsigned* bins, unsigned* total, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(histogram, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, bins, total);
+}
+int bl_run_sync_reduce(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active) {
+  return BL_LAUNCH(sync_reduce, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, active);
+}
+int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds, int steps) {
+  return BL_LAUNCH(smooth, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, rounds, steps);
+}
+int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(two_level_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, ballots);
+}
+int bl_run_recursive(int* out, unsigned threads) {
+  return BL_LAUNCH(recursive_kernel, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
+}
+int bl_run_warp_barrier_deadlock(int* out, unsigned threads) {
+  return BL_LAUNCH(warp_barrier_deadlock, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
+}
+int bl_run_empty(unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(empty_kernel, (bl_dim3{blocks}), (bl_dim3{threads}), 0);
+}
+
+}  // extern "C"

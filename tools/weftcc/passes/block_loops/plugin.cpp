@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+// weft's block-loop pass plugin for clang-15 (-fpass-plugin=weft_block_loops.so).
+// Registered at the start of the optimization pipeline, before anything is
+// inlined: the kernels are the functions whose address reaches
+// __weft_cpu_kernel_is_whole_block (the CPU image's entries ask it, see
+// WEFTCC-plan "CPU image and the block-loop pass"). Each kernel the pass can
+// handle becomes a function running every GPU thread of the current block, and
+// its marker folds to 1; the others keep their body and fold to 0 (the entry then
+// runs them one GPU thread at a time, fibers after a barrier). Why a kernel fell
+// back goes out as an optimization remark (-Rpass-missed=weft-block-loops), on
+// stderr when WEFT_BLOCK_LOOPS_VERBOSE is set, and into the image as the string
+// `__weft_cpu_fiber_reason.<kernel>` for the runtime's log.
+#include "markers.hpp"
+#include "prepare.hpp"
+#include "rewrite.hpp"
+
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/PassPlugin.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdlib>
+#include <map>
+#include <vector>
+
+namespace weft::block_loops {
+
+// block_runtime.c as LLVM bitcode (embed_ir.py)
+extern const unsigned char kBlockRuntimeBitcode[];
+extern const size_t kBlockRuntimeBitcodeSize;
+
+namespace {
+
+using namespace llvm;
+
+constexpr const char* kPassName = "weft-block-loops";
+constexpr const char* kRuntimeFunctions[] = {"__weft_bl_uniform", "__weft_bl_schedule", "__weft_bl_prepare"};
+
+bool verbose() {
+  static const bool on = [] {
+    const char* v = std::getenv("WEFT_BLOCK_LOOPS_VERBOSE");
+    return v && *v && *v != '0';
+  }();
+  return on;
+}
+
+// Links block_runtime's functions into `m` (internal: each image has its copy).
+bool link_runtime(Module& m) {
+  if (m.getFunction(kRuntimeFunctions[0])) return true;
+  MemoryBufferRef bitcode(
+      StringRef(reinterpret_cast<const char*>(kBlockRuntimeBitcode), kBlockRuntimeBitcodeSize), "block_runtime");
+  Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(bitcode, m.getContext());
+  if (!parsed) {
+    errs() << kPassName << ": cannot read the block runtime: " << toString(parsed.takeError()) << "\n";
+    return false;
+  }
+  std::unique_ptr<Module> runtime = std::move(*parsed);
+  // Its module flags (PIC/PIE level, ...) are those of the plugin's build: the
+  // image's own must win, or a shared object gets executable-only TLS accesses.
+  if (NamedMDNode* flags = runtime->getModuleFlagsMetadata()) runtime->eraseNamedMetadata(flags);
+  if (NamedMDNode* ident = runtime->getNamedMetadata("llvm.ident")) runtime->eraseNamedMetadata(ident);
+  runtime->setDataLayout(m.getDataLayout());
+  runtime->setTargetTriple(m.getTargetTriple());
+  for (Function& f : *runtime) {
+    // Inlined into the kernels: let them take the kernel's target features.
+    f.removeFnAttr("target-cpu");
+    f.removeFnAttr("target-features");
+    f.removeFnAttr("tune-cpu");
+  }
+  if (Linker::linkModules(m, std::move(runtime))) {
+    errs() << kPassName << ": cannot link the block runtime\n";
+    return false;
+  }
+  for (const char* name : kRuntimeFunctions)
+    if (Function* f = m.getFunction(name)) f->setLinkage(GlobalValue::InternalLinkage);
+  return true;
+}
+
+void record_fallback(Module& m, Function& kernel, const std::string& why) {
+  Constant* text = ConstantDataArray::getString(m.getContext(), why);
+  auto* g = new GlobalVariable(m, text->getType(), true, GlobalValue::ExternalLinkage, text,
+                               "__weft_cpu_fiber_reason." + kernel.getName());
+  g->setVisibility(GlobalValue::DefaultVisibility);
+}
+
+struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
+  PreservedAnalyses run(Module& m, ModuleAnalysisManager& mam) {
+    Function* marker = m.getFunction("__weft_cpu_kernel_is_whole_block");
+    if (!marker) return PreservedAnalyses::all();
+    std::vector<CallInst*> asks;
+    std::vector<Function*> kernels;  // in order of first appearance
+    for (User* u : marker->users()) {
+      auto* call = dyn_cast<CallInst>(u);
+      if (!call || call->getCalledFunction() != marker) continue;
+      asks.push_back(call);
+      auto* k = dyn_cast<Function>(call->getArgOperand(0)->stripPointerCasts());
+      if (k && std::find(kernels.begin(), kernels.end(), k) == kernels.end()) kernels.push_back(k);
+    }
+    if (asks.empty()) return PreservedAnalyses::all();
+    auto& fam = mam.getResult<FunctionAnalysisManagerModuleProxy>(m).getManager();
+    bool runtime_ok = link_runtime(m);
+    std::map<std::string, bool> whole_block;  // by kernel name (the rewrite replaces the function)
+    for (Function* k : kernels) {
+      std::string name = k->getName().str();
+      std::string why = runtime_ok ? prepare_kernel(*k, fam) : "the block runtime did not link";
+      RewriteStats stats;
+      if (why.empty()) why = rewrite_kernel(k, stats);
+      whole_block[name] = why.empty();
+      OptimizationRemarkEmitter ore(k);
+      if (why.empty()) {
+        ore.emit([&] {
+          return OptimizationRemark(kPassName, "WholeBlock", k)
+                 << "kernel " << name << " runs whole blocks: " << std::to_string(stats.regions) << " regions, "
+                 << std::to_string(stats.sync_points) << " barriers/warp operations, "
+                 << std::to_string(stats.spilled) << " values kept per thread";
+        });
+        if (verbose())
+          errs() << kPassName << ": " << name << ": whole block (" << stats.regions << " regions, "
+                 << stats.spilled << " values per thread)\n";
+      } else {
+        ore.emit([&] {
+          return OptimizationRemarkMissed(kPassName, "Fibers", k) << "kernel " << name << " runs on fibers: " << why;
+        });
+        if (verbose()) errs() << kPassName << ": " << name << ": fibers: " << why << "\n";
+        record_fallback(m, *k, why);
+      }
+    }
+    for (CallInst* call : asks) {
+      auto* k = dyn_cast<Function>(call->getArgOperand(0)->stripPointerCasts());
+      bool yes = k && whole_block.count(k->getName().str()) && whole_block[k->getName().str()];
+      call->replaceAllUsesWith(ConstantInt::get(call->getType(), yes ? 1 : 0));
+      call->eraseFromParent();
+    }
+    return PreservedAnalyses::none();
+  }
+};
+
+}  // namespace
+}  // namespace weft::block_loops
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "weft-block-loops", "1", [](llvm::PassBuilder& pb) {
+            pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+              mpm.addPass(weft::block_loops::BlockLoopsPass());
+            });
+          }};
+}

@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: MIT
+// Work-group loops with region formation (the PoCL model), written for weft's
+// markers. The kernel is cut after every sync point (barrier, reducing barrier,
+// warp operation); a region is what a thread runs from the kernel's entry or
+// from one sync point up to the next sync point or return. Each region becomes a
+// loop over the block's threads (z, y, x nested, so threadIdx.x is the innermost
+// index and LLVM vectorizes across GPU threads), and a small dispatcher runs the
+// regions in the order the threads reach them:
+//
+//  - Uniform mode (every thread at the same point, the normal case in valid
+//    HIP): the region of that point runs for all threads, without a state check.
+//    A region with one way out (one next sync point, or return) needs no
+//    per-thread state at all; one with several (a barrier in a loop, an early
+//    return) records each thread's next point and checks they agree.
+//  - Mixed mode (threads returned early, or diverged at warp operations): each
+//    thread has a state, block_runtime.c picks the next group (a warp's lanes at
+//    a warp operation, or every thread released by a barrier), and a predicated
+//    copy of the region runs for that group.
+//
+// Values used in another region than the one that computed them (live across a
+// sync point) get a per-thread slot: every definition stores to it, every use in
+// a region that is not dominated by a definition there loads from it. Locals
+// left after SROA get one copy per thread.
+#include "rewrite.hpp"
+
+#include "markers.hpp"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/Analysis/DivergenceAnalysis.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/Analysis/SyncDependenceAnalysis.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
+#include <llvm/ADT/SetVector.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <vector>
+
+namespace weft::block_loops {
+namespace {
+
+using namespace llvm;
+
+// More per-thread state than this, times 1024 threads, would not fit a worker's stack.
+constexpr uint64_t kMaxBytesPerThread = 4096;
+constexpr unsigned kMaxSyncPoints = 4096;
+
+struct SyncPoint {
+  CallInst* call;
+  Marker marker;
+  uint32_t state;       // 1..m, in the order of the kernel's code
+  BasicBlock* resume;   // the code after it
+};
+
+struct Region {
+  uint32_t state;  // 0: the kernel's entry
+  BasicBlock* start;
+  std::vector<BasicBlock*> blocks;
+  std::set<uint32_t> exits;  // next states (kStateDone for a return)
+  // Several exits, but which one is taken depends only on block-uniform values:
+  // every thread leaves the same way, so no per-thread state is needed.
+  bool uniform_exit = false;
+};
+
+// Where a region's copy records the sync point each thread goes to next.
+enum class NextState { Known, PerThread, Uniform };
+
+// One copy of a region inside one loop over threads.
+struct RegionCopy {
+  const Region* region;
+  ValueToValueMapTy map;
+  std::vector<Instruction*> instructions;  // copied from the kernel (still to remap)
+  Value* linear;                           // the thread's linear id in the block
+  BasicBlock* preheader = nullptr;         // before the loop over threads
+  BasicBlock* head = nullptr;              // per thread, before the region's code
+  bool slow = false;                       // the predicated copy of mixed mode
+};
+
+class Rewriter {
+ public:
+  explicit Rewriter(Function& kernel) : kernel_(kernel), m_(*kernel.getParent()), ctx_(m_.getContext()),
+                                        dl_(m_.getDataLayout()) {}
+
+  std::string run(RewriteStats& stats);
+  Function* result() const { return whole_; }
+
+ private:
+  std::string find_sync_points();
+  void form_regions();
+  void classify_exits();
+  std::string build();
+  void emit_entry();
+  void emit_dispatch();
+  BasicBlock* emit_fast_loop(const Region& r, BasicBlock* done);
+  BasicBlock* emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done);
+  void copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
+                   const Value* tid[3]);
+  void emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi);
+  void spill_cross_region_values();
+  void find_uniform_values();
+  bool can_recompute(Value* v, int depth);
+  Value* hoist_thread_local(Value* v, Instruction* before);
+  void hoist_thread_locals(Instruction* ni);
+  Value* recompute(Value* v, RegionCopy& copy, Instruction* before);
+  Value* slot(Value* base, Type* type, Value* linear, IRBuilder<>& b) {
+    return b.CreateInBoundsGEP(type, base, linear);
+  }
+
+  Function& kernel_;
+  Module& m_;
+  LLVMContext& ctx_;
+  const DataLayout& dl_;
+  Type* i8_ = Type::getInt8Ty(ctx_);
+  Type* i32_ = Type::getInt32Ty(ctx_);
+  Type* i64_ = Type::getInt64Ty(ctx_);
+  Type* ptr_ = PointerType::getUnqual(ctx_);
+
+  std::vector<SyncPoint> syncs_;
+  DenseMap<BasicBlock*, unsigned> sync_of_block_;  // block ending in sync point i
+  std::vector<Region> regions_;                    // by state
+  bool mixed_mode_ = false;                        // some region has several exits
+
+  Function* whole_ = nullptr;
+  BasicBlock* entry_ = nullptr;
+  BasicBlock* dispatch_ = nullptr;
+  BasicBlock* exit_ = nullptr;
+  PHINode* current_ = nullptr;
+  Value* dim_[3] = {};
+  // Block-uniform markers read once per block: blockIdx, gridDim, the dynamic shared base.
+  DenseMap<std::pair<int, uint64_t>, Value*> uniform_;
+  Value* threads_ = nullptr;
+  Value* state_ = nullptr;  // i32 per thread
+  Value* xval_ = nullptr;   // i64 per thread: what a thread passes to a sync point
+  Value* xsrc_ = nullptr;   // i32 per thread: source lane / reduce op
+  Value* xres_ = nullptr;   // i64 per thread: what the sync point returns
+  Value* range_ = nullptr;  // [2 x i32]: the group block_runtime picked
+  Instruction* alloca_point_ = nullptr;
+  DenseMap<AllocaInst*, Value*> private_;  // kernel local -> per-thread array
+  std::vector<std::unique_ptr<RegionCopy>> copies_;
+  DenseMap<Instruction*, Instruction*> original_of_;  // copy -> kernel instruction
+  DenseSet<const Instruction*> uniform_values_;
+  DenseSet<const Instruction*> divergent_branches_;  // terminators whose choice differs by thread
+  Value* next_state_ = nullptr;                     // i32: the exit of a uniform-exit region
+  // thread_local globals (__shared__ in a CPU image) -> their address, computed once per block.
+  DenseMap<GlobalVariable*, Value*> thread_locals_;
+  uint64_t bytes_per_thread_ = 0;
+  unsigned spilled_ = 0;
+};
+
+std::string Rewriter::find_sync_points() {
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (!is_sync(m)) continue;
+    if (syncs_.size() >= kMaxSyncPoints) return "it has more than 4096 barriers and warp operations";
+    syncs_.push_back({cast<CallInst>(&i), m, uint32_t(syncs_.size() + 1), nullptr});
+  }
+  for (SyncPoint& s : syncs_) {
+    BasicBlock* block = s.call->getParent();
+    s.resume = block->splitBasicBlock(s.call->getNextNode(), block->getName() + ".after.sync");
+    sync_of_block_[block] = s.state - 1;
+  }
+  return {};
+}
+
+void Rewriter::form_regions() {
+  regions_.resize(syncs_.size() + 1);
+  for (uint32_t state = 0; state <= syncs_.size(); ++state) {
+    Region& r = regions_[state];
+    r.state = state;
+    r.start = state == 0 ? &kernel_.getEntryBlock() : syncs_[state - 1].resume;
+    SetVector<BasicBlock*> seen;
+    seen.insert(r.start);
+    for (size_t k = 0; k < seen.size(); ++k) {
+      BasicBlock* b = seen[k];
+      if (auto it = sync_of_block_.find(b); it != sync_of_block_.end()) {
+        r.exits.insert(syncs_[it->second].state);
+        continue;
+      }
+      if (isa<ReturnInst>(b->getTerminator())) r.exits.insert(kStateDone);
+      for (BasicBlock* next : successors(b)) seen.insert(next);
+    }
+    r.blocks.assign(seen.begin(), seen.end());
+  }
+}
+
+void Rewriter::classify_exits() {
+  for (Region& r : regions_) {
+    if (r.exits.size() < 2) continue;
+    // Exits reachable from each block of the region.
+    DenseMap<BasicBlock*, std::set<uint32_t>> reach;
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (BasicBlock* b : r.blocks) {
+        std::set<uint32_t> now;
+        if (auto it = sync_of_block_.find(b); it != sync_of_block_.end()) {
+          now.insert(syncs_[it->second].state);
+        } else {
+          if (isa<ReturnInst>(b->getTerminator())) now.insert(kStateDone);
+          for (BasicBlock* next : successors(b)) now.insert(reach[next].begin(), reach[next].end());
+        }
+        if (now != reach[b]) {
+          reach[b] = std::move(now);
+          changed = true;
+        }
+      }
+    }
+    r.uniform_exit = true;
+    for (BasicBlock* b : r.blocks) {
+      if (sync_of_block_.count(b) || !divergent_branches_.count(b->getTerminator())) continue;
+      for (BasicBlock* next : successors(b))
+        if (reach[next].size() != 1 || reach[next] != reach[*succ_begin(b)]) r.uniform_exit = false;
+    }
+    if (!r.uniform_exit) mixed_mode_ = true;
+  }
+}
+
+void Rewriter::emit_entry() {
+  IRBuilder<> b(entry_);
+  FunctionCallee block_dim = m_.getOrInsertFunction("__weft_cpu_block_dim", i32_, i32_);
+  for (unsigned d = 0; d < 3; ++d) dim_[d] = b.CreateCall(block_dim, {b.getInt32(d)}, "block.dim");
+  threads_ = b.CreateNUWMul(b.CreateNUWMul(dim_[0], dim_[1]), dim_[2], "block.threads");
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m != Marker::BlockIdx && m != Marker::GridDim && m != Marker::DynamicShared) continue;
+    auto* call = cast<CallInst>(&i);
+    uint64_t dim = 0;
+    if (m != Marker::DynamicShared) {
+      auto* c = dyn_cast<ConstantInt>(call->getArgOperand(0));
+      if (!c) continue;  // stays a call in the loop
+      dim = c->getZExtValue();
+    }
+    Value*& v = uniform_[{int(m), dim}];
+    if (!v) v = b.CreateCall(call->getFunctionType(), call->getCalledOperand(),
+                             m == Marker::DynamicShared ? ArrayRef<Value*>{} : ArrayRef<Value*>{b.getInt32(uint32_t(dim))});
+  }
+  auto per_thread = [&](Type* t, const char* name, Value* count = nullptr) {
+    AllocaInst* a = b.CreateAlloca(t, count ? count : threads_, name);
+    a->setAlignment(Align(std::max<uint64_t>(64, dl_.getABITypeAlign(t).value())));
+    bytes_per_thread_ += dl_.getTypeAllocSize(t);
+    return a;
+  };
+  for (const Region& r : regions_)
+    if (r.exits.size() > 1 && r.uniform_exit && !next_state_) next_state_ = b.CreateAlloca(i32_, nullptr, "next.state");
+  if (mixed_mode_) {
+    state_ = per_thread(i32_, "thread.state");
+    range_ = b.CreateAlloca(ArrayType::get(i32_, 2), nullptr, "group.range");
+  }
+  if (!syncs_.empty()) {
+    xval_ = per_thread(i64_, "sync.value");
+    xsrc_ = per_thread(i32_, "sync.lane");
+    xres_ = per_thread(i64_, "sync.result");
+  }
+  for (Instruction& i : kernel_.getEntryBlock()) {
+    auto* a = dyn_cast<AllocaInst>(&i);
+    if (!a) continue;
+    uint64_t count = cast<ConstantInt>(a->getArraySize())->getZExtValue();
+    Value* n = count == 1 ? threads_ : b.CreateNUWMul(threads_, b.getInt32(uint32_t(count)));
+    AllocaInst* copy = b.CreateAlloca(a->getAllocatedType(), n, a->getName() + ".per.thread");
+    copy->setAlignment(std::max(a->getAlign(), Align(16)));
+    bytes_per_thread_ += dl_.getTypeAllocSize(a->getAllocatedType()) * count;
+    private_[a] = copy;
+  }
+  // The address of a thread_local is a call (__tls_get_addr) in a shared object, which
+  // the code generator would repeat in every block of every thread loop: take it once,
+  // behind an empty asm, which LLVM cannot turn back into the global.
+  std::function<void(Value*)> find_tls = [&](Value* v) {
+    if (auto* g = dyn_cast<GlobalVariable>(v)) {
+      if (g->isThreadLocal() && !thread_locals_.count(g)) {
+        auto* type = FunctionType::get(g->getType(), {g->getType()}, false);
+        thread_locals_[g] = b.CreateCall(InlineAsm::get(type, "", "=r,0", false), {g}, g->getName() + ".addr");
+      }
+    } else if (auto* ce = dyn_cast<ConstantExpr>(v)) {
+      for (Value* op : ce->operands()) find_tls(op);
+    }
+  };
+  for (Instruction& i : instructions(kernel_))
+    for (Value* op : i.operands()) find_tls(op);
+  alloca_point_ = cast<Instruction>(b.CreateBr(dispatch_));
+}
+
+void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi) {
+  if (state == 0) return;
+  SyncKind kind = sync_kind(syncs_[state - 1].marker);
+  if (kind != kSyncBarrierReduce && kind != kSyncWarpRead && kind != kSyncWarpBallot) return;
+  Function* prepare = m_.getFunction("__weft_bl_prepare");
+  b.CreateCall(prepare, {b.getInt32(kind), st, want, lo, hi, xval_, xsrc_, xres_});
+}
+
+// Copies region r into the loop body that starts at `body` (where the thread ids
+// are known); the region's exits go to `latch`.
+void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
+                           const Value* tid[3]) {
+  const Region& r = *copy.region;
+  ValueToValueMapTy& map = copy.map;
+  for (Argument& a : kernel_.args()) map[&a] = whole_->getArg(a.getArgNo());
+  IRBuilder<> head(body);
+  for (auto& [local, array] : private_) {
+    uint64_t count = cast<ConstantInt>(local->getArraySize())->getZExtValue();
+    Value* index = count == 1 ? copy.linear : head.CreateNUWMul(copy.linear, head.getInt32(uint32_t(count)));
+    map[local] = head.CreateInBoundsGEP(local->getAllocatedType(), array, index, local->getName());
+  }
+  // Every threadIdx read of the kernel is this thread's loop index, in every region
+  // (no need to keep it across a barrier).
+  for (BasicBlock& orig : kernel_) {
+    for (Instruction& i : orig) {
+      Marker m = marker_of(&i);
+      if (m == Marker::ThreadIdx || m == Marker::BlockDim) {
+        auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
+        map[&i] = d < 3 ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d]) : dim_[d])
+                        : static_cast<Value*>(ConstantInt::get(i32_, m == Marker::ThreadIdx ? 0 : 1));
+      } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
+        auto* c = m == Marker::DynamicShared ? nullptr : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+        auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
+        if (it != uniform_.end() && (c || m == Marker::DynamicShared)) map[&i] = it->second;
+      }
+    }
+  }
+  if (r.state != 0) {
+    const SyncPoint& s = syncs_[r.state - 1];
+    Type* t = s.call->getType();
+    if (!t->isVoidTy()) {
+      auto* result = head.CreateLoad(i64_, slot(xres_, i64_, copy.linear, head), "sync.result");
+      Value* v = t->isIntegerTy(64) ? static_cast<Value*>(result) : head.CreateTrunc(result, t);
+      map[s.call] = v;
+      if (auto* vi = dyn_cast<Instruction>(v)) original_of_[vi] = s.call;
+    }
+  }
+  for (BasicBlock* orig : r.blocks) {
+    auto* nb = BasicBlock::Create(ctx_, orig->getName(), whole_, latch);
+    map[orig] = nb;
+  }
+  head.CreateBr(cast<BasicBlock>(map[r.start]));
+  auto record = [&](Instruction* ni, Instruction* orig) {
+    copy.instructions.push_back(ni);
+    if (orig) original_of_[ni] = orig;
+  };
+  for (BasicBlock* orig : r.blocks) {
+    auto* nb = cast<BasicBlock>(map[orig]);
+    auto sync_it = sync_of_block_.find(orig);
+    const SyncPoint* sync = sync_it == sync_of_block_.end() ? nullptr : &syncs_[sync_it->second];
+    for (Instruction& i : *orig) {
+      if (sync && &i == sync->call) continue;
+      if (i.isTerminator()) {
+        IRBuilder<> b(nb);
+        uint32_t next = 0;
+        if (sync) {
+          next = sync->state;
+          auto* call = sync->call;
+          switch (sync->marker) {
+            case Marker::WarpRead:
+              record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy.linear, b)), nullptr);
+              record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)), nullptr);
+              break;
+            case Marker::WarpBallot:
+            case Marker::BarrierReduce: {
+              Value* wide = b.CreateZExt(call->getArgOperand(0), i64_);  // folded for a constant
+              if (auto* wi = dyn_cast<Instruction>(wide)) record(wi, nullptr);
+              record(b.CreateStore(wide, slot(xval_, i64_, copy.linear, b)), nullptr);
+              if (sync->marker == Marker::BarrierReduce)
+                record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)), nullptr);
+              break;
+            }
+            default:
+              break;
+          }
+        } else if (isa<ReturnInst>(&i)) {
+          next = kStateDone;
+        } else {
+          Instruction* ni = i.clone();
+          nb->getInstList().push_back(ni);
+          record(ni, &i);
+          continue;
+        }
+        if (next_state == NextState::PerThread) b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
+        if (next_state == NextState::Uniform) b.CreateStore(b.getInt32(next), next_state_);
+        b.CreateBr(latch);
+        continue;
+      }
+      if (map.count(&i)) continue;  // threadIdx, blockDim, a local
+      Instruction* ni = i.clone();
+      if (i.hasName()) ni->setName(i.getName());
+      nb->getInstList().push_back(ni);
+      map[&i] = ni;
+      record(ni, &i);
+    }
+  }
+  for (Instruction* ni : copy.instructions) {
+    RemapInstruction(ni, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+    if (auto* phi = dyn_cast<PHINode>(ni)) {
+      for (int k = int(phi->getNumIncomingValues()) - 1; k >= 0; --k)
+        if (phi->getIncomingBlock(unsigned(k))->getParent() != whole_) phi->removeIncomingValue(unsigned(k), false);
+    }
+    hoist_thread_locals(ni);
+  }
+}
+
+BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
+  // do { do { do { body } while (++x < dim.x) } while (++y < dim.y) } while (++z < dim.z)
+  auto* pre = BasicBlock::Create(ctx_, "fast.pre", whole_, done);
+  auto* zh = BasicBlock::Create(ctx_, "fast.z", whole_, done);
+  auto* yh = BasicBlock::Create(ctx_, "fast.y", whole_, done);
+  auto* xh = BasicBlock::Create(ctx_, "fast.x", whole_, done);
+  auto* xl = BasicBlock::Create(ctx_, "fast.x.next", whole_, done);
+  auto* yl = BasicBlock::Create(ctx_, "fast.y.next", whole_, done);
+  auto* zl = BasicBlock::Create(ctx_, "fast.z.next", whole_, done);
+  IRBuilder<> b(pre);
+  b.CreateBr(zh);
+  b.SetInsertPoint(zh);
+  PHINode* z = b.CreatePHI(i32_, 2, "tid.z");
+  b.CreateBr(yh);
+  b.SetInsertPoint(yh);
+  PHINode* y = b.CreatePHI(i32_, 2, "tid.y");
+  b.CreateBr(xh);
+  b.SetInsertPoint(xh);
+  PHINode* x = b.CreatePHI(i32_, 2, "tid.x");
+  auto copy = std::make_unique<RegionCopy>();
+  copy->region = &r;
+  copy->linear = b.CreateNUWAdd(b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
+  copy->preheader = pre;
+  copy->head = xh;
+  const Value* tid[3] = {x, y, z};
+  copy_region(*copy, xh, xl,
+              r.exits.size() < 2 ? NextState::Known : r.uniform_exit ? NextState::Uniform : NextState::PerThread, tid);
+  b.SetInsertPoint(xl);
+  Value* x1 = b.CreateNUWAdd(x, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
+  b.SetInsertPoint(yl);
+  Value* y1 = b.CreateNUWAdd(y, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(y1, dim_[1]), yh, zl);
+  b.SetInsertPoint(zl);
+  Value* z1 = b.CreateNUWAdd(z, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(z1, dim_[2]), zh, done);
+  z->addIncoming(b.getInt32(0), pre);
+  z->addIncoming(z1, zl);
+  y->addIncoming(b.getInt32(0), zh);
+  y->addIncoming(y1, yl);
+  x->addIncoming(b.getInt32(0), yh);
+  x->addIncoming(x1, xl);
+  copies_.push_back(std::move(copy));
+  return pre;
+}
+
+BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done) {
+  auto* pre = BasicBlock::Create(ctx_, "group.pre", whole_, done);
+  auto* head = BasicBlock::Create(ctx_, "group.thread", whole_, done);
+  auto* body = BasicBlock::Create(ctx_, "group.run", whole_, done);
+  auto* latch = BasicBlock::Create(ctx_, "group.next", whole_, done);
+  IRBuilder<> b(pre);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode* lin = b.CreatePHI(i32_, 2, "tid");
+  Value* st = b.CreateLoad(i32_, slot(state_, i32_, lin, b));
+  b.CreateCondBr(b.CreateICmpEQ(st, want), body, latch);
+  b.SetInsertPoint(body);
+  Value* x = b.CreateURem(lin, dim_[0], "tid.x");
+  Value* rest = b.CreateUDiv(lin, dim_[0]);
+  Value* y = b.CreateURem(rest, dim_[1], "tid.y");
+  Value* z = b.CreateUDiv(rest, dim_[1], "tid.z");
+  auto copy = std::make_unique<RegionCopy>();
+  copy->region = &r;
+  copy->linear = lin;
+  copy->preheader = pre;
+  copy->head = body;
+  copy->slow = true;
+  const Value* tid[3] = {x, y, z};
+  copy_region(*copy, body, latch, NextState::PerThread, tid);
+  b.SetInsertPoint(latch);
+  Value* next = b.CreateNUWAdd(lin, b.getInt32(1));
+  b.CreateCondBr(b.CreateICmpULT(next, hi), head, done);
+  lin->addIncoming(lo, pre);
+  lin->addIncoming(next, latch);
+  copies_.push_back(std::move(copy));
+  return pre;
+}
+
+void Rewriter::emit_dispatch() {
+  IRBuilder<> b(dispatch_);
+  current_ = b.CreatePHI(i32_, 4, "block.state");
+  current_->addIncoming(b.getInt32(0), entry_);
+  SwitchInst* sw = b.CreateSwitch(current_, exit_, unsigned(regions_.size()));
+  BasicBlock* slow = nullptr;
+  if (mixed_mode_) slow = BasicBlock::Create(ctx_, "group.pick", whole_, exit_);
+
+  for (const Region& r : regions_) {
+    auto* case_block = BasicBlock::Create(ctx_, "state." + std::to_string(r.state), whole_, exit_);
+    auto* done = BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".done", whole_, exit_);
+    sw->addCase(b.getInt32(r.state), case_block);
+    IRBuilder<> cb(case_block);
+    Constant* null = ConstantPointerNull::get(cast<PointerType>(ptr_));
+    emit_prelude(cb, r.state, null, cb.getInt32(0), cb.getInt32(0), threads_);
+    cb.CreateBr(emit_fast_loop(r, done));
+    IRBuilder<> db(done);
+    if (r.exits.size() == 1) {
+      uint32_t next = *r.exits.begin();
+      if (next == kStateDone) {
+        db.CreateBr(exit_);
+      } else {
+        current_->addIncoming(db.getInt32(next), done);
+        db.CreateBr(dispatch_);
+      }
+    } else if (r.uniform_exit) {
+      current_->addIncoming(db.CreateLoad(i32_, next_state_, "next"), done);
+      db.CreateBr(dispatch_);
+    } else {
+      Value* same = db.CreateCall(m_.getFunction("__weft_bl_uniform"), {state_, threads_}, "uniform");
+      auto* back = BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".uniform", whole_, exit_);
+      db.CreateCondBr(db.CreateICmpEQ(same, db.getInt32(kScheduleMixed)), slow, back);
+      IRBuilder<> kb(back);
+      kb.CreateBr(dispatch_);
+      current_->addIncoming(same, back);
+    }
+  }
+  if (!slow) return;
+
+  // Mixed mode: block_runtime picks a group, a predicated copy runs it.
+  IRBuilder<> sb(slow);
+  Type* kinds_type = ArrayType::get(i8_, regions_.size());
+  std::vector<Constant*> kinds{ConstantInt::get(i8_, 0)};
+  for (const SyncPoint& s : syncs_) kinds.push_back(ConstantInt::get(i8_, sync_kind(s.marker)));
+  auto* kinds_table = new GlobalVariable(m_, kinds_type, true, GlobalValue::PrivateLinkage,
+                                         ConstantArray::get(cast<ArrayType>(kinds_type), kinds),
+                                         kernel_.getName() + ".sync.kinds");
+  Value* picked = sb.CreateCall(m_.getFunction("__weft_bl_schedule"), {state_, threads_, kinds_table, range_},
+                                "group.state");
+  Value* lo = sb.CreateLoad(i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 0), "group.lo");
+  Value* hi = sb.CreateLoad(i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 1), "group.hi");
+  auto* dead = BasicBlock::Create(ctx_, "deadlock", whole_, exit_);
+  SwitchInst* pick = sb.CreateSwitch(picked, dead, unsigned(regions_.size() + 1));
+  pick->addCase(sb.getInt32(kScheduleFinished), exit_);
+  for (const Region& r : regions_) {
+    if (r.state == 0) continue;  // only ever runs in uniform mode
+    auto* case_block = BasicBlock::Create(ctx_, "group." + std::to_string(r.state), whole_, exit_);
+    pick->addCase(sb.getInt32(r.state), case_block);
+    IRBuilder<> cb(case_block);
+    Value* want = cb.getInt32(r.state | kStateReleased);
+    emit_prelude(cb, r.state, state_, want, lo, hi);
+    cb.CreateBr(emit_slow_loop(r, want, lo, hi, slow));
+  }
+  IRBuilder<> deadb(dead);
+  FunctionCallee fail = m_.getOrInsertFunction("weftKernelFail", Type::getVoidTy(ctx_), ptr_);
+  Value* what = deadb.CreateGlobalStringPtr(
+      "deadlock: lanes of a warp wait at a warp operation while others wait at __syncthreads (kernel " +
+      kernel_.getName().str() + ")");
+  deadb.CreateCall(fail, {what});
+  deadb.CreateBr(exit_);
+}
+
+Value* Rewriter::hoist_thread_local(Value* v, Instruction* before) {
+  if (auto* g = dyn_cast<GlobalVariable>(v)) {
+    auto it = thread_locals_.find(g);
+    return it == thread_locals_.end() ? v : it->second;
+  }
+  auto* ce = dyn_cast<ConstantExpr>(v);
+  if (!ce) return v;
+  bool uses_tls = false;
+  std::function<void(Value*)> scan = [&](Value* x) {
+    if (auto* g = dyn_cast<GlobalVariable>(x)) uses_tls |= thread_locals_.count(g) != 0;
+    else if (auto* c = dyn_cast<ConstantExpr>(x)) for (Value* op : c->operands()) scan(op);
+  };
+  scan(ce);
+  if (!uses_tls) return v;
+  Instruction* ni = ce->getAsInstruction(before);
+  for (Use& u : ni->operands()) u.set(hoist_thread_local(u.get(), ni));
+  return ni;
+}
+
+void Rewriter::hoist_thread_locals(Instruction* ni) {
+  if (thread_locals_.empty()) return;
+  for (Use& u : ni->operands()) {
+    if (!isa<Constant>(u.get())) continue;
+    Instruction* at = ni;
+    if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
+    Value* v = hoist_thread_local(u.get(), at);
+    if (v != u.get()) u.set(v);
+  }
+}
+
+// A value computed only from thread ids, block-uniform markers, arguments and
+// constants (an index, an address) is cheaper to compute again in each region
+// than to keep per thread.
+bool Rewriter::can_recompute(Value* v, int depth) {
+  if (isa<Constant>(v) || isa<Argument>(v)) return true;
+  auto* i = dyn_cast<Instruction>(v);
+  if (!i || i->getFunction() != &kernel_) return false;
+  if (auto* a = dyn_cast<AllocaInst>(i)) return private_.count(a) != 0;
+  switch (marker_of(i)) {
+    case Marker::ThreadIdx:
+    case Marker::BlockDim:
+      return true;
+    case Marker::BlockIdx:
+    case Marker::GridDim:
+      return isa<ConstantInt>(cast<CallInst>(i)->getArgOperand(0)) &&
+             uniform_.count({int(marker_of(i)), cast<ConstantInt>(cast<CallInst>(i)->getArgOperand(0))->getZExtValue()});
+    case Marker::DynamicShared:
+      return uniform_.count({int(Marker::DynamicShared), 0}) != 0;
+    default:
+      break;
+  }
+  if (depth > 8) return false;
+  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<GetElementPtrInst>(i) && !isa<CmpInst>(i) &&
+      !isa<SelectInst>(i))
+    return false;
+  for (Value* op : i->operands())
+    if (!can_recompute(op, depth + 1)) return false;
+  return true;
+}
+
+Value* Rewriter::recompute(Value* v, RegionCopy& copy, Instruction* before) {
+  if (isa<Constant>(v)) return v;
+  if (auto* a = dyn_cast<Argument>(v)) return whole_->getArg(a->getArgNo());
+  auto* i = cast<Instruction>(v);
+  if (isa<AllocaInst>(i) || marker_of(i) != Marker::None) return &*copy.map[i];
+  Instruction* ni = i->clone();
+  for (Use& u : ni->operands()) u.set(recompute(u.get(), copy, before));
+  ni->insertBefore(before);
+  hoist_thread_locals(ni);
+  return ni;
+}
+
+void Rewriter::spill_cross_region_values() {
+  DominatorTree dt(*whole_);
+  SetVector<Instruction*> spilled;
+  for (auto& copy : copies_) {
+    for (Instruction* ni : copy->instructions) {
+      for (Use& u : ni->operands()) {
+        auto* op = dyn_cast<Instruction>(u.get());
+        if (!op) continue;
+        if (op->getFunction() == &kernel_) {
+          spilled.insert(op);
+        } else if (auto it = original_of_.find(op); it != original_of_.end() && !dt.dominates(op, u)) {
+          spilled.insert(it->second);
+        }
+      }
+    }
+  }
+  SetVector<Instruction*> recomputed;
+  for (Instruction* v : spilled)
+    if (can_recompute(v, 0)) recomputed.insert(v);
+  for (Instruction* v : recomputed) spilled.remove(v);
+  // Uses that need a recomputed value get their own copy of its expression.
+  for (auto& copy : copies_) {
+    DenseMap<Value*, Instruction*> copy_of;
+    for (Instruction* v : recomputed)
+      if (auto it = copy->map.find(v); it != copy->map.end())
+        if (auto* def = dyn_cast<Instruction>(&*it->second)) copy_of[def] = v;
+    for (Instruction* ni : copy->instructions) {
+      for (Use& u : ni->operands()) {
+        auto* op = dyn_cast<Instruction>(u.get());
+        if (!op) continue;
+        Instruction* orig = nullptr;
+        if (op->getFunction() == &kernel_ && recomputed.count(op)) orig = op;
+        else if (auto it = copy_of.find(op); it != copy_of.end() && !dt.dominates(op, u)) orig = it->second;
+        if (!orig) continue;
+        Instruction* at = ni;
+        if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
+        u.set(recompute(orig, *copy, at));
+      }
+    }
+  }
+  spilled_ = unsigned(spilled.size());
+  if (spilled.empty()) return;
+  // A block-uniform value (divergence analysis) has one slot read once before a
+  // fast loop: every thread stores the same value, so the loop stays free of
+  // per-thread loads (a loop counter around a barrier keeps addresses affine and
+  // the loop vectorizable). Mixed mode runs groups out of step, so there every
+  // value is per thread, and fast loops keep those slots current too.
+  IRBuilder<> ab(alloca_point_);
+  struct Slots {
+    Value* per_thread = nullptr;
+    Value* uniform = nullptr;
+  };
+  DenseMap<Instruction*, Slots> slots;
+  for (Instruction* v : spilled) {
+    Slots s;
+    Type* t = v->getType();
+    bool uniform = uniform_values_.count(v) != 0;
+    if (!uniform || mixed_mode_) {
+      auto* a = ab.CreateAlloca(t, threads_, v->getName() + ".per.thread");
+      a->setAlignment(Align(std::max<uint64_t>(16, dl_.getABITypeAlign(t).value())));
+      bytes_per_thread_ += dl_.getTypeAllocSize(t);
+      s.per_thread = a;
+    }
+    if (uniform) s.uniform = ab.CreateAlloca(t, nullptr, v->getName() + ".uniform");
+    slots[v] = s;
+  }
+  for (auto& copy : copies_) {
+    for (Instruction* v : spilled) {
+      const Slots& s = slots[v];
+      Type* t = v->getType();
+      bool use_uniform = s.uniform && !copy->slow;
+      Instruction* def = nullptr;
+      if (auto it = copy->map.find(v); it != copy->map.end()) def = dyn_cast<Instruction>(&*it->second);
+      SmallVector<Use*, 8> uses;
+      for (Instruction* ni : copy->instructions)
+        for (Use& u : ni->operands())
+          if (u.get() == v || (def && u.get() == def && !dt.dominates(def, u))) uses.push_back(&u);
+      if (def) {
+        IRBuilder<> b(def->getParent(), isa<PHINode>(def) ? def->getParent()->getFirstInsertionPt()
+                                                          : std::next(def->getIterator()));
+        if (use_uniform) b.CreateStore(def, s.uniform);
+        if (s.per_thread) b.CreateStore(def, slot(s.per_thread, t, copy->linear, b));
+      }
+      if (uses.empty()) continue;
+      Value* live_in;
+      if (use_uniform) {
+        IRBuilder<> b(copy->preheader->getTerminator());
+        live_in = b.CreateLoad(t, s.uniform, v->getName() + ".uniform.in");
+      } else {
+        IRBuilder<> b(copy->head->getTerminator());
+        live_in = b.CreateLoad(t, slot(s.per_thread, t, copy->linear, b), v->getName() + ".in");
+      }
+      // The region sees the value of an earlier phase until its own definition.
+      SSAUpdater ssa;
+      ssa.Initialize(t, v->getName());
+      ssa.AddAvailableValue(copy->head, live_in);
+      if (def && def->getParent() != copy->head) ssa.AddAvailableValue(def->getParent(), def);
+      for (Use* u : uses) ssa.RewriteUse(*u);
+    }
+  }
+}
+
+// Which values every thread of a block computes alike: not derived from
+// threadIdx, memory, per-thread locals or a sync point's result, nor from
+// control flow that depends on them.
+void Rewriter::find_uniform_values() {
+  DominatorTree dt(kernel_);
+  PostDominatorTree pdt(kernel_);
+  LoopInfo li(dt);
+  SyncDependenceAnalysis sda(dt, pdt, li);
+  DivergenceAnalysisImpl da(kernel_, nullptr, dt, li, sda, false);
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim || m == Marker::DynamicShared) continue;
+    if (m != Marker::None || isa<AllocaInst>(&i) || i.mayReadOrWriteMemory() ||
+        (isa<CallBase>(&i) && !isa<IntrinsicInst>(&i)))
+      da.markDivergent(i);
+  }
+  da.compute();
+  for (BasicBlock& b : kernel_) {
+    Instruction* term = b.getTerminator();
+    if ((isa<BranchInst>(term) && cast<BranchInst>(term)->isConditional()) || isa<SwitchInst>(term))
+      if (da.isDivergentUse(term->getOperandUse(0))) divergent_branches_.insert(term);
+  }
+  for (Instruction& i : instructions(kernel_)) {
+    if (i.getType()->isVoidTy() || da.isDivergent(i)) continue;
+    bool uniform = true;
+    for (const Use& u : i.uses()) uniform &= !da.isDivergentUse(u);
+    if (uniform) uniform_values_.insert(&i);
+  }
+}
+
+std::string Rewriter::build() {
+  whole_ = Function::Create(kernel_.getFunctionType(), kernel_.getLinkage(), kernel_.getAddressSpace(),
+                            kernel_.getName() + ".whole.block", &m_);
+  whole_->copyAttributesFrom(&kernel_);
+  whole_->setComdat(kernel_.getComdat());
+  for (Argument& a : kernel_.args()) whole_->getArg(a.getArgNo())->setName(a.getName());
+  entry_ = BasicBlock::Create(ctx_, "entry", whole_);
+  dispatch_ = BasicBlock::Create(ctx_, "dispatch", whole_);
+  exit_ = BasicBlock::Create(ctx_, "exit", whole_);
+  ReturnInst::Create(ctx_, exit_);
+  emit_entry();
+  emit_dispatch();
+  spill_cross_region_values();
+  if (bytes_per_thread_ > kMaxBytesPerThread)
+    return "it keeps " + std::to_string(bytes_per_thread_) + " bytes per thread across barriers (limit " +
+           std::to_string(kMaxBytesPerThread) + ")";
+  std::string errors;
+  raw_string_ostream out(errors);
+  if (verifyFunction(*whole_, &out)) return "internal error, the rewritten kernel does not verify: " + out.str();
+  return {};
+}
+
+std::string Rewriter::run(RewriteStats& stats) {
+  if (std::string why = find_sync_points(); !why.empty()) return why;
+  form_regions();
+  find_uniform_values();
+  classify_exits();
+  std::string why = build();
+  if (!why.empty()) {
+    whole_->eraseFromParent();
+    whole_ = nullptr;
+    return why;
+  }
+  stats.sync_points = unsigned(syncs_.size());
+  stats.regions = unsigned(regions_.size());
+  stats.spilled = spilled_;
+  return {};
+}
+
+}  // namespace
+
+std::string rewrite_kernel(Function*& kernel, RewriteStats& stats) {
+  Rewriter rewriter(*kernel);
+  std::string why = rewriter.run(stats);
+  if (!why.empty()) return why;
+  Function* whole = rewriter.result();
+  whole->takeName(kernel);
+  kernel->replaceAllUsesWith(whole);
+  kernel->eraseFromParent();
+  kernel = whole;
+  return {};
+}
+
+}  // namespace weft::block_loops

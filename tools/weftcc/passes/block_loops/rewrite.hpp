@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+// Rewrites a prepared kernel into a function of the same signature that runs
+// every GPU thread of the current block (docs/cpu-engine.md, "Compiled
+// whole-block kernels").
+#pragma once
+
+#include <llvm/IR/Function.h>
+
+#include <string>
+
+namespace weft::block_loops {
+
+struct RewriteStats {
+  unsigned sync_points = 0;  // barriers and warp operations
+  unsigned spilled = 0;      // values kept per thread across them
+  unsigned regions = 0;
+};
+
+// Empty on success (`kernel` then points at the new function, which took the
+// kernel's name and uses), else why the kernel stays as it was. Needs the
+// block_runtime functions in the module.
+std::string rewrite_kernel(llvm::Function*& kernel, RewriteStats& stats);
+
+}  // namespace weft::block_loops
