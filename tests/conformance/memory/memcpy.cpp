@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
+#include <string>
 #include <vector>
 
 namespace {
@@ -159,9 +160,14 @@ TEST_CASE("Unit_hipMemcpy_Positive_DirectionMismatch") {
   HIP_CHECK(hipMemcpyAsync(async_back.data(), dev.get(), kSize, hipMemcpyHostToDevice, stream.get()));
   HIP_CHECK(hipStreamSynchronize(stream.get()));
   REQUIRE(async_back == data);
-  // Neither side device memory: the kind's device side must still be memory HIP knows.
-  std::vector<unsigned char> other(kSize);
-  HIP_CHECK_ERROR(hipMemcpy(other.data(), host.data(), kSize, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  // Neither side device memory: on the CPU agent, which knows all of its device memory, the
+  // kind's device side must be memory HIP allocated. GPU agents' drivers own addresses weft
+  // never listed (their own allocations), so there the vendor driver has the last word.
+  const bool cpu_agent = std::string(hip_test::props().gcnArchName) == "x86_64";
+  if (cpu_agent) {
+    std::vector<unsigned char> other(kSize);
+    HIP_CHECK_ERROR(hipMemcpy(other.data(), host.data(), kSize, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  }
 }
 
 TEST_CASE("Unit_hipMemcpyAsync_Positive_Streams") {

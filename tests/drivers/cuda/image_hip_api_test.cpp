@@ -62,8 +62,9 @@ TEST_CASE("Cuda_HipApi_Arrays_Copies") {
   HIP_CHECK(hipMemcpyDtoA(b, 0, dev, 128));
   HIP_CHECK(hipMemcpy2DArrayToArray(b, 0, 3, a, 0, 0, 32, 1, hipMemcpyDeviceToDevice));
   HIP_CHECK(hipMemcpyAtoH(back.data(), b, 0, 128));
-  std::vector<unsigned> want(32);
-  HIP_CHECK(hipMemcpyAtoH(want.data(), a, 0, 128));
+  std::vector<unsigned> in_a(32);
+  HIP_CHECK(hipMemcpyAtoH(in_a.data(), a, 0, 128));
+  std::vector<unsigned> want = in_a;
   for (size_t i = 0; i < 8; ++i) want[24 + i] = want[i];
   CHECK(back == want);
   // hipMemcpy3DAsync on a stream.
@@ -78,7 +79,8 @@ TEST_CASE("Cuda_HipApi_Arrays_Copies") {
   p.kind = hipMemcpyDeviceToHost;
   HIP_CHECK(hipMemcpy3DAsync(&p, stream));
   HIP_CHECK(hipStreamSynchronize(stream));
-  CHECK((box[0] == want[17] && box[1] == want[18] && box[2] == want[25] && box[3] == want[26]));
+  // The box comes from `a` (rows 2 and 3, columns 1 and 2), not from `b`.
+  CHECK((box[0] == in_a[17] && box[1] == in_a[18] && box[2] == in_a[25] && box[3] == in_a[26]));
   // A CUDA array copy cannot be captured.
   HIP_CHECK(hipStreamBeginCapture(stream, hipStreamCaptureModeRelaxed));
   CHECK(hipMemcpy3DAsync(&p, stream) == hipErrorStreamCaptureUnsupported);
