@@ -10,6 +10,7 @@
 
 #include "device.hpp"
 #include "fake_cuda.hpp"
+#include "fake_test_support.hpp"
 #include "hip_test.hpp"
 
 namespace weft::cuda {
@@ -18,22 +19,6 @@ std::unique_ptr<Driver> make_driver();
 
 using fake_cuda::FakeCuda;
 using fake_cuda::state;
-
-namespace {
-
-template <typename T>
-T ext_value(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
-const fake_cuda::VmCall& last_call() {
-  REQUIRE(!state().vm_calls.empty());
-  return state().vm_calls.back();
-}
-
-}  // namespace
 
 TEST_CASE("Cuda_Fake_ExternalMemory_ImportMapDestroy") {
   FakeCuda fake;
@@ -46,22 +31,22 @@ TEST_CASE("Cuda_Fake_ExternalMemory_ImportMapDestroy") {
     desc.fd = 42;
     desc.bytes = 1 << 20;
     desc.dedicated = true;
-    weft::Ref<weft::ExternalMemory> memory = ext_value(device.import_external_memory(desc));
-    const fake_cuda::VmCall import = last_call();
+    weft::Ref<weft::ExternalMemory> memory = fake_cuda::require_value(device.import_external_memory(desc));
+    const fake_cuda::VmCall import = fake_cuda::last_vm_call();
     CHECK(import.name == "ImportExternalMemory");
     CHECK(import.detail == 42);
     CHECK(import.bytes == (size_t{1} << 20));
     CHECK(import.device == CUDA_EXTERNAL_MEMORY_DEDICATED);
 
-    weft::ExternalBuffer buffer = ext_value(memory->map_buffer(4096, 8192));
-    CHECK(last_call().name == "ExternalMemoryGetMappedBuffer");
-    CHECK(last_call().handle == import.handle);
-    CHECK(last_call().detail == 4096);
-    CHECK(last_call().bytes == 8192);
-    CHECK(reinterpret_cast<CUdeviceptr>(buffer.ptr) == last_call().address);
+    weft::ExternalBuffer buffer = fake_cuda::require_value(memory->map_buffer(4096, 8192));
+    CHECK(fake_cuda::last_vm_call().name == "ExternalMemoryGetMappedBuffer");
+    CHECK(fake_cuda::last_vm_call().handle == import.handle);
+    CHECK(fake_cuda::last_vm_call().detail == 4096);
+    CHECK(fake_cuda::last_vm_call().bytes == 8192);
+    CHECK(reinterpret_cast<CUdeviceptr>(buffer.ptr) == fake_cuda::last_vm_call().address);
     buffer.mapping = weft::Ref<weft::RefCounted>();  // cuMemFree (the fake frees it)
   }
-  CHECK(last_call().name == "DestroyExternalMemory");
+  CHECK(fake_cuda::last_vm_call().name == "DestroyExternalMemory");
 }
 
 TEST_CASE("Cuda_Fake_ExternalSemaphore_SignalWaitOnTheQueueStream") {
@@ -70,11 +55,11 @@ TEST_CASE("Cuda_Fake_ExternalSemaphore_SignalWaitOnTheQueueStream") {
   auto devices = driver->devices();
   REQUIRE(devices.size() == 1);
   weft::Device& device = *devices[0];
-  weft::Ref<weft::Queue> queue = ext_value(device.create_queue({}));
+  weft::Ref<weft::Queue> queue = fake_cuda::require_value(device.create_queue({}));
   {
     weft::Ref<weft::ExternalSemaphore> sem =
-        ext_value(device.import_external_semaphore(7, weft::ExternalSemaphoreKind::kTimeline));
-    const fake_cuda::VmCall import = last_call();
+        fake_cuda::require_value(device.import_external_semaphore(7, weft::ExternalSemaphoreKind::kTimeline));
+    const fake_cuda::VmCall import = fake_cuda::last_vm_call();
     CHECK(import.name == "ImportExternalSemaphore");
     CHECK(import.detail == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
     CHECK(import.device == 7);
@@ -82,19 +67,19 @@ TEST_CASE("Cuda_Fake_ExternalSemaphore_SignalWaitOnTheQueueStream") {
     CHECK(sem->op(true, 1).status().code() == hipErrorNotSupported);
 
     REQUIRE(sem->submit(*queue, true, 5).ok());
-    CHECK(last_call().name == "SignalExternalSemaphores");
-    CHECK(last_call().handle == import.handle);
-    CHECK(last_call().detail == 5);
-    CHECK(last_call().address != 0);  // the queue's stream
-    const CUdeviceptr stream = last_call().address;
+    CHECK(fake_cuda::last_vm_call().name == "SignalExternalSemaphores");
+    CHECK(fake_cuda::last_vm_call().handle == import.handle);
+    CHECK(fake_cuda::last_vm_call().detail == 5);
+    CHECK(fake_cuda::last_vm_call().address != 0);  // the queue's stream
+    const CUdeviceptr stream = fake_cuda::last_vm_call().address;
     REQUIRE(sem->submit(*queue, false, 9).ok());
-    CHECK(last_call().name == "WaitExternalSemaphores");
-    CHECK(last_call().detail == 9);
-    CHECK(last_call().address == stream);
+    CHECK(fake_cuda::last_vm_call().name == "WaitExternalSemaphores");
+    CHECK(fake_cuda::last_vm_call().detail == 9);
+    CHECK(fake_cuda::last_vm_call().address == stream);
   }
-  CHECK(last_call().name == "DestroyExternalSemaphore");
+  CHECK(fake_cuda::last_vm_call().name == "DestroyExternalSemaphore");
   weft::Ref<weft::ExternalSemaphore> binary =
-      ext_value(device.import_external_semaphore(8, weft::ExternalSemaphoreKind::kBinary));
+      fake_cuda::require_value(device.import_external_semaphore(8, weft::ExternalSemaphoreKind::kBinary));
   CHECK(state().vm_calls.back().detail == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD);
 }
 

@@ -9,6 +9,7 @@
 
 #include "device.hpp"
 #include "fake_cuda.hpp"
+#include "fake_test_support.hpp"
 #include "hip_test.hpp"
 
 namespace weft::cuda {
@@ -19,13 +20,6 @@ using fake_cuda::FakeCuda;
 using fake_cuda::state;
 
 namespace {
-
-template <typename T>
-T image_value(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
 
 size_t count_calls(const std::string& name) {
   size_t n = 0;
@@ -50,7 +44,7 @@ TEST_CASE("Cuda_Fake_Image_Arrays") {
   shape.channels = 2;
   shape.flags = hipArrayLayered | hipArraySurfaceLoadStore;
   {
-    weft::Ref<weft::NativeArray> array = image_value(device.create_array(shape));
+    weft::Ref<weft::NativeArray> array = fake_cuda::require_value(device.create_array(shape));
     const auto& create = state().image_calls.back();
     CHECK(create.name == "Array3DCreate");
     CHECK(create.array.Width == 64);
@@ -68,10 +62,10 @@ TEST_CASE("Cuda_Fake_Image_Arrays") {
   shape.depth = 0;
   shape.levels = 3;
   {
-    weft::Ref<weft::NativeArray> mipmap = image_value(device.create_array(shape));
+    weft::Ref<weft::NativeArray> mipmap = fake_cuda::require_value(device.create_array(shape));
     CHECK(state().image_calls.back().name == "MipmappedArrayCreate");
     CHECK(state().image_calls.back().levels == 3);
-    weft::Ref<weft::NativeArray> level = image_value(mipmap->level(2));
+    weft::Ref<weft::NativeArray> level = fake_cuda::require_value(mipmap->level(2));
     CHECK(level->handle() == mipmap->handle() + 3);
     CHECK_FALSE(mipmap->level(3).ok());
     mipmap = weft::Ref<weft::NativeArray>();
@@ -90,8 +84,8 @@ TEST_CASE("Cuda_Fake_Image_ArrayCopy") {
   shape.width = 16;
   shape.height = 8;
   shape.format = HIP_AD_FORMAT_FLOAT;
-  weft::Ref<weft::NativeArray> array = image_value(device.create_array(shape));
-  auto queue = image_value(device.create_queue(weft::QueueOptions{}));
+  weft::Ref<weft::NativeArray> array = fake_cuda::require_value(device.create_array(shape));
+  auto queue = fake_cuda::require_value(device.create_queue(weft::QueueOptions{}));
 
   std::vector<float> host(64);
   weft::ArrayCopyOp op;
@@ -146,7 +140,7 @@ TEST_CASE("Cuda_Fake_Image_TextureAndSurfaceObjects") {
   shape.height = 8;
   shape.format = HIP_AD_FORMAT_UNSIGNED_INT8;
   shape.channels = 4;
-  weft::Ref<weft::NativeArray> array = image_value(device.create_array(shape));
+  weft::Ref<weft::NativeArray> array = fake_cuda::require_value(device.create_array(shape));
 
   weft::NativeTexture spec;
   spec.resource.type = hipResourceTypeArray;
@@ -162,7 +156,7 @@ TEST_CASE("Cuda_Fake_Image_TextureAndSurfaceObjects") {
   spec.view.format = hipResViewFormatUnsignedChar4;
   spec.view.width = 8;
   spec.view.height = 8;
-  uint64_t tex = image_value(device.create_texture(spec));
+  uint64_t tex = fake_cuda::require_value(device.create_texture(spec));
   const auto& create = state().image_calls.back();
   CHECK(create.name == "TexObjectCreate");
   CHECK(tex == create.handle);
@@ -188,7 +182,7 @@ TEST_CASE("Cuda_Fake_Image_TextureAndSurfaceObjects") {
   linear.resource.channels = 1;
   linear.resource.bytes = 4096;
   linear.texture.readMode = hipReadModeElementType;
-  (void)image_value(device.create_texture(linear));
+  (void)fake_cuda::require_value(device.create_texture(linear));
   const auto& lin = state().image_calls.back();
   CHECK(lin.resource.resType == CU_RESOURCE_TYPE_LINEAR);
   CHECK(lin.resource.res.linear.devPtr == 0xe000);
@@ -200,7 +194,7 @@ TEST_CASE("Cuda_Fake_Image_TextureAndSurfaceObjects") {
   weft::NativeResource surface;
   surface.type = hipResourceTypeArray;
   surface.array = array;
-  uint64_t surf = image_value(device.create_surface(surface));
+  uint64_t surf = fake_cuda::require_value(device.create_surface(surface));
   CHECK(state().image_calls.back().name == "SurfObjectCreate");
   REQUIRE(device.destroy_surface(surf).ok());
   CHECK(state().image_calls.back().name == "SurfObjectDestroy");

@@ -8,6 +8,7 @@
 
 #include "device.hpp"
 #include "fake_cuda.hpp"
+#include "fake_test_support.hpp"
 #include "hip_test.hpp"
 
 namespace weft::cuda {
@@ -17,22 +18,6 @@ std::unique_ptr<Driver> make_driver();
 using fake_cuda::FakeCuda;
 using fake_cuda::state;
 
-namespace {
-
-template <typename T>
-T vm_value(weft::Result<T> r) {
-  INFO(r.status().message());
-  REQUIRE(r.ok());
-  return std::move(r).value();
-}
-
-const fake_cuda::VmCall& last_call() {
-  REQUIRE(!state().vm_calls.empty());
-  return state().vm_calls.back();
-}
-
-}  // namespace
-
 TEST_CASE("Cuda_Fake_VirtualMemory_EachCallIsItsCuMem") {
   FakeCuda fake;
   auto driver = weft::cuda::make_driver();
@@ -40,56 +25,56 @@ TEST_CASE("Cuda_Fake_VirtualMemory_EachCallIsItsCuMem") {
   REQUIRE(devices.size() == 1);
   weft::Device& device = *devices[0];
 
-  CHECK(vm_value(device.vm_granularity(false)) == (size_t{2} << 20));
-  CHECK(last_call().detail == CU_MEM_ALLOC_GRANULARITY_MINIMUM);
-  CHECK(last_call().device == 0);
-  CHECK(vm_value(device.vm_granularity(true)) == (size_t{4} << 20));
-  CHECK(last_call().detail == CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+  CHECK(fake_cuda::require_value(device.vm_granularity(false)) == (size_t{2} << 20));
+  CHECK(fake_cuda::last_vm_call().detail == CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+  CHECK(fake_cuda::last_vm_call().device == 0);
+  CHECK(fake_cuda::require_value(device.vm_granularity(true)) == (size_t{4} << 20));
+  CHECK(fake_cuda::last_vm_call().detail == CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
 
   const size_t chunk = size_t{2} << 20;
   {
-    weft::Ref<weft::PhysicalMemory> memory = vm_value(device.vm_create(chunk, true));
-    const fake_cuda::VmCall create = last_call();
+    weft::Ref<weft::PhysicalMemory> memory = fake_cuda::require_value(device.vm_create(chunk, true));
+    const fake_cuda::VmCall create = fake_cuda::last_vm_call();
     CHECK(create.name == "Create");
     CHECK(create.bytes == chunk);
     CHECK(create.detail == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
     CHECK(create.device == 0);
     CHECK(memory->size() == chunk);
 
-    void* base = vm_value(device.vm_reserve(2 * chunk, 0, nullptr));
-    CHECK(last_call().name == "AddressReserve");
-    CHECK(last_call().bytes == 2 * chunk);
+    void* base = fake_cuda::require_value(device.vm_reserve(2 * chunk, 0, nullptr));
+    CHECK(fake_cuda::last_vm_call().name == "AddressReserve");
+    CHECK(fake_cuda::last_vm_call().bytes == 2 * chunk);
     auto address = reinterpret_cast<CUdeviceptr>(base);
     void* second = static_cast<char*>(base) + chunk;
     REQUIRE(device.vm_map(second, chunk, *memory, 0).ok());
-    CHECK(last_call().name == "Map");
-    CHECK(last_call().address == address + chunk);
-    CHECK(last_call().handle == create.handle);
+    CHECK(fake_cuda::last_vm_call().name == "Map");
+    CHECK(fake_cuda::last_vm_call().address == address + chunk);
+    CHECK(fake_cuda::last_vm_call().handle == create.handle);
     REQUIRE(device.vm_set_access(second, chunk, weft::VmAccess::kReadWrite).ok());
-    CHECK(last_call().name == "SetAccess");
-    CHECK(last_call().detail == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
-    CHECK(last_call().device == 0);
+    CHECK(fake_cuda::last_vm_call().name == "SetAccess");
+    CHECK(fake_cuda::last_vm_call().detail == CU_MEM_ACCESS_FLAGS_PROT_READWRITE);
+    CHECK(fake_cuda::last_vm_call().device == 0);
     REQUIRE(device.vm_set_access(second, chunk, weft::VmAccess::kRead).ok());
-    CHECK(last_call().detail == CU_MEM_ACCESS_FLAGS_PROT_READ);
-    CHECK(vm_value(device.vm_export_fd(*memory)) == 77);
-    CHECK(last_call().detail == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    CHECK(fake_cuda::last_vm_call().detail == CU_MEM_ACCESS_FLAGS_PROT_READ);
+    CHECK(fake_cuda::require_value(device.vm_export_fd(*memory)) == 77);
+    CHECK(fake_cuda::last_vm_call().detail == CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
     REQUIRE(device.vm_unmap(second, chunk).ok());
-    CHECK(last_call().name == "Unmap");
+    CHECK(fake_cuda::last_vm_call().name == "Unmap");
     REQUIRE(device.vm_free_range(base, 2 * chunk).ok());
-    CHECK(last_call().name == "AddressFree");
-    CHECK(last_call().address == address);
+    CHECK(fake_cuda::last_vm_call().name == "AddressFree");
+    CHECK(fake_cuda::last_vm_call().address == address);
 
-    weft::Ref<weft::PhysicalMemory> imported = vm_value(device.vm_import_fd(12));
-    CHECK(last_call().name == "ImportFromShareableHandle");
-    CHECK(last_call().detail == 12);
+    weft::Ref<weft::PhysicalMemory> imported = fake_cuda::require_value(device.vm_import_fd(12));
+    CHECK(fake_cuda::last_vm_call().name == "ImportFromShareableHandle");
+    CHECK(fake_cuda::last_vm_call().detail == 12);
     CHECK(imported->size() == SIZE_MAX);  // CUDA cannot tell; cuMemMap checks
     const size_t before = state().vm_calls.size();
     imported = nullptr;
     REQUIRE(state().vm_calls.size() == before + 1);
-    CHECK(last_call().name == "Release");
+    CHECK(fake_cuda::last_vm_call().name == "Release");
     memory = nullptr;
-    CHECK(last_call().name == "Release");
-    CHECK(last_call().handle == create.handle);
+    CHECK(fake_cuda::last_vm_call().name == "Release");
+    CHECK(fake_cuda::last_vm_call().handle == create.handle);
   }
 }
 
