@@ -13,16 +13,16 @@
 
 #include <hip/weft/fiber_sync.h>
 
-#include <boost/context/fiber.hpp>
 #include <omp.h>
 #include <sys/resource.h>
+#include <boost/context/fiber.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <thread>
@@ -105,9 +105,9 @@ __global__ void exchange_loop(int rounds, float* sink) {
 struct Row {
   std::string name;
   double weft_ms, omp_ms;
-  double compiled_ms;   // the block_loops code object; < 0 when not built
-  double work;          // bytes or flops per run
-  const char* unit;     // "GB/s" or "GFLOP/s"
+  double compiled_ms;  // the block_loops code object; < 0 when not built
+  double work;         // bytes or flops per run
+  const char* unit;    // "GB/s" or "GFLOP/s"
   bool ok;
 };
 
@@ -119,9 +119,10 @@ void print_row(const Row& r) {
     std::snprintf(compiled, sizeof compiled, "%9.3f", r.compiled_ms);
     std::snprintf(ratio, sizeof ratio, "%6.2fx", r.compiled_ms / r.omp_ms);
   }
-  std::printf("| %-34s | %9.3f | %9s | %9.3f | %8.2f %-7s | %8.2f %-7s | %7.2fx | %7s | %s |\n", r.name.c_str(),
-              r.weft_ms, compiled, r.omp_ms, r.work / best * scale, r.unit, r.work / r.omp_ms * scale, r.unit,
-              r.weft_ms / r.omp_ms, ratio, r.ok ? "ok" : "WRONG");
+  std::printf("| %-34s | %9.3f | %9s | %9.3f | %8.2f %-7s | %8.2f %-7s | %7.2fx | %7s | %s |\n",
+              r.name.c_str(), r.weft_ms, compiled, r.omp_ms, r.work / best * scale, r.unit,
+              r.work / r.omp_ms * scale, r.unit, r.weft_ms / r.omp_ms, ratio,
+              r.ok ? "ok" : "WRONG");
 }
 
 // The block_loops code object (bench/cpu_engine/block_loops), when it was built.
@@ -133,8 +134,8 @@ struct Compiled {
     return f;
   }
   void launch(hipFunction_t f, dim3 grid, dim3 block, std::vector<void*>& params) const {
-    CHECK(hipModuleLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, nullptr, params.data(),
-                                nullptr));
+    CHECK(hipModuleLaunchKernel(f, grid.x, grid.y, grid.z, block.x, block.y, block.z, 0, nullptr,
+                                params.data(), nullptr));
     CHECK(hipDeviceSynchronize());
   }
   // Median ms of launch + sync (runs > 0), or -1 without the object.
@@ -145,7 +146,9 @@ struct Compiled {
   }
 };
 
-bool close(float a, float b, float tol) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
+bool close(float a, float b, float tol) {
+  return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b));
+}
 
 #if WEFT_INLINE_FIBER_SWITCH
 // Two contexts ping-ponging through the switch kernels inline at every barrier
@@ -209,7 +212,8 @@ int main(int argc, char** argv) {
   hipDeviceProp_t props{};
   for (int i = 0; i < count && device < 0; ++i) {
     CHECK(hipGetDeviceProperties(&props, i));
-    if (std::strcmp(props.gcnArchName, "x86_64") == 0 || std::strcmp(props.gcnArchName, "aarch64") == 0)
+    if (std::strcmp(props.gcnArchName, "x86_64") == 0 ||
+        std::strcmp(props.gcnArchName, "aarch64") == 0)
       device = i;
   }
   if (device < 0) {
@@ -217,20 +221,24 @@ int main(int argc, char** argv) {
     return 1;
   }
   CHECK(hipSetDevice(device));
-  std::printf("device %d: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", device, props.name,
-              props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(), runs);
+  std::printf("device %d: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", device,
+              props.name, props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(),
+              runs);
   Compiled compiled;
 #ifdef WEFT_BENCH_BLOCK_LOOPS_OBJECT
   if (hipModuleLoad(&compiled.module, WEFT_BENCH_BLOCK_LOOPS_OBJECT) != hipSuccess) {
-    std::fprintf(stderr, "cannot load %s: the compiled column stays empty\n", WEFT_BENCH_BLOCK_LOOPS_OBJECT);
+    std::fprintf(stderr, "cannot load %s: the compiled column stays empty\n",
+                 WEFT_BENCH_BLOCK_LOOPS_OBJECT);
     compiled.module = nullptr;
   }
 #endif
-  std::printf("| %-34s | %9s | %9s | %9s | %16s | %16s | %8s | %7s | %s |\n", "kernel", "fibers ms", "compiled",
-              "OpenMP ms", "weft (best)", "OpenMP", "fib/omp", "cmp/omp", "check");
-  std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(), std::string(11, '-').c_str(),
-              std::string(11, '-').c_str(), std::string(11, '-').c_str(), std::string(18, '-').c_str(),
-              std::string(18, '-').c_str(), std::string(10, '-').c_str(), std::string(9, '-').c_str(), "----");
+  std::printf("| %-34s | %9s | %9s | %9s | %16s | %16s | %8s | %7s | %s |\n", "kernel", "fibers ms",
+              "compiled", "OpenMP ms", "weft (best)", "OpenMP", "fib/omp", "cmp/omp", "check");
+  std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(),
+              std::string(11, '-').c_str(), std::string(11, '-').c_str(),
+              std::string(11, '-').c_str(), std::string(18, '-').c_str(),
+              std::string(18, '-').c_str(), std::string(10, '-').c_str(),
+              std::string(9, '-').c_str(), "----");
 
   const int n = 1 << 24, threads = 256, blocks = n / threads;
   std::vector<float> ha(n), hb(n), hc(n);
@@ -365,7 +373,8 @@ int main(int argc, char** argv) {
     CHECK(hipMemcpy(dB, B.data(), m * m * sizeof(float), hipMemcpyHostToDevice));
     int sruns = std::max(3, runs / 3);
     double w = median_ms(sruns, [&] {
-      hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, dA, dB, dC, m);
+      hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, dA, dB, dC,
+                         m);
       CHECK(hipDeviceSynchronize());
     });
     for (int i = 0; i < m; ++i)
@@ -375,7 +384,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < m * m; i += 501) ok &= close(dC[i], R[i], 1e-3f);
     CHECK(hipMemset(dC, 0, m * m * sizeof(float)));
     int mm = m;
-    double cw = compiled.time(sruns, "sgemm", dim3(m / kTile, m / kTile), dim3(kTile, kTile), {&dA, &dB, &dC, &mm});
+    double cw = compiled.time(sruns, "sgemm", dim3(m / kTile, m / kTile), dim3(kTile, kTile),
+                              {&dA, &dB, &dC, &mm});
     if (cw > 0)
       for (int i = 0; i < m * m; i += 501) ok &= close(dC[i], R[i], 1e-3f);
     double o = median_ms(sruns, [&] {
@@ -428,8 +438,9 @@ int main(int argc, char** argv) {
         ct.push_back(std::chrono::duration<double, std::micro>(Clock::now() - s).count());
       }
       std::sort(ct.begin(), ct.end());
-      std::printf("| %-44s | %9.2f us | %9.2f us | %6.2fx |\n", "compiled empty kernel (module) launch + sync",
-                  ct[reps / 2], o[reps / 2], ct[reps / 2] / o[reps / 2]);
+      std::printf("| %-44s | %9.2f us | %9.2f us | %6.2fx |\n",
+                  "compiled empty kernel (module) launch + sync", ct[reps / 2], o[reps / 2],
+                  ct[reps / 2] / o[reps / 2]);
     }
   }
   {
@@ -440,20 +451,24 @@ int main(int argc, char** argv) {
     double submit_us = std::chrono::duration<double, std::micro>(Clock::now() - s).count() / reps;
     CHECK(hipDeviceSynchronize());
     double total_us = std::chrono::duration<double, std::micro>(Clock::now() - s).count() / reps;
-    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, submit cost each (20000)", submit_us, "-", "-");
-    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, throughput each (20000)", total_us, "-", "-");
+    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, submit cost each (20000)",
+                submit_us, "-", "-");
+    std::printf("| %-44s | %9.3f us | %12s | %7s |\n", "async launch, throughput each (20000)",
+                total_us, "-", "-");
   }
   {
     double before = cpu_seconds();
     std::this_thread::sleep_for(std::chrono::seconds(1));
     double used = cpu_seconds() - before;
-    std::printf("| %-44s | %10.1f %% | %12s | %7s |\n", "CPU used while idle (1 s after work)", used * 100.0, "-", "-");
+    std::printf("| %-44s | %10.1f %% | %12s | %7s |\n", "CPU used while idle (1 s after work)",
+                used * 100.0, "-", "-");
     // The first second also holds the tail of the work (spin windows of 50 us,
     // freeing the launches' arguments); a second later nothing may run at all.
     before = cpu_seconds();
     std::this_thread::sleep_for(std::chrono::seconds(1));
     used = cpu_seconds() - before;
-    std::printf("| %-44s | %10.2f %% | %12s | %7s |\n", "CPU used while idle (the second after)", used * 100.0, "-", "-");
+    std::printf("| %-44s | %10.2f %% | %12s | %7s |\n", "CPU used while idle (the second after)",
+                used * 100.0, "-", "-");
   }
   {
     // Core-nanoseconds per crossing: wall time x workers / crossings (each GPU
@@ -468,7 +483,8 @@ int main(int argc, char** argv) {
       hipLaunchKernelGGL(exchange_loop, dim3(blocks), dim3(threads), 0, 0, rounds, c);
       CHECK(hipDeviceSynchronize());
     });
-    std::printf("| %-44s | %9.2f ns | %12s | %7s |\n", "__syncthreads crossing (core-ns, 64/thread)",
+    std::printf("| %-44s | %9.2f ns | %12s | %7s |\n",
+                "__syncthreads crossing (core-ns, 64/thread)",
                 bar * 1e6 * props.multiProcessorCount / crossings, "-", "-");
     std::printf("| %-44s | %9.2f ns | %12s | %7s |\n", "__shfl_down crossing (core-ns, 64/thread)",
                 xch * 1e6 * props.multiProcessorCount / crossings, "-", "-");

@@ -415,25 +415,26 @@ int main(int argc, char** argv) {
   }
   {  // Launch + stream synchronize.
     const int batch = 200;
-    auto m = per_call_us_interleaved(reps, batch,
-                                     {[&] {
-                                        cu_launch();
-                                        cu_sync();
-                                      },
-                                      [&] {
-                                        rt_launch_();
-                                        rt_sync();
-                                      },
-                                      hip ? Fn([&] {
-                                        hip_launch();
-                                        hip_sync();
-                                      })
-                                          : Fn(),
-                                      [&] {
-                                        layer_launch();
-                                        layer_sync();
-                                      }},
-                                     {Fn(), Fn(), Fn(), Fn()});
+    auto m = per_call_us_interleaved(
+        reps, batch,
+        {[&] {
+      cu_launch();
+      cu_sync();
+         },
+         [&] {
+      rt_launch_();
+      rt_sync();
+        },
+        hip ? Fn([&] {
+          hip_launch();
+          hip_sync();
+        })
+            : Fn(),
+        [&] {
+      layer_launch();
+      layer_sync();
+        }},
+        {Fn(), Fn(), Fn(), Fn()});
     rows.push_back(
         Row{"launch + stream sync", "us", m[0], m[1], m[2], m[3], "weft <= 1.05x driver"});
   }
@@ -451,18 +452,18 @@ int main(int argc, char** argv) {
     auto m = per_call_us_interleaved(
         reps, batch,
         {[&] {
-           check_cu(cu.cuEventRecord(ce, s.cu_stream), "cuEventRecord");
-           check_cu(cu.cuEventSynchronize(ce), "cuEventSynchronize");
+      check_cu(cu.cuEventRecord(ce, s.cu_stream), "cuEventRecord");
+      check_cu(cu.cuEventSynchronize(ce), "cuEventSynchronize");
          },
          [&] { check_rt(rt_event_record_sync(re, s.rt_stream), "cudaEventRecord"); },
          [&] {
-           check_hip(hipEventRecord(he, s.hip_stream), "hipEventRecord");
-           check_hip(hipEventSynchronize(he), "hipEventSynchronize");
-         },
-         [&] {
-           check_ok(s.layer_queue->submit(weft::EventRecordOp{le}), "record");
-           check_ok(le->synchronize(), "sync");
-         }},
+      check_hip(hipEventRecord(he, s.hip_stream), "hipEventRecord");
+      check_hip(hipEventSynchronize(he), "hipEventSynchronize");
+        },
+        [&] {
+      check_ok(s.layer_queue->submit(weft::EventRecordOp{le}), "record");
+      check_ok(le->synchronize(), "sync");
+        }},
         {Fn(), Fn(), Fn(), Fn()});
     rows.push_back(
         Row{"event record + sync", "us", m[0], m[1], m[2], m[3], "weft <= 1.05x driver"});
@@ -519,9 +520,9 @@ int main(int argc, char** argv) {
     r.driver = per_call_us(
         reps, batch,
         [&] {
-          CUmodule m;
-          check_cu(cu.cuModuleLoadData(&m, s.image.data()), "cuModuleLoadData");
-          check_cu(cu.cuModuleUnload(m), "cuModuleUnload");
+      CUmodule m;
+      check_cu(cu.cuModuleLoadData(&m, s.image.data()), "cuModuleLoadData");
+      check_cu(cu.cuModuleUnload(m), "cuModuleUnload");
         },
         nothing);
     r.cudart = per_call_us(
@@ -531,16 +532,16 @@ int main(int argc, char** argv) {
       r.weft = per_call_us(
           reps, batch,
           [&] {
-            hipModule_t m;
-            check_hip(hipModuleLoadData(&m, s.image.data()), "hipModuleLoadData");
-            check_hip(hipModuleUnload(m), "hipModuleUnload");
+        hipModule_t m;
+        check_hip(hipModuleLoadData(&m, s.image.data()), "hipModuleLoadData");
+        check_hip(hipModuleUnload(m), "hipModuleUnload");
           },
           nothing);
     r.layer = per_call_us(
         reps, batch,
         [&] {
-          auto m = s.layer_device->load_module(s.image);
-          if (!m.ok()) die(m.status().message());
+      auto m = s.layer_device->load_module(s.image);
+      if (!m.ok()) die(m.status().message());
         },
         nothing);
     rows.push_back(r);

@@ -6,9 +6,10 @@
 // measurements alternate between weft and CUDA, repetition by repetition, and
 // each figure is the median. Usage: bench_graphs_cuda [--quick]
 // (graph_kernels.cubin next to the binary).
-#include <hip/hip_runtime.h>
 #include <cuda.h>
+#include <hip/hip_runtime.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -18,7 +19,6 @@
 #include <functional>
 #include <iterator>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
     CHECK(cuDeviceGetAttribute(&bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, d));
     CHECK(cuDeviceGetAttribute(&device, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, d));
     CHECK(cuDeviceGetAttribute(&domain, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, d));
-    if (bus == props.pciBusID && device == props.pciDeviceID && domain == props.pciDomainID) cdev = d;
+    if (bus == props.pciBusID && device == props.pciDeviceID && domain == props.pciDomainID)
+      cdev = d;
   }
   if (cdev < 0) {
     std::fprintf(stderr, "weft device %d not found among CUDA devices\n", dev);
@@ -321,8 +322,10 @@ int main(int argc, char** argv) {
   auto row = [](const char* what, double weft, double cuda, const char* target) {
     std::printf("| %s | %.3f | %.3f | %.2fx | %s |\n", what, weft, cuda, weft / cuda, target);
   };
-  std::printf("bench_graphs_cuda on weft device %d: %s (%s)\n\n", dev, props.name, props.gcnArchName);
-  std::printf("| measurement (µs) | weft | CUDA driver | weft/CUDA | target |\n|---|---|---|---|---|\n");
+  std::printf("bench_graphs_cuda on weft device %d: %s (%s)\n\n", dev, props.name,
+              props.gcnArchName);
+  std::printf(
+      "| measurement (µs) | weft | CUDA driver | weft/CUDA | target |\n|---|---|---|---|---|\n");
   row("100-kernel chain, direct launches, per kernel", median(w_direct), median(c_direct), "");
   row("100-kernel chain, graph replay, per node", median(w_replay), median(c_replay), "≤ 1.05x");
   row("graph launch call, host time (100 nodes)", median(w_host), median(c_host), "");
@@ -331,8 +334,10 @@ int main(int argc, char** argv) {
   row("instantiate, 100 nodes, a graph never instantiated", median(wi_new), median(ci100), "");
   row("capture + instantiate, 100 nodes, new graph", median(wcap_new), median(ccap_new), "");
   row("exec kernel-node SetParams, one node", median(wset), median(cset), "");
-  std::printf("\nweft replay per node vs weft direct launch: %.3fx\n", median(w_replay) / median(w_direct));
-  std::printf("weft hipGraphExecUpdate, 8192 nodes, nothing changed: %.3f ms\n", median(upd) / 1000.0);
+  std::printf("\nweft replay per node vs weft direct launch: %.3fx\n",
+              median(w_replay) / median(w_direct));
+  std::printf("weft hipGraphExecUpdate, 8192 nodes, nothing changed: %.3f ms\n",
+              median(upd) / 1000.0);
 
   CHECK(hipGraphExecDestroy(webig));
   CHECK(hipGraphExecDestroy(we));

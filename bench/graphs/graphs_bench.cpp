@@ -104,25 +104,35 @@ int main(int argc, char** argv) {
     CHECK(hipGraphLaunch(chain_exec, s));
   }
   CHECK(hipStreamSynchronize(s));
-  double direct = median_us(reps, [&] {
+  double direct = median_us(
+                      reps,
+                      [&] {
     for (int c = 0; c < chains; ++c) {
       for (int i = 0; i < kChain; ++i) hipLaunchKernelGGL(tick, dim3(1), dim3(32), 0, s, counter);
       CHECK(hipStreamSynchronize(s));
     }
-  }) / (chains * kChain);
-  double replay = median_us(reps, [&] {
+                      }) /
+      (chains * kChain);
+  double replay = median_us(
+                      reps,
+                      [&] {
     for (int c = 0; c < chains; ++c) {
       CHECK(hipGraphLaunch(chain_exec, s));
       CHECK(hipStreamSynchronize(s));
     }
-  }) / (chains * kChain);
-  double launch_host = median_us(reps, [&] {
+                      }) /
+      (chains * kChain);
+  double launch_host = median_us(
+                           reps,
+                           [&] {
     for (int c = 0; c < chains; ++c) CHECK(hipGraphLaunch(chain_exec, s));
-  }) / chains;
+                           }) /
+      chains;
   CHECK(hipStreamSynchronize(s));
   rows.push_back({"100-kernel chain, direct launches, per kernel", direct, "µs", ""});
-  rows.push_back({"100-kernel chain, graph replay, per node", replay, "µs",
-                  "ratio " + std::to_string(replay / direct).substr(0, 5) + "x of direct (target ≤ 0.5x)"});
+  rows.push_back(
+      {"100-kernel chain, graph replay, per node", replay, "µs",
+       "ratio " + std::to_string(replay / direct).substr(0, 5) + "x of direct (target ≤ 0.5x)"});
   rows.push_back({"hipGraphLaunch host time (100 nodes, not waited)", launch_host, "µs", ""});
 
   // ---- 2. instantiation ----
@@ -153,22 +163,20 @@ int main(int argc, char** argv) {
   CHECK(hipGraphInstantiate(&big_exec, big, nullptr, nullptr, 0));
   hipGraphNode_t error = nullptr;
   hipGraphExecUpdateResult result;
-  double unchanged = median_us(reps, [&] {
-    CHECK(hipGraphExecUpdate(big_exec, big, &error, &result));
-  });
+  double unchanged =
+      median_us(reps, [&] { CHECK(hipGraphExecUpdate(big_exec, big, &error, &result)); });
   int* other_counter = nullptr;
   CHECK(hipMalloc(&other_counter, sizeof(int)));
   std::vector<hipGraph_t> recaptured;
   for (int r = 0; r < reps; ++r)
     recaptured.push_back(capture_chain(s, r % 2 ? counter : other_counter, kBig));
   size_t next = 0;
-  double all_changed = median_us(reps, [&] {
-    CHECK(hipGraphExecUpdate(big_exec, recaptured[next++], &error, &result));
-  });
+  double all_changed = median_us(
+      reps, [&] { CHECK(hipGraphExecUpdate(big_exec, recaptured[next++], &error, &result)); });
   rows.push_back({"hipGraphExecUpdate, 8192 nodes, nothing changed", unchanged / 1000.0, "ms",
                   "target ≤ 1 ms"});
-  rows.push_back({"hipGraphExecUpdate, 8192 nodes, every kernel changed", all_changed / 1000.0, "ms",
-                  "target ≤ 5 ms"});
+  rows.push_back({"hipGraphExecUpdate, 8192 nodes, every kernel changed", all_changed / 1000.0,
+                  "ms", "target ≤ 5 ms"});
 
   // ---- 4. one-node SetParams ----
   hipGraphNode_t first = nodes_of(chain)[0];
@@ -178,19 +186,23 @@ int main(int argc, char** argv) {
   void* args[] = {&target};
   params.kernelParams = args;
   const int calls = quick ? 10000 : 100000;
-  double setparams = median_us(reps, [&] {
+  double setparams = median_us(
+                         reps,
+                         [&] {
     for (int i = 0; i < calls; ++i) {
       target = (i & 1) ? counter : other_counter;
       CHECK(hipGraphExecKernelNodeSetParams(chain_exec, first, &params));
     }
-  }) / calls;
+                         }) /
+      calls;
   rows.push_back({"hipGraphExecKernelNodeSetParams, one node", setparams, "µs", ""});
 
   // ---- report ----
   std::printf("bench_graphs on device %d: %s (%s), %d compute units\n\n", device, props.name,
               props.gcnArchName, props.multiProcessorCount);
   std::printf("| measurement | value | note |\n|---|---|---|\n");
-  for (const Row& r : rows) std::printf("| %s | %.3f %s | %s |\n", r.what.c_str(), r.value, r.unit.c_str(), r.note.c_str());
+  for (const Row& r : rows)
+    std::printf("| %s | %.3f %s | %s |\n", r.what.c_str(), r.value, r.unit.c_str(), r.note.c_str());
 
   for (hipGraph_t g : recaptured) CHECK(hipGraphDestroy(g));
   CHECK(hipGraphExecDestroy(big_exec));

@@ -20,7 +20,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 double measure_hipinit() {
   auto t0 = Clock::now();
@@ -66,8 +68,8 @@ void report(const char* name, const std::vector<double>& v) {
     std::printf("%-8s unavailable\n", name);
     return;
   }
-  std::printf("%-8s min %.3f ms  median %.3f ms  max %.3f ms  (%zu runs)\n", name, v.front(), v[v.size() / 2],
-              v.back(), v.size());
+  std::printf("%-8s min %.3f ms  median %.3f ms  max %.3f ms  (%zu runs)\n", name, v.front(),
+              v[v.size() / 2], v.back(), v.size());
 }
 
 }  // namespace

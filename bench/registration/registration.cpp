@@ -20,9 +20,10 @@
 extern "C" {
 void** __hipRegisterFatBinary(const void* data);
 void __hipUnregisterFatBinary(void** modules);
-void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, void*, void*, dim3*, dim3*, int*);
-void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int ext, size_t size,
-                      int constant, int global);
+void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, void*, void*,
+                           dim3*, dim3*, int*);
+void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int ext,
+                      size_t size, int constant, int global);
 }
 
 namespace {
@@ -46,7 +47,8 @@ std::vector<char> make_bundle(const std::vector<char>& cpu) {
       {"host-x86_64-unknown-linux", {}},
       {"hipv4-amdgcn-amd-amdhsa--gfx90a", std::vector<char>(4096, 0)},
       {"hipv4-x86_64-unknown-linux-gnu-x86_64", cpu}};
-  std::vector<char> out(std::begin("__CLANG_OFFLOAD_BUNDLE__"), std::end("__CLANG_OFFLOAD_BUNDLE__") - 1);
+  std::vector<char> out(std::begin("__CLANG_OFFLOAD_BUNDLE__"),
+                        std::end("__CLANG_OFFLOAD_BUNDLE__") - 1);
   put_u64(out, entries.size());
   size_t header = out.size();
   for (auto& e : entries) header += 24 + e.first.size();
@@ -94,8 +96,8 @@ int main(int argc, char** argv) {
     auto start = Clock::now();
     void** handle = __hipRegisterFatBinary(&wrapper);
     for (int i = 0; i < kKernels; ++i)
-      __hipRegisterFunction(handle, &keys[i], names[i].data(), names[i].c_str(), ~0u, nullptr, nullptr, nullptr,
-                            nullptr, nullptr);
+      __hipRegisterFunction(handle, &keys[i], names[i].data(), names[i].c_str(), ~0u, nullptr,
+                            nullptr, nullptr, nullptr, nullptr);
     for (int i = 0; i < kVars; ++i)
       __hipRegisterVar(handle, &vars[i], names[i].data(), names[i].data(), 0, sizeof(int), 0, 0);
     auto end = Clock::now();
@@ -103,14 +105,17 @@ int main(int argc, char** argv) {
     if (round + 1 < kRounds) __hipUnregisterFatBinary(handle);
   }
   std::sort(us.begin(), us.end());
-  std::printf("register 1 fat binary + %d kernels + %d variables: median %.1f us, min %.1f us, max %.1f us (%d rounds)\n",
-              kKernels, kVars, us[us.size() / 2], us.front(), us.back(), kRounds);
+  std::printf(
+      "register 1 fat binary + %d kernels + %d variables: median %.1f us, min %.1f us, max %.1f us "
+      "(%d rounds)\n",
+      kKernels, kVars, us[us.size() / 2], us.front(), us.back(), kRounds);
 
   // The lazy part: first launch on the CPU agent vs. later ones.
   static const char fill_key = 0;
   std::vector<char> dummy;
   void** handle = __hipRegisterFatBinary(&wrapper);
-  __hipRegisterFunction(handle, &fill_key, nullptr, "fill_index", ~0u, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __hipRegisterFunction(handle, &fill_key, nullptr, "fill_index", ~0u, nullptr, nullptr, nullptr,
+                        nullptr, nullptr);
   int* out = nullptr;
   if (hipMalloc(&out, 64 * sizeof(int)) != hipSuccess) return 1;
   int n = 64;
@@ -127,8 +132,10 @@ int main(int argc, char** argv) {
   std::vector<double> later;
   for (int i = 0; i < 20; ++i) later.push_back(launch());
   std::sort(later.begin(), later.end());
-  std::printf("first hipLaunchKernel on the CPU agent (parse bundle, load CPU code object): %.1f us; "
-              "later launches: median %.1f us\n", first, later[later.size() / 2]);
+  std::printf(
+      "first hipLaunchKernel on the CPU agent (parse bundle, load CPU code object): %.1f us; "
+      "later launches: median %.1f us\n",
+      first, later[later.size() / 2]);
   (void)hipFree(out);
   __hipUnregisterFatBinary(handle);
   return 0;

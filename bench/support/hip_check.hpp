@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                       \
-  do {                                                                    \
-    hipError_t e_ = (call);                                               \
-    if (e_ != hipSuccess) {                                               \
-      std::fprintf(stderr, "%s: %s\n", #call, hipGetErrorString(e_));     \
-      std::exit(1);                                                       \
-    }                                                                     \
+#define CHECK(call)                                                   \
+  do {                                                                \
+    hipError_t e_ = (call);                                           \
+    if (e_ != hipSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #call, hipGetErrorString(e_)); \
+      std::exit(1);                                                   \
+    }                                                                 \
   } while (0)

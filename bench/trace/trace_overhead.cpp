@@ -42,8 +42,8 @@ constexpr int kSyncsPerBatch = 200;
 struct Figures {
   double submit_us = 0;  // async launch: time in hipLaunchKernelGGL, per call
   double submit_min_us = 0;
-  double total_us = 0;   // async launch: submit + run, per kernel (batch then sync)
-  double sync_us = 0;    // launch + hipStreamSynchronize, per round
+  double total_us = 0;  // async launch: submit + run, per kernel (batch then sync)
+  double sync_us = 0;   // launch + hipStreamSynchronize, per round
 };
 
 double median(std::vector<double> v) {
@@ -55,7 +55,8 @@ Figures measure(int batches, hipStream_t stream) {
   std::vector<double> submit, total, sync;
   for (int b = 0; b <= batches; ++b) {  // batch 0 warms up
     auto t0 = Clock::now();
-    for (int i = 0; i < kLaunchesPerBatch; ++i) hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, stream);
+    for (int i = 0; i < kLaunchesPerBatch; ++i)
+      hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, stream);
     auto t1 = Clock::now();
     CHECK(hipStreamSynchronize(stream));
     auto t2 = Clock::now();
@@ -71,7 +72,8 @@ Figures measure(int batches, hipStream_t stream) {
     sync.push_back(us(t3 - t2) / kSyncsPerBatch);
   }
   CHECK(hipGetLastError());
-  return Figures{median(submit), *std::min_element(submit.begin(), submit.end()), median(total), median(sync)};
+  return Figures{median(submit), *std::min_element(submit.begin(), submit.end()), median(total),
+                 median(sync)};
 }
 
 // The child: traced figures on one line, then the time hipProfilerStop takes to
@@ -84,11 +86,13 @@ int child(int batches) {
   CHECK(hipProfilerStop());
   double write_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
   CHECK(hipStreamDestroy(stream));
-  std::printf("%.6f %.6f %.6f %.6f %.3f\n", f.submit_us, f.submit_min_us, f.total_us, f.sync_us, write_ms);
+  std::printf("%.6f %.6f %.6f %.6f %.3f\n", f.submit_us, f.submit_min_us, f.total_us, f.sync_us,
+              write_ms);
   return 0;
 }
 
-bool run_traced_child(const char* self, int batches, Figures& f, double& write_ms, std::string& path) {
+bool run_traced_child(const char* self, int batches, Figures& f, double& write_ms,
+                      std::string& path) {
   path = "/tmp/weft-bench-trace-" + std::to_string(getpid()) + ".json";
   std::vector<std::string> env_text;
   for (char** e = environ; *e; ++e)
@@ -117,8 +121,8 @@ bool run_traced_child(const char* self, int batches, Figures& f, double& write_m
   int status = 0;
   waitpid(pid, &status, 0);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
-  return std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf", &f.submit_us, &f.submit_min_us, &f.total_us, &f.sync_us,
-                     &write_ms) == 5;
+  return std::sscanf(out.c_str(), "%lf %lf %lf %lf %lf", &f.submit_us, &f.submit_min_us,
+                     &f.total_us, &f.sync_us, &write_ms) == 5;
 }
 
 }  // namespace
@@ -141,7 +145,8 @@ int main(int argc, char** argv) {
   Figures off = measure(batches, stream);
   CHECK(hipStreamDestroy(stream));
 
-  std::printf("| %-40s | %12s | %12s | %12s |\n", "empty kernel, 1 thread", "trace off", "trace on", "on - off");
+  std::printf("| %-40s | %12s | %12s | %12s |\n", "empty kernel, 1 thread", "trace off", "trace on",
+              "on - off");
   std::printf("|%s|%s|%s|%s|\n", std::string(42, '-').c_str(), std::string(14, '-').c_str(),
               std::string(14, '-').c_str(), std::string(14, '-').c_str());
   Figures on;
@@ -158,12 +163,14 @@ int main(int argc, char** argv) {
   row("launch + stream sync", off.sync_us, on.sync_us);
   if (traced) {
     // Per launch: an API slice and a kernel slice (plus its flow); the sync adds one more slice.
-    long events = long(batches + 1) * (2L * (kLaunchesPerBatch + kSyncsPerBatch) + kSyncsPerBatch + 1);
-    std::printf("\nrecording: %.3f us per event on the submitting thread (async submit delta / 2 events "
-                "per launch: API slice, kernel slice + flow)\n",
-                (on.submit_us - off.submit_us) / 2);
-    std::printf("writing: %ld events in %.1f ms at hipProfilerStop = %.3f us per event\n", events, write_ms,
-                write_ms * 1000 / double(events));
+    long events =
+        long(batches + 1) * (2L * (kLaunchesPerBatch + kSyncsPerBatch) + kSyncsPerBatch + 1);
+    std::printf(
+        "\nrecording: %.3f us per event on the submitting thread (async submit delta / 2 events "
+        "per launch: API slice, kernel slice + flow)\n",
+        (on.submit_us - off.submit_us) / 2);
+    std::printf("writing: %ld events in %.1f ms at hipProfilerStop = %.3f us per event\n", events,
+                write_ms, write_ms * 1000 / double(events));
     std::remove(path.c_str());
   } else if (!off_only) {
     std::printf("\n(the traced child failed)\n");

@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(expr)                                                                  \
-  do {                                                                               \
-    hipError_t err_ = (expr);                                                        \
-    if (err_ != hipSuccess) {                                                        \
-      std::fprintf(stderr, "%s: %s\n", #expr, hipGetErrorString(err_));              \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK(expr)                                                     \
+  do {                                                                  \
+    hipError_t err_ = (expr);                                           \
+    if (err_ != hipSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #expr, hipGetErrorString(err_)); \
+      return 1;                                                         \
+    }                                                                   \
   } while (0)
 
 constexpr int kTile = 16;
@@ -67,7 +67,8 @@ __global__ void reduce_sum(const float* in, float* out, int n) {
 
 __global__ void reduce_sum_warp(const float* in, float* out, int n) {
   float v = 0.0f;
-  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) v += in[i];
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    v += in[i];
   v = warp_sum(v);
   if (threadIdx.x % warpSize == 0) atomicAdd(out, v);
 }
@@ -158,8 +159,10 @@ int main() {
 
   const int blocks = (n + kBlock - 1) / kBlock;
   axpy<float><<<blocks, kBlock>>>(2.0f, x, y, n);
-  hipLaunchKernelGGL(HIP_KERNEL_NAME(transform<float, Softplus>), dim3(blocks), dim3(kBlock), 0, 0, x, y, n, Softplus{});
-  hipLaunchKernelGGL(HIP_KERNEL_NAME(transform<float, Polynomial>), dim3(blocks), dim3(kBlock), 0, 0, x, y, n, Polynomial{});
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(transform<float, Softplus>), dim3(blocks), dim3(kBlock), 0, 0,
+                     x, y, n, Softplus{});
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(transform<float, Polynomial>), dim3(blocks), dim3(kBlock), 0,
+                     0, x, y, n, Polynomial{});
   reduce_sum<<<blocks, kBlock>>>(y, sum, n);
   reduce_sum_warp<<<64, kBlock>>>(y, sum, n);
   matmul_tiled<<<dim3(m / kTile, m / kTile), dim3(kTile, kTile)>>>(ma, mb, mc, m);
@@ -184,8 +187,8 @@ int main() {
   float total = 0.0f;
   CHECK(hipMemcpy(&total, sum, sizeof total, hipMemcpyDeviceToHost));
   std::printf("sum %g\n", total);
-  for (void* p : {(void*)x, (void*)y, (void*)sum, (void*)ma, (void*)mb, (void*)mc, (void*)bytes, (void*)bins,
-                  (void*)scan_in, (void*)scan_out})
+  for (void* p : {(void*)x, (void*)y, (void*)sum, (void*)ma, (void*)mb, (void*)mc, (void*)bytes,
+                  (void*)bins, (void*)scan_in, (void*)scan_out})
     CHECK(hipFree(p));
   return 0;
 }

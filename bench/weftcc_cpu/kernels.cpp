@@ -13,13 +13,13 @@
 #include <cstring>
 #include <vector>
 
-#define CHECK_HIP(expr)                                                               \
-  do {                                                                                \
-    hipError_t e_ = (expr);                                                           \
-    if (e_ != hipSuccess) {                                                           \
-      std::fprintf(stderr, "%s: %s\n", #expr, hipGetErrorString(e_));                 \
-      return 2;                                                                       \
-    }                                                                                 \
+#define CHECK_HIP(expr)                                               \
+  do {                                                                \
+    hipError_t e_ = (expr);                                           \
+    if (e_ != hipSuccess) {                                           \
+      std::fprintf(stderr, "%s: %s\n", #expr, hipGetErrorString(e_)); \
+      return 2;                                                       \
+    }                                                                 \
   } while (0)
 
 __global__ void vector_add(const float* a, const float* b, float* c, int n) {
@@ -65,7 +65,8 @@ double median_ms(F&& body) {
   for (int i = 0; i < 9; ++i) {
     auto a = std::chrono::steady_clock::now();
     body();
-    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
+    t.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - a).count());
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -73,10 +74,15 @@ double median_ms(F&& body) {
 
 int main(int argc, char** argv) {
   // Optional: run only the rows whose name starts with argv[1]; argv[2] = log2 of n.
-  auto wanted = [&](const char* row) { return argc < 2 || std::strncmp(row, argv[1], std::strlen(argv[1])) == 0; };
+  auto wanted = [&](const char* row) {
+    return argc < 2 || std::strncmp(row, argv[1], std::strlen(argv[1])) == 0;
+  };
   const int n = 1 << (argc > 2 ? std::atoi(argv[2]) : 24), threads = 256, blocks = n / threads;
   std::vector<float> ha(n), hb(n);
-  for (int i = 0; i < n; ++i) { ha[i] = float(i % 1000) * 0.5f; hb[i] = float(i % 7); }
+  for (int i = 0; i < n; ++i) {
+    ha[i] = float(i % 1000) * 0.5f;
+    hb[i] = float(i % 7);
+  }
   float *a, *b, *c;
   CHECK_HIP(hipMalloc(&a, n * sizeof(float)));
   CHECK_HIP(hipMalloc(&b, n * sizeof(float)));
@@ -88,66 +94,68 @@ int main(int argc, char** argv) {
   std::vector<float> hc(n);
 
   if (wanted("vectorAdd")) {
-  t = median_ms([&] {
-    hipLaunchKernelGGL(vector_add, dim3(blocks), dim3(threads), 0, 0, a, b, c, n);
-    (void)hipDeviceSynchronize();
-  });
-  CHECK_HIP(hipMemcpy(hc.data(), c, n * sizeof(float), hipMemcpyDeviceToHost));
-  ok = true;
-  for (int i = 0; i < n; ++i) ok &= hc[i] == ha[i] + hb[i];
-  std::printf("vectorAdd %.3f %s\n", t, ok ? "ok" : "WRONG");
-  all_ok &= ok;
+    t = median_ms([&] {
+      hipLaunchKernelGGL(vector_add, dim3(blocks), dim3(threads), 0, 0, a, b, c, n);
+      (void)hipDeviceSynchronize();
+    });
+    CHECK_HIP(hipMemcpy(hc.data(), c, n * sizeof(float), hipMemcpyDeviceToHost));
+    ok = true;
+    for (int i = 0; i < n; ++i) ok &= hc[i] == ha[i] + hb[i];
+    std::printf("vectorAdd %.3f %s\n", t, ok ? "ok" : "WRONG");
+    all_ok &= ok;
   }
 
   if (wanted("block_sum")) {
-  t = median_ms([&] {
-    hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(threads), 0, 0, a, c);
-    (void)hipDeviceSynchronize();
-  });
-  CHECK_HIP(hipMemcpy(hc.data(), c, blocks * sizeof(float), hipMemcpyDeviceToHost));
-  ok = true;
-  for (int bl = 0; bl < blocks; bl += 997) {
-    double s = 0;
-    for (int k = 0; k < threads; ++k) s += ha[bl * threads + k];
-    ok &= std::fabs(hc[bl] - s) <= 1e-3 * s;
-  }
-  std::printf("block_sum %.3f %s\n", t, ok ? "ok" : "WRONG");
-  all_ok &= ok;
+    t = median_ms([&] {
+      hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(threads), 0, 0, a, c);
+      (void)hipDeviceSynchronize();
+    });
+    CHECK_HIP(hipMemcpy(hc.data(), c, blocks * sizeof(float), hipMemcpyDeviceToHost));
+    ok = true;
+    for (int bl = 0; bl < blocks; bl += 997) {
+      double s = 0;
+      for (int k = 0; k < threads; ++k) s += ha[bl * threads + k];
+      ok &= std::fabs(hc[bl] - s) <= 1e-3 * s;
+    }
+    std::printf("block_sum %.3f %s\n", t, ok ? "ok" : "WRONG");
+    all_ok &= ok;
   }
 
   if (wanted("warp_sum")) {
-  t = median_ms([&] {
-    hipLaunchKernelGGL(warp_sum, dim3(blocks), dim3(threads), 0, 0, a, c);
-    (void)hipDeviceSynchronize();
-  });
-  CHECK_HIP(hipMemcpy(hc.data(), c, n / 32 * sizeof(float), hipMemcpyDeviceToHost));
-  ok = true;
-  for (int w = 0; w < n / 32; w += 4099) {
-    double s = 0;
-    for (int k = 0; k < 32; ++k) s += ha[w * 32 + k];
-    ok &= std::fabs(hc[w] - s) <= 1e-3 * s + 1e-3;
-  }
-  std::printf("warp_sum %.3f %s\n", t, ok ? "ok" : "WRONG");
-  all_ok &= ok;
+    t = median_ms([&] {
+      hipLaunchKernelGGL(warp_sum, dim3(blocks), dim3(threads), 0, 0, a, c);
+      (void)hipDeviceSynchronize();
+    });
+    CHECK_HIP(hipMemcpy(hc.data(), c, n / 32 * sizeof(float), hipMemcpyDeviceToHost));
+    ok = true;
+    for (int w = 0; w < n / 32; w += 4099) {
+      double s = 0;
+      for (int k = 0; k < 32; ++k) s += ha[w * 32 + k];
+      ok &= std::fabs(hc[w] - s) <= 1e-3 * s + 1e-3;
+    }
+    std::printf("warp_sum %.3f %s\n", t, ok ? "ok" : "WRONG");
+    all_ok &= ok;
   }
 
   if (wanted("sgemm")) {
-  const int m = 256;
-  t = median_ms([&] {
-    hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, a, b, c, m);
-    (void)hipDeviceSynchronize();
-  });
-  CHECK_HIP(hipMemcpy(hc.data(), c, m * m * sizeof(float), hipMemcpyDeviceToHost));
-  ok = true;
-  for (int r = 0; r < m; r += 37)
-    for (int col = 0; col < m; col += 41) {
-      double s = 0;
-      for (int k = 0; k < m; ++k) s += double(ha[r * m + k]) * hb[k * m + col];
-      ok &= std::fabs(hc[r * m + col] - s) <= 1e-3 * std::fabs(s) + 1e-2;
-    }
-  std::printf("sgemm_256 %.3f %s\n", t, ok ? "ok" : "WRONG");
-  all_ok &= ok;
+    const int m = 256;
+    t = median_ms([&] {
+      hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, a, b, c, m);
+      (void)hipDeviceSynchronize();
+    });
+    CHECK_HIP(hipMemcpy(hc.data(), c, m * m * sizeof(float), hipMemcpyDeviceToHost));
+    ok = true;
+    for (int r = 0; r < m; r += 37)
+      for (int col = 0; col < m; col += 41) {
+        double s = 0;
+        for (int k = 0; k < m; ++k) s += double(ha[r * m + k]) * hb[k * m + col];
+        ok &= std::fabs(hc[r * m + col] - s) <= 1e-3 * std::fabs(s) + 1e-2;
+      }
+    std::printf("sgemm_256 %.3f %s\n", t, ok ? "ok" : "WRONG");
+    all_ok &= ok;
   }
-  CHECK_HIP(hipFree(a)); CHECK_HIP(hipFree(b)); CHECK_HIP(hipFree(c));
+  CHECK_HIP(hipFree(a));
+  CHECK_HIP(hipFree(b));
+  CHECK_HIP(hipFree(c));
   return all_ok ? 0 : 1;
 }

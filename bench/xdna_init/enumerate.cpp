@@ -28,8 +28,10 @@ int main(int argc, char** argv) {
   }
   double first = us.front();
   std::sort(us.begin(), us.end());
-  std::printf("xdna enumeration: first %.1f us; min %.1f us  median %.1f us  max %.1f us (%d runs), %zu agent(s)\n",
-              first, us.front(), us[us.size() / 2], us.back(), runs, agents);
+  std::printf(
+      "xdna enumeration: first %.1f us; min %.1f us  median %.1f us  max %.1f us (%d runs), %zu "
+      "agent(s)\n",
+      first, us.front(), us[us.size() / 2], us.back(), runs, agents);
   std::printf("note: %s\n", note.c_str());
   return 0;
 }

@@ -137,7 +137,8 @@ constexpr uint32_t kNeverRunnable = 0;
 constexpr uint32_t kNone = UINT32_MAX;
 
 // Kernels switch fibers inline unless this library must see every switch.
-constexpr uint32_t kFiberMode = WEFT_INLINE_FIBER_SWITCH ? WEFT_KERNEL_FIBER_INLINE : WEFT_KERNEL_FIBER;
+constexpr uint32_t kFiberMode =
+    WEFT_INLINE_FIBER_SWITCH ? WEFT_KERNEL_FIBER_INLINE : WEFT_KERNEL_FIBER;
 
 #define WEFT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define WEFT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -294,7 +295,8 @@ void BlockRunner::prepare_slots() {
   if (fiber_capacity_ < threads_) {
     auto* grown = static_cast<weftFiber*>(
         ::operator new[](sizeof(weftFiber) * threads_, std::align_val_t(64)));
-    for (size_t t = 0; t < threads_; ++t) grown[t] = t < fiber_capacity_ ? fiber_storage_[t] : weftFiber{};
+    for (size_t t = 0; t < threads_; ++t)
+      grown[t] = t < fiber_capacity_ ? fiber_storage_[t] : weftFiber{};
     fiber_storage_.reset(grown);
     fiber_capacity_ = threads_;
     info_.resize(threads_);
@@ -647,8 +649,9 @@ void BlockRunner::fault_block(const Fault& fault) {
   // (or below it: a frame larger than a page jumped over it).
   const StackSpan& stack = fiber_mode_ ? stack_of(hot_.current) : os_stack_;
   auto* address = static_cast<std::byte*>(fault.address);
-  bool overflow = stack.bottom && ((address < stack.bottom && address + 16 * page_size() >= stack.bottom) ||
-                                   static_cast<std::byte*>(fault.stack_pointer) < stack.bottom);
+  bool overflow =
+      stack.bottom && ((address < stack.bottom && address + 16 * page_size() >= stack.bottom) ||
+                       static_cast<std::byte*>(fault.stack_pointer) < stack.bottom);
   if (!aborted_) {
     aborted_ = true;
     abort_code_ = overflow ? hipErrorLaunchFailure : hipErrorIllegalAddress;
@@ -673,12 +676,15 @@ std::string BlockRunner::describe_fault() const {
         "stack (fault at {} in the guard page; WEFT_CPU_STACK_SIZE or "
         "hipDeviceSetLimit(hipLimitStackSize) sets the size)",
         f.thread.x, f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z, f.address);
-  const char* access = f.access == Fault::kWrite ? "write to" : f.access == Fault::kRead ? "read of" : "access to";
+  const char* access = f.access == Fault::kWrite ? "write to"
+                     : f.access == Fault::kRead  ? "read of"
+                                                 : "access to";
   // In loop mode only the kernel binary's entry loop knows which thread runs.
-  std::string who = f.in_fibers ? fmt::format("GPU thread [{},{},{}] of block [{},{},{}]", f.thread.x,
-                                              f.thread.y, f.thread.z, f.block.x, f.block.y, f.block.z)
-                                : fmt::format("a GPU thread of blocks {}..{} (linear ids)", f.first_block,
-                                              f.last_block);
+  std::string who =
+      f.in_fibers
+          ? fmt::format("GPU thread [{},{},{}] of block [{},{},{}]", f.thread.x, f.thread.y,
+                        f.thread.z, f.block.x, f.block.y, f.block.z)
+          : fmt::format("a GPU thread of blocks {}..{} (linear ids)", f.first_block, f.last_block);
   return fmt::format("illegal memory access{}: {} address {} by {}; {}",
                      f.signal == SIGBUS ? " (bus error)" : "", access, f.address, who,
                      describe_nearest_allocation(f.address));

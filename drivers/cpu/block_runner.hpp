@@ -154,7 +154,9 @@ class BlockRunner {
   struct EngineWait;
   struct AlignedDelete {
     template <typename T>
-    void operator()(T* p) const { ::operator delete[](p, std::align_val_t(64)); }
+    void operator()(T* p) const {
+      ::operator delete[](p, std::align_val_t(64));
+    }
   };
 
   void prepare_slots();
@@ -203,7 +205,7 @@ class BlockRunner {
   size_t dynamic_shared_capacity_ = 0;
 
   unsigned threads_ = 0;
-  uint32_t os_thread_ = 0;  // the GPU thread on the OS stack (Slot::OsThread), if any
+  uint32_t os_thread_ = 0;      // the GPU thread on the OS stack (Slot::OsThread), if any
   dim3 indexed_dims_{0, 0, 0};  // block shape the fibers' threadIdx were computed for
   std::string abort_message_;
   std::jmp_buf abort_jump_;
@@ -218,7 +220,7 @@ class BlockRunner {
   std::vector<weftWarpState> warps_;
   std::vector<HeldLanes> held_;  // by warp
   uint32_t hold_ = 0;            // never changes: held lanes wait on it
-  weftFiber main_{};  // the OS stack while fibers run
+  weftFiber main_{};             // the OS stack while fibers run
   void* main_fake_stack_ = nullptr;
   void* os_tsan_fiber_ = nullptr;  // ThreadSanitizer's context of the OS thread
   StackSpan os_stack_;

@@ -11,7 +11,7 @@ namespace weft::cpu {
 struct CpuCommandBuffer::Program final : public RefCounted {
   std::vector<Op> ops;
   std::vector<uint8_t> enabled;
-  std::vector<uint32_t> event_steps;  // indices of record and wait ops, in order
+  std::vector<uint32_t> event_steps;   // indices of record and wait ops, in order
   std::atomic<uint32_t> in_flight{0};  // submits not yet finished
 
   Program() = default;
@@ -59,7 +59,8 @@ CpuCommandBuffer::CpuCommandBuffer() : program_(make_ref<Program>()) {}
 
 Status CpuCommandBuffer::record(const Op& op) {
   if (finalized_) return Status(hipErrorIllegalState, "command buffer already finalized");
-  if (auto* record = std::get_if<EventRecordOp>(&op); record && !dynamic_cast<CpuEvent*>(record->event.get()))
+  if (auto* record = std::get_if<EventRecordOp>(&op);
+      record && !dynamic_cast<CpuEvent*>(record->event.get()))
     return Status(hipErrorInvalidHandle, "CPU command buffer: the event belongs to another agent");
   program_->ops.push_back(op);
   program_->enabled.push_back(1);
@@ -81,7 +82,8 @@ CpuCommandBuffer::Program& CpuCommandBuffer::writable() {
 Status CpuCommandBuffer::update(size_t index, const Op& op) {
   if (!finalized_ || index >= program_->ops.size())
     return Status(hipErrorInvalidValue, "CPU command buffer: no such record");
-  if (auto* record = std::get_if<EventRecordOp>(&op); record && !dynamic_cast<CpuEvent*>(record->event.get()))
+  if (auto* record = std::get_if<EventRecordOp>(&op);
+      record && !dynamic_cast<CpuEvent*>(record->event.get()))
     return Status(hipErrorInvalidHandle, "CPU command buffer: the event belongs to another agent");
   Program& p = writable();
   bool reindex = is_event_op(p.ops[index]) != is_event_op(op);
@@ -113,7 +115,8 @@ Status CpuCommandBuffer::submit(Queue& queue) {
     uint64_t generation = 0;
     if (auto* record = std::get_if<EventRecordOp>(&p.ops[step])) {
       if (p.enabled[step]) generation = static_cast<CpuEvent*>(record->event.get())->arm();
-    } else if (auto* own = dynamic_cast<CpuEvent*>(std::get<EventWaitOp>(p.ops[step]).event.get())) {
+    } else if (auto* own =
+                   dynamic_cast<CpuEvent*>(std::get<EventWaitOp>(p.ops[step]).event.get())) {
       generation = own->armed_generation();
     }
     replay->generations.push_back(generation);

@@ -112,7 +112,8 @@ Status run_cooperative(weftKernelEntry entry, void* args, const LaunchDims& dims
   } catch (const std::exception& e) {
     launch.fail(Status(hipErrorLaunchOutOfResources,
                        fmt::format("cooperative launch: could not start an OS thread for block {} "
-                                   "of {}: {}", started, blocks, e.what())));
+                                   "of {}: {}",
+                                   started, blocks, e.what())));
     for (uint64_t b = started; b < blocks; ++b) launch.barrier.block_ended(true);
   }
   run_block(launch, 0);
@@ -138,9 +139,10 @@ __attribute__((visibility("default"))) void weftGridSync(void) {
     return;
   }
   if (!weft::cpu::t_grid)
-    runner->abort_block("grid.sync() in a launch that is not cooperative (launch the kernel with "
-                        "hipLaunchCooperativeKernel)",
-                        hipErrorLaunchFailure);
+    runner->abort_block(
+        "grid.sync() in a launch that is not cooperative (launch the kernel with "
+        "hipLaunchCooperativeKernel)",
+        hipErrorLaunchFailure);
   if (!weft::cpu::t_grid->arrive())
     runner->abort_block("grid.sync(): another block of the cooperative launch failed",
                         hipErrorLaunchFailure);

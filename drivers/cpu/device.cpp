@@ -106,16 +106,17 @@ HostFacts read_host_facts() {
 
 Status CpuDevice::set_thread_stack_bytes(size_t bytes) {
   if (bytes > kMaxStackBytes)
-    return Status(hipErrorInvalidValue,
-                  fmt::format("stack size {} is above the CPU agent's limit of {} bytes per GPU thread",
-                              bytes, kMaxStackBytes));
+    return Status(
+        hipErrorInvalidValue,
+        fmt::format("stack size {} is above the CPU agent's limit of {} bytes per GPU thread",
+                    bytes, kMaxStackBytes));
   fiber_stack_bytes_->store(round_stack_bytes(bytes));
   return Status();
 }
 
 CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes)
-    : facts_(std::move(facts)),
-      fiber_stack_bytes_(std::make_shared<std::atomic<size_t>>(round_stack_bytes(fiber_stack_bytes))) {
+    : facts_(std::move(facts)), fiber_stack_bytes_(std::make_shared<std::atomic<size_t>>(
+                                    round_stack_bytes(fiber_stack_bytes))) {
   available_at_start_ = available_host_memory(facts_.total_memory);
   caps_.runs_host_kernels = true;
   caps_.host_can_access_device_memory = true;
@@ -177,7 +178,7 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.pageableMemoryAccessUsesHostPageTables = 1;
   p.directManagedMemAccessFromHost = 1;
   p.maxBlocksPerMultiProcessor = kResidentBlocksPerCore;
-  p.cooperativeLaunch = 1;  // drivers/cpu/cooperative.hpp
+  p.cooperativeLaunch = 1;             // drivers/cpu/cooperative.hpp
   p.cooperativeMultiDeviceLaunch = 1;  // with this one device
   p.hostRegisterSupported = 1;
   p.ipcEventSupported = 1;  // drivers/cpu/ipc.cpp
@@ -197,7 +198,6 @@ void CpuDevice::properties(hipDeviceProp_tR0600& p) const {
   p.arch.hasSyncThreadsExt = 1;
   p.arch.has3dGrid = 1;
 }
-
 
 MemoryInfo CpuDevice::memory_info() const {
   MemoryInfo info;
@@ -238,7 +238,8 @@ Result<void*> CpuDevice::allocate(MemoryKind kind, size_t bytes, unsigned) {
 }
 
 Status CpuDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
-  SharedHeap* heap = kind == MemoryKind::kDevice && bytes >= SharedHeap::kMinBytes ? SharedHeap::get() : nullptr;
+  SharedHeap* heap =
+      kind == MemoryKind::kDevice && bytes >= SharedHeap::kMinBytes ? SharedHeap::get() : nullptr;
   if (!heap || !heap->release(ptr)) std::free(ptr);
   allocated_bytes_.fetch_sub(bytes, std::memory_order_relaxed);
   return Status();

@@ -86,7 +86,8 @@ class CpuDevice final : public Device {
   // External memory and semaphores (drivers/cpu/external.cpp): memory files mapped
   // MAP_SHARED; semaphores on an eventfd or a memory file's first 64-bit word.
   Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) override;
-  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) override;
+  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd,
+                                                           ExternalSemaphoreKind kind) override;
 
  private:
   HostFacts facts_;

@@ -25,13 +25,14 @@ class CpuDriver final : public Driver {
     if (workers > facts.usable_cores) {
       // More workers than cores only adds switching: the pool would never run
       // them at once (docs/settings.md).
-      log::warn_once("WEFT_CPU_WORKERS", fmt::format("WEFT_CPU_WORKERS={} exceeds the {} usable cores; using {}",
-                                                     workers, facts.usable_cores, facts.usable_cores));
+      log::warn_once("WEFT_CPU_WORKERS",
+                     fmt::format("WEFT_CPU_WORKERS={} exceeds the {} usable cores; using {}",
+                                 workers, facts.usable_cores, facts.usable_cores));
       workers = facts.usable_cores;
     }
     note_ = "host CPU agent with " + std::to_string(workers) + " workers";
-    return {Ref<Device>(make_ref<CpuDevice>(std::move(facts), workers,
-                                            settings.cpu_fiber_stack_bytes))};
+    return {Ref<Device>(
+        make_ref<CpuDevice>(std::move(facts), workers, settings.cpu_fiber_stack_bytes))};
   }
   std::string status_note() const override { return note_; }
 

@@ -38,8 +38,8 @@ __attribute__((visibility("default"))) void weftKernelAssertFail(const char* exp
   const dim3 thread = runner->current_thread_index();
   std::string message = fmt::format(
       "{}:{}: {}: block [{},{},{}], thread [{},{},{}]: device-side assertion `{}' failed", file,
-      line, function, c->blockIdx.x, c->blockIdx.y, c->blockIdx.z, thread.x,
-      thread.y, thread.z, expression);
+      line, function, c->blockIdx.x, c->blockIdx.y, c->blockIdx.z, thread.x, thread.y, thread.z,
+      expression);
   std::fprintf(stderr, "%s\n", message.c_str());
   runner->abort_block(std::move(message), hipErrorAssert);
 }
@@ -55,8 +55,8 @@ __attribute__((visibility("default"))) void weftKernelFail(const char* why) {
     return;
   }
   const weftKernelContext* c = runner->context();
-  runner->abort_block(fmt::format("block [{},{},{}]: {}", c->blockIdx.x, c->blockIdx.y, c->blockIdx.z,
-                                  why ? why : "the kernel failed"),
+  runner->abort_block(fmt::format("block [{},{},{}]: {}", c->blockIdx.x, c->blockIdx.y,
+                                  c->blockIdx.z, why ? why : "the kernel failed"),
                       hipErrorLaunchFailure);
 }
 
@@ -64,9 +64,9 @@ __attribute__((visibility("default"))) void weftKernelFail(const char* why) {
 // src/api/exports.txt): a plain assert() failing inside a kernel ends the launch
 // with hipErrorAssert whatever the order of the program's #includes.
 __attribute__((visibility("default"), noreturn)) void __assert_fail(const char* expression,
-                                                                   const char* file,
-                                                                   unsigned int line,
-                                                                   const char* function) noexcept {
+                                                                    const char* file,
+                                                                    unsigned int line,
+                                                                    const char* function) noexcept {
   weftKernelAssertFail(expression, file, line, function);
   std::abort();
 }

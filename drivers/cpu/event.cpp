@@ -51,7 +51,8 @@ void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns, Status error
     if (shared_) {
       auto& done = shared_->words().completed;
       uint64_t now = done.load(std::memory_order_relaxed);
-      while (now < generation && !done.compare_exchange_weak(now, generation, std::memory_order_acq_rel)) {
+      while (now < generation &&
+             !done.compare_exchange_weak(now, generation, std::memory_order_acq_rel)) {
       }
     }
   }
@@ -60,7 +61,8 @@ void CpuEvent::complete(uint64_t generation, uint64_t timestamp_ns, Status error
 
 void CpuEvent::wait_for(uint64_t generation) {
   if (shared_) {  // the record may complete in another process
-    poll_until([&] { return shared_->words().completed.load(std::memory_order_acquire) >= generation; });
+    poll_until(
+        [&] { return shared_->words().completed.load(std::memory_order_acquire) >= generation; });
     return;
   }
   std::unique_lock lock(mutex_);

@@ -77,7 +77,8 @@ class CpuExternalMemory final : public ExternalMemory {
     // mmap takes page-aligned offsets: map from the page holding `offset`.
     const uint64_t start = offset / page_size() * page_size();
     const size_t length = static_cast<size_t>(offset - start + bytes);
-    void* base = ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(start));
+    void* base =
+        ::mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(start));
     if (base == MAP_FAILED) return errno_status(hipErrorOutOfMemory, "mmap of the external memory");
     ExternalBuffer buffer;
     buffer.ptr = static_cast<std::byte*>(base) + (offset - start);
@@ -118,7 +119,9 @@ class WordSemaphore final : public ExternalSemaphore {
   }
 
  private:
-  std::atomic_ref<uint64_t> word() const { return std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(page_)); }
+  std::atomic_ref<uint64_t> word() const {
+    return std::atomic_ref<uint64_t>(*static_cast<uint64_t*>(page_));
+  }
   void signal(uint64_t value) {
     auto w = word();
     if (kind_ == ExternalSemaphoreKind::kBinary) {
@@ -189,13 +192,17 @@ class EventfdSemaphore final : public ExternalSemaphore {
 // A memory file long enough for the semaphore's word, mapped; null on failure.
 Result<void*> map_word(int fd) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return errno_status(hipErrorInvalidValue, "fstat of the semaphore descriptor");
+  if (::fstat(fd, &st) != 0)
+    return errno_status(hipErrorInvalidValue, "fstat of the semaphore descriptor");
   if (!S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(sizeof(uint64_t)))
-    return Status(hipErrorInvalidValue,
-                  fmt::format("descriptor {} is neither an eventfd nor a memory file of at least 8 bytes "
-                              "(the CPU agent's semaphores, docs/external-interop.md)", fd));
+    return Status(
+        hipErrorInvalidValue,
+        fmt::format("descriptor {} is neither an eventfd nor a memory file of at least 8 bytes "
+                    "(the CPU agent's semaphores, docs/external-interop.md)",
+                    fd));
   void* page = ::mmap(nullptr, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  if (page == MAP_FAILED) return errno_status(hipErrorInvalidValue, "mmap of the semaphore's memory file");
+  if (page == MAP_FAILED)
+    return errno_status(hipErrorInvalidValue, "mmap of the semaphore's memory file");
   return page;
 }
 
@@ -203,19 +210,23 @@ Result<void*> map_word(int fd) {
 
 Result<Ref<ExternalMemory>> CpuDevice::import_external_memory(const ExternalMemoryDesc& desc) {
   struct stat st {};
-  if (::fstat(desc.fd, &st) != 0) return errno_status(hipErrorInvalidValue, "fstat of the memory descriptor");
+  if (::fstat(desc.fd, &st) != 0)
+    return errno_status(hipErrorInvalidValue, "fstat of the memory descriptor");
   if (!S_ISREG(st.st_mode))
-    return Status(hipErrorInvalidValue,
-                  fmt::format("descriptor {} is not a memory file that can be mapped (memfd, tmpfs or "
-                              "regular file)", desc.fd));
+    return Status(
+        hipErrorInvalidValue,
+        fmt::format("descriptor {} is not a memory file that can be mapped (memfd, tmpfs or "
+                    "regular file)",
+                    desc.fd));
   if (static_cast<uint64_t>(st.st_size) < desc.bytes)
     return Status(hipErrorInvalidValue,
-                  fmt::format("the descriptor's file has {} bytes, fewer than the size {} given", st.st_size,
-                              desc.bytes));
+                  fmt::format("the descriptor's file has {} bytes, fewer than the size {} given",
+                              st.st_size, desc.bytes));
   return Ref<ExternalMemory>(make_ref<CpuExternalMemory>(desc.fd));
 }
 
-Result<Ref<ExternalSemaphore>> CpuDevice::import_external_semaphore(int fd, ExternalSemaphoreKind kind) {
+Result<Ref<ExternalSemaphore>> CpuDevice::import_external_semaphore(int fd,
+                                                                    ExternalSemaphoreKind kind) {
   if (kind == ExternalSemaphoreKind::kBinary && fd_target(fd) == "anon_inode:[eventfd]")
     return Ref<ExternalSemaphore>(make_ref<EventfdSemaphore>(fd));
   WEFT_ASSIGN_OR_RETURN(void* page, map_word(fd));

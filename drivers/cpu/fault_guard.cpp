@@ -72,7 +72,7 @@ void on_fault(int signal, siginfo_t* info, void* raw_context) {
   fault.stack_pointer = reinterpret_cast<void*>(context->uc_mcontext.gregs[REG_RSP]);
   // Page-fault error code bit 1: the access was a write.
   fault.access = (context->uc_mcontext.gregs[REG_ERR] & 2) ? BlockRunner::Fault::kWrite
-                                                          : BlockRunner::Fault::kRead;
+                                                           : BlockRunner::Fault::kRead;
 #elif defined(__aarch64__)
   fault.stack_pointer = reinterpret_cast<void*>(context->uc_mcontext.sp);
 #endif
@@ -105,7 +105,7 @@ void prepare_thread_for_kernels() {
   size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   size_t bytes = kAltStackBytes + page;
   void* base = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (base == MAP_FAILED) return;  // faults on this thread then crash as without weft
+  if (base == MAP_FAILED) return;   // faults on this thread then crash as without weft
   mprotect(base, page, PROT_NONE);  // an overflowing handler crashes instead of corrupting
   stack_t stack{};
   stack.ss_sp = static_cast<std::byte*>(base) + page;

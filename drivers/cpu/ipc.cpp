@@ -44,7 +44,9 @@ Handle handle_of(const SharedFileRef& ref) {
 
 Result<hipIpcMemHandle_t> CpuDevice::ipc_export_memory(void* base) {
   SharedHeap* heap = SharedHeap::get();
-  if (!heap) return Status(hipErrorNotSupported, "memfd_create failed: this process has no shareable device memory");
+  if (!heap)
+    return Status(hipErrorNotSupported,
+                  "memfd_create failed: this process has no shareable device memory");
   WEFT_ASSIGN_OR_RETURN(SharedFileRef ref, heap->describe(base));
   return handle_of<hipIpcMemHandle_t>(ref);
 }
@@ -54,11 +56,13 @@ Result<IpcMapping> CpuDevice::ipc_open_memory(const hipIpcMemHandle_t& handle, u
   if (ref.mapped == 0 || ref.mapped % page_size() != 0 || ref.bytes > ref.mapped)
     return Status(hipErrorInvalidValue, "the memory handle's sizes are damaged");
   WEFT_ASSIGN_OR_RETURN(int fd, open_shared_file(ref));
-  void* p = ::mmap(nullptr, ref.mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(ref.offset));
+  void* p = ::mmap(nullptr, ref.mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+                   static_cast<off_t>(ref.offset));
   const int mmap_errno = errno;
   ::close(fd);
   if (p == MAP_FAILED)
-    return Status(hipErrorInvalidValue, fmt::format("mapping the handle's memory: {}", std::strerror(mmap_errno)));
+    return Status(hipErrorInvalidValue,
+                  fmt::format("mapping the handle's memory: {}", std::strerror(mmap_errno)));
   {
     std::lock_guard lock(ipc_mutex_);
     ipc_mappings_[p] = ref.mapped;
@@ -71,7 +75,8 @@ Status CpuDevice::ipc_close_memory(void* ptr) {
   {
     std::lock_guard lock(ipc_mutex_);
     auto it = ipc_mappings_.find(ptr);
-    if (it == ipc_mappings_.end()) return Status(hipErrorInvalidValue, "not an address opened from an IPC handle");
+    if (it == ipc_mappings_.end())
+      return Status(hipErrorInvalidValue, "not an address opened from an IPC handle");
     mapped = it->second;
     ipc_mappings_.erase(it);
   }
@@ -81,7 +86,8 @@ Status CpuDevice::ipc_close_memory(void* ptr) {
 
 Result<hipIpcEventHandle_t> CpuDevice::ipc_export_event(Event& event) {
   auto* own = dynamic_cast<CpuEvent*>(&event);
-  if (!own || !own->shared()) return Status(hipErrorInvalidValue, "not an interprocess event of the CPU agent");
+  if (!own || !own->shared())
+    return Status(hipErrorInvalidValue, "not an interprocess event of the CPU agent");
   return own->shared()->handle();
 }
 
@@ -95,17 +101,20 @@ Result<Ref<Event>> CpuDevice::ipc_open_event(const hipIpcEventHandle_t& handle) 
 
 Result<std::shared_ptr<SharedEventPage>> SharedEventPage::create() {
   int fd = ::memfd_create("weft-ipc-event", MFD_CLOEXEC);
-  if (fd < 0) return Status(hipErrorOutOfMemory, fmt::format("memfd_create: {}", std::strerror(errno)));
+  if (fd < 0)
+    return Status(hipErrorOutOfMemory, fmt::format("memfd_create: {}", std::strerror(errno)));
   void* p = MAP_FAILED;
   if (::ftruncate(fd, static_cast<off_t>(page_size())) == 0)
     p = ::mmap(nullptr, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
-    Status status(hipErrorOutOfMemory, fmt::format("mapping an event page: {}", std::strerror(errno)));
+    Status status(hipErrorOutOfMemory,
+                  fmt::format("mapping an event page: {}", std::strerror(errno)));
     ::close(fd);
     return status;
   }
   // A new file's pages are zero: no records, none completed.
-  return std::shared_ptr<SharedEventPage>(new SharedEventPage(fd, static_cast<SharedEventWords*>(p)));
+  return std::shared_ptr<SharedEventPage>(
+      new SharedEventPage(fd, static_cast<SharedEventWords*>(p)));
 }
 
 Result<std::shared_ptr<SharedEventPage>> SharedEventPage::open(const hipIpcEventHandle_t& handle) {
@@ -115,8 +124,10 @@ Result<std::shared_ptr<SharedEventPage>> SharedEventPage::open(const hipIpcEvent
   const int mmap_errno = errno;
   ::close(fd);
   if (p == MAP_FAILED)
-    return Status(hipErrorInvalidValue, fmt::format("mapping the event's page: {}", std::strerror(mmap_errno)));
-  return std::shared_ptr<SharedEventPage>(new SharedEventPage(-1, static_cast<SharedEventWords*>(p)));
+    return Status(hipErrorInvalidValue,
+                  fmt::format("mapping the event's page: {}", std::strerror(mmap_errno)));
+  return std::shared_ptr<SharedEventPage>(
+      new SharedEventPage(-1, static_cast<SharedEventWords*>(p)));
 }
 
 SharedEventPage::~SharedEventPage() {
@@ -125,10 +136,12 @@ SharedEventPage::~SharedEventPage() {
 }
 
 Result<hipIpcEventHandle_t> SharedEventPage::handle() const {
-  if (fd_ < 0) return Status(hipErrorInvalidValue, "an event opened from a handle cannot be exported again");
+  if (fd_ < 0)
+    return Status(hipErrorInvalidValue, "an event opened from a handle cannot be exported again");
   struct stat st {};
   if (::fstat(fd_, &st) != 0)
-    return Status(hipErrorUnknown, fmt::format("fstat of the event's page: {}", std::strerror(errno)));
+    return Status(hipErrorUnknown,
+                  fmt::format("fstat of the event's page: {}", std::strerror(errno)));
   SharedFileRef ref{};
   std::memcpy(ref.magic, "weftipce", 8);
   ref.pid = static_cast<int32_t>(::getpid());

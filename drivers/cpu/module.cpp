@@ -37,7 +37,9 @@ constexpr uint16_t kHostMachine = codeobj::kElfMachineAarch64;
 constexpr uint16_t kHostMachine = 0;
 #endif
 
-Status invalid(std::string message) { return Status(hipErrorInvalidImage, "CPU code object: " + message); }
+Status invalid(std::string message) {
+  return Status(hipErrorInvalidImage, "CPU code object: " + message);
+}
 
 // Code objects call weftSyncThreads & co. from this library. When the program
 // opened weft with RTLD_LOCAL (ctypes, plugins) those names are not in the
@@ -55,7 +57,9 @@ Status write_all(int fd, std::span<const std::byte> bytes) {
   while (!bytes.empty()) {
     ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return Status(hipErrorOutOfMemory, std::string("writing the code object: ") + std::strerror(errno));
+    if (n <= 0)
+      return Status(hipErrorOutOfMemory,
+                    std::string("writing the code object: ") + std::strerror(errno));
     bytes = bytes.subspan(static_cast<size_t>(n));
   }
   return Status();
@@ -64,7 +68,8 @@ Status write_all(int fd, std::span<const std::byte> bytes) {
 Result<Ref<LoadedObject>> open_object(std::span<const std::byte> image) {
   make_runtime_symbols_global();
   int fd = memfd_create("weft-cpu-code-object", MFD_CLOEXEC);
-  if (fd < 0) return Status(hipErrorOutOfMemory, std::string("memfd_create: ") + std::strerror(errno));
+  if (fd < 0)
+    return Status(hipErrorOutOfMemory, std::string("memfd_create: ") + std::strerror(errno));
   if (Status s = write_all(fd, image); !s.ok()) {
     ::close(fd);
     return s;
@@ -90,11 +95,13 @@ LoadedObject::~LoadedObject() {
 // The block-loop pass (tools/weftcc/passes/block_loops) records why it left a kernel to
 // the fiber engine as the string `__weft_cpu_fiber_reason.<kernel>`: read from the file's
 // bytes (bounded by its symbol and a loaded segment), not from the mapping.
-static std::string fiber_reason(const ElfFile& elf, std::span<const std::byte> image, const std::string& kernel) {
+static std::string fiber_reason(const ElfFile& elf, std::span<const std::byte> image,
+                                const std::string& kernel) {
   const codeobj::ElfSymbol* sym = elf.symbol("__weft_cpu_fiber_reason." + kernel);
   if (!sym || sym->size == 0 || sym->size > 4096) return {};
   for (const codeobj::ElfSegment& seg : elf.segments) {
-    if (seg.type != 1 /* PT_LOAD */ || sym->value < seg.vaddr || sym->value - seg.vaddr + sym->size > seg.filesz)
+    if (seg.type != 1 /* PT_LOAD */ || sym->value < seg.vaddr ||
+        sym->value - seg.vaddr + sym->size > seg.filesz)
       continue;
     uint64_t at = seg.offset + (sym->value - seg.vaddr);
     if (at > image.size() || sym->size > image.size() - at) return {};
@@ -108,10 +115,11 @@ class ModuleBuilder {
  public:
   // The loaded object is read only where the checks placed its segments: the
   // kernel records (each pointer bounds-checked) and the data symbols.
-  static Result<Ref<Module>> build(const ElfFile& elf, std::span<const std::byte> image, const CheckedObject& checked,
-                                   Ref<LoadedObject> object) {
+  static Result<Ref<Module>> build(const ElfFile& elf, std::span<const std::byte> image,
+                                   const CheckedObject& checked, Ref<LoadedObject> object) {
     link_map* map = nullptr;
-    if (dlinfo(object->handle(), RTLD_DI_LINKMAP, &map) != 0 || !map) return invalid("dlinfo failed");
+    if (dlinfo(object->handle(), RTLD_DI_LINKMAP, &map) != 0 || !map)
+      return invalid("dlinfo failed");
     const uintptr_t base = map->l_addr;
     WEFT_ASSIGN_OR_RETURN(std::vector<CheckedKernel> kernels, check_loaded_records(checked, base));
 
@@ -121,8 +129,9 @@ class ModuleBuilder {
       KernelInfo info = std::move(k.info);
       const codeobj::ElfSymbol* sym = elf.symbol_at(k.function_vaddr);
       info.name = sym ? std::string(sym->name) : k.written_name;
-      info.max_threads_per_block = std::min<uint32_t>(info.max_threads_per_block ? info.max_threads_per_block : 1024,
-                                                      CpuDevice::kMaxThreadsPerBlock);
+      info.max_threads_per_block =
+          std::min<uint32_t>(info.max_threads_per_block ? info.max_threads_per_block : 1024,
+                             CpuDevice::kMaxThreadsPerBlock);
       std::string reason = fiber_reason(elf, image, info.name);
       auto kernel = make_ref<CpuKernel>(std::move(info), k.entry, object, std::move(reason));
       module->kernels_.emplace(kernel->info().name, kernel);
@@ -139,12 +148,13 @@ class ModuleBuilder {
 Result<Ref<Module>> CpuModule::load(std::span<const std::byte> image) {
   // PTX, NVIDIA fat binaries: code for another kind of agent, not a broken one.
   if (!codeobj::is_elf(image))
-    return Status(hipErrorNoBinaryForGpu, "CPU code object: the image is not a host ELF shared object");
+    return Status(hipErrorNoBinaryForGpu,
+                  "CPU code object: the image is not a host ELF shared object");
   WEFT_ASSIGN_OR_RETURN(ElfFile elf, codeobj::parse_elf(image));
   if (elf.type != codeobj::kElfTypeDyn) return invalid("not a shared object (ET_DYN)");
   if (elf.machine != kHostMachine)
-    return Status(hipErrorNoBinaryForGpu,
-                  "CPU code object: built for ELF machine " + std::to_string(elf.machine) + ", not this host");
+    return Status(hipErrorNoBinaryForGpu, "CPU code object: built for ELF machine " +
+                                              std::to_string(elf.machine) + ", not this host");
   // All of it before dlopen: ld.so and the table walk trust what they read.
   WEFT_ASSIGN_OR_RETURN(CheckedObject checked, check_cpu_object(elf));
   WEFT_ASSIGN_OR_RETURN(Ref<LoadedObject> object, open_object(image));
@@ -176,10 +186,11 @@ Result<std::span<std::byte>> CpuModule::global(std::string_view name) {
 
 Result<weftKernelEntry> code_object_entry(const Kernel* kernel) {
   const auto* k = dynamic_cast<const CpuKernel*>(kernel);
-  if (!k) return Status(hipErrorInvalidDeviceFunction, "the kernel was not loaded by the CPU agent");
+  if (!k)
+    return Status(hipErrorInvalidDeviceFunction, "the kernel was not loaded by the CPU agent");
   if (!k->fiber_reason().empty() && k->first_launch())
-    log::info("kernel {} runs on the fiber engine: the block-loop pass left it ({})", k->info().name,
-              k->fiber_reason());
+    log::info("kernel {} runs on the fiber engine: the block-loop pass left it ({})",
+              k->info().name, k->fiber_reason());
   return k->entry();
 }
 

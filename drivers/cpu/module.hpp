@@ -33,8 +33,10 @@ class LoadedObject final : public RefCounted {
 
 class CpuKernel final : public Kernel {
  public:
-  CpuKernel(KernelInfo info, weftKernelEntry entry, Ref<LoadedObject> object, std::string fiber_reason = {})
-      : info_(std::move(info)), entry_(entry), object_(std::move(object)), fiber_reason_(std::move(fiber_reason)) {}
+  CpuKernel(KernelInfo info, weftKernelEntry entry, Ref<LoadedObject> object,
+            std::string fiber_reason = {})
+      : info_(std::move(info)), entry_(entry), object_(std::move(object)),
+        fiber_reason_(std::move(fiber_reason)) {}
   const KernelInfo& info() const override { return info_; }
   weftKernelEntry entry() const { return entry_; }
   // Why weftcc's block-loop pass left this kernel to the fiber engine (empty: it did

@@ -38,17 +38,49 @@ constexpr uint64_t kMaxTls = 16ull << 20;
 constexpr uint32_t kMaxChain = 4096;  // version entries walked
 constexpr uint32_t kPfX = 1, kPfW = 2, kPfR = 4;
 constexpr uint32_t kPtDynamic = 2, kPtNote = 4, kPtTls = 7;
-constexpr uint32_t kPtGnuEhFrame = 0x6474e550, kPtGnuRelro = 0x6474e552, kPtGnuProperty = 0x6474e553;
+constexpr uint32_t kPtGnuEhFrame = 0x6474e550, kPtGnuRelro = 0x6474e552,
+                   kPtGnuProperty = 0x6474e553;
 
 // Dynamic tags ld.so acts on.
 enum : uint64_t {
-  kDtNull = 0, kDtNeeded = 1, kDtPltRelSz = 2, kDtHash = 4, kDtStrTab = 5, kDtSymTab = 6, kDtRela = 7,
-  kDtRelaSz = 8, kDtRelaEnt = 9, kDtStrSz = 10, kDtSymEnt = 11, kDtInit = 12, kDtFini = 13, kDtSoname = 14,
-  kDtRpath = 15, kDtRel = 17, kDtPltRel = 20, kDtTextRel = 22, kDtJmpRel = 23, kDtInitArray = 25,
-  kDtFiniArray = 26, kDtInitArraySz = 27, kDtFiniArraySz = 28, kDtRunpath = 29, kDtFlags = 30,
-  kDtPreinitArray = 32, kDtRelrSz = 35, kDtRelr = 36, kDtRelrEnt = 37, kDtGnuHash = 0x6ffffef5,
-  kDtAudit = 0x6ffffefc, kDtDepAudit = 0x6ffffefb, kDtVersym = 0x6ffffff0, kDtVerdef = 0x6ffffffc,
-  kDtVerdefNum = 0x6ffffffd, kDtVerneed = 0x6ffffffe, kDtVerneedNum = 0x6fffffff, kDtAuxiliary = 0x7ffffffd,
+  kDtNull = 0,
+  kDtNeeded = 1,
+  kDtPltRelSz = 2,
+  kDtHash = 4,
+  kDtStrTab = 5,
+  kDtSymTab = 6,
+  kDtRela = 7,
+  kDtRelaSz = 8,
+  kDtRelaEnt = 9,
+  kDtStrSz = 10,
+  kDtSymEnt = 11,
+  kDtInit = 12,
+  kDtFini = 13,
+  kDtSoname = 14,
+  kDtRpath = 15,
+  kDtRel = 17,
+  kDtPltRel = 20,
+  kDtTextRel = 22,
+  kDtJmpRel = 23,
+  kDtInitArray = 25,
+  kDtFiniArray = 26,
+  kDtInitArraySz = 27,
+  kDtFiniArraySz = 28,
+  kDtRunpath = 29,
+  kDtFlags = 30,
+  kDtPreinitArray = 32,
+  kDtRelrSz = 35,
+  kDtRelr = 36,
+  kDtRelrEnt = 37,
+  kDtGnuHash = 0x6ffffef5,
+  kDtAudit = 0x6ffffefc,
+  kDtDepAudit = 0x6ffffefb,
+  kDtVersym = 0x6ffffff0,
+  kDtVerdef = 0x6ffffffc,
+  kDtVerdefNum = 0x6ffffffd,
+  kDtVerneed = 0x6ffffffe,
+  kDtVerneedNum = 0x6fffffff,
+  kDtAuxiliary = 0x7ffffffd,
   kDtFilter = 0x7fffffff,
 };
 constexpr uint64_t kDfTextRel = 4;
@@ -65,12 +97,14 @@ constexpr RelocTypes kReloc{0, 257, 1025, 1026, 1027, 1032, {1028, 1029, 1030, 1
 constexpr RelocTypes kReloc{0, 1, 6, 7, 8, 37, {16, 17, 18, 0}};
 #endif
 
-Status invalid(std::string message) { return Status(hipErrorInvalidImage, "CPU code object: " + message); }
+Status invalid(std::string message) {
+  return Status(hipErrorInvalidImage, "CPU code object: " + message);
+}
 
 // What a pointer-sized field of the image holds once ld.so has relocated it.
 struct Pointer {
   enum Kind { kNull, kInObject, kElsewhere } kind = kNull;
-  uint64_t vaddr = 0;    // link-time address, for kInObject
+  uint64_t vaddr = 0;  // link-time address, for kInObject
   bool by_symbol = false;
 };
 
@@ -103,8 +137,8 @@ class Checker {
   // The loadable segment holding [vaddr, vaddr + size) in memory, or null.
   const ElfSegment* segment_of(uint64_t vaddr, uint64_t size, uint32_t need_flags = 0) const {
     for (const ElfSegment* s : loads_)
-      if (vaddr >= s->vaddr && vaddr - s->vaddr <= s->memsz && s->memsz - (vaddr - s->vaddr) >= size &&
-          (s->flags & need_flags) == need_flags)
+      if (vaddr >= s->vaddr && vaddr - s->vaddr <= s->memsz &&
+          s->memsz - (vaddr - s->vaddr) >= size && (s->flags & need_flags) == need_flags)
         return s;
     return nullptr;
   }
@@ -112,28 +146,33 @@ class Checker {
   // File bytes backing [vaddr, vaddr + size), inside one segment's file part.
   std::optional<Bytes> bytes_at(uint64_t vaddr, uint64_t size) const {
     for (const ElfSegment* s : loads_)
-      if (vaddr >= s->vaddr && vaddr - s->vaddr <= s->filesz && s->filesz - (vaddr - s->vaddr) >= size)
+      if (vaddr >= s->vaddr && vaddr - s->vaddr <= s->filesz &&
+          s->filesz - (vaddr - s->vaddr) >= size)
         return codeobj::sub_span(elf_.bytes, s->offset + (vaddr - s->vaddr), size);
     return std::nullopt;
   }
 
   Result<Bytes> table(uint64_t vaddr, uint64_t size, const char* what) const {
     auto b = bytes_at(vaddr, size);
-    if (!b) return invalid(fmt::format("{} at {:#x} ({} bytes) lies outside the file's loadable segments", what,
-                                       vaddr, size));
+    if (!b)
+      return invalid(fmt::format("{} at {:#x} ({} bytes) lies outside the file's loadable segments",
+                                 what, vaddr, size));
     return *b;
   }
 
   Status check_segments() {
     for (const ElfSegment& s : elf_.segments) {
       if (s.type != codeobj::kSegmentLoad) continue;
-      if (s.filesz > s.memsz) return invalid(fmt::format("segment at {:#x}: file size above memory size", s.vaddr));
+      if (s.filesz > s.memsz)
+        return invalid(fmt::format("segment at {:#x}: file size above memory size", s.vaddr));
       if (s.vaddr > kMaxSpan || s.memsz > kMaxSpan - s.vaddr)
-        return invalid(fmt::format("segment at {:#x} ({} bytes) spans more than 4 GiB", s.vaddr, s.memsz));
+        return invalid(
+            fmt::format("segment at {:#x} ({} bytes) spans more than 4 GiB", s.vaddr, s.memsz));
       if (s.align > 1 && ((s.align & (s.align - 1)) || s.offset % s.align != s.vaddr % s.align))
         return invalid(fmt::format("segment at {:#x}: bad alignment {}", s.vaddr, s.align));
       if (!loads_.empty() && s.vaddr < loads_.back()->vaddr + loads_.back()->memsz)
-        return invalid(fmt::format("segment at {:#x} overlaps or precedes the one before", s.vaddr));
+        return invalid(
+            fmt::format("segment at {:#x} overlaps or precedes the one before", s.vaddr));
       loads_.push_back(&s);
     }
     if (loads_.empty()) return invalid("no loadable segment");
@@ -148,19 +187,21 @@ class Checker {
           dynamic = true;
           break;
         case kPtTls:
-          if (s.filesz > s.memsz || s.memsz > kMaxTls || (s.align & (s.align - 1)) || !bytes_at(s.vaddr, s.filesz))
+          if (s.filesz > s.memsz || s.memsz > kMaxTls || (s.align & (s.align - 1)) ||
+              !bytes_at(s.vaddr, s.filesz))
             return invalid("bad TLS segment");
           break;
         case kPtGnuRelro:
-          if (!segment_of(s.vaddr, s.memsz)) return invalid("RELRO range outside the loadable segments");
+          if (!segment_of(s.vaddr, s.memsz))
+            return invalid("RELRO range outside the loadable segments");
           break;
         case kPtNote:
         case kPtGnuProperty:
         case kPtGnuEhFrame:
-          if (!bytes_at(s.vaddr, s.filesz)) return invalid(fmt::format("segment type {:#x} outside the file", s.type));
+          if (!bytes_at(s.vaddr, s.filesz))
+            return invalid(fmt::format("segment type {:#x} outside the file", s.type));
           break;
-        default:
-          break;
+        default: break;
       }
     }
     if (!dynamic) return invalid("no dynamic section");
@@ -169,9 +210,11 @@ class Checker {
 
   // A NUL-terminated name in the dynamic string table.
   Status check_string(uint64_t offset, const char* what) const {
-    if (offset >= strtab_.size()) return invalid(fmt::format("{}: string offset {} beyond the string table", what, offset));
+    if (offset >= strtab_.size())
+      return invalid(fmt::format("{}: string offset {} beyond the string table", what, offset));
     auto rest = codeobj::as_text(strtab_.subspan(offset));
-    if (rest.find('\0') == std::string_view::npos) return invalid(fmt::format("{}: unterminated string", what));
+    if (rest.find('\0') == std::string_view::npos)
+      return invalid(fmt::format("{}: unterminated string", what));
     return Status();
   }
 
@@ -189,25 +232,30 @@ class Checker {
         terminated = true;
         break;
       }
-      if (tag == kDtNeeded || tag == kDtSoname || tag == kDtRpath || tag == kDtRunpath || tag == kDtAudit ||
-          tag == kDtDepAudit || tag == kDtAuxiliary || tag == kDtFilter)
+      if (tag == kDtNeeded || tag == kDtSoname || tag == kDtRpath || tag == kDtRunpath ||
+          tag == kDtAudit || tag == kDtDepAudit || tag == kDtAuxiliary || tag == kDtFilter)
         strings.emplace_back(tag, value);
-      else
-        tags[tag] = value;
+      else tags[tag] = value;
     }
     if (!terminated) return invalid("the dynamic section has no DT_NULL");
     auto has = [&](uint64_t t) { return tags.count(t) != 0; };
-    if (has(kDtTextRel) || (tags[kDtFlags] & kDfTextRel)) return invalid("text relocations are not allowed");
+    if (has(kDtTextRel) || (tags[kDtFlags] & kDfTextRel))
+      return invalid("text relocations are not allowed");
     if (has(kDtPreinitArray)) return invalid("DT_PREINIT_ARRAY in a shared object");
     if (has(kDtRel)) return invalid("REL relocations on a RELA host");
     // ld.so reads the size entry of each table it finds without checking it exists,
     // and asserts on these values when present.
     for (auto [table_tag, size_tag, what] :
-         {std::tuple{kDtInitArray, kDtInitArraySz, "DT_INIT_ARRAY"}, {kDtFiniArray, kDtFiniArraySz, "DT_FINI_ARRAY"},
-          {kDtRela, kDtRelaSz, "DT_RELA"}, {kDtJmpRel, kDtPltRelSz, "DT_JMPREL"}, {kDtRelr, kDtRelrSz, "DT_RELR"},
-          {kDtStrTab, kDtStrSz, "DT_STRTAB"}, {kDtVerneed, kDtVerneedNum, "DT_VERNEED"},
+         {std::tuple{kDtInitArray, kDtInitArraySz, "DT_INIT_ARRAY"},
+          {kDtFiniArray, kDtFiniArraySz, "DT_FINI_ARRAY"},
+          {kDtRela, kDtRelaSz, "DT_RELA"},
+          {kDtJmpRel, kDtPltRelSz, "DT_JMPREL"},
+          {kDtRelr, kDtRelrSz, "DT_RELR"},
+          {kDtStrTab, kDtStrSz, "DT_STRTAB"},
+          {kDtVerneed, kDtVerneedNum, "DT_VERNEED"},
           {kDtVerdef, kDtVerdefNum, "DT_VERDEF"}})
-      if (has(table_tag) != has(size_tag)) return invalid(fmt::format("{} without its size entry (or the reverse)", what));
+      if (has(table_tag) != has(size_tag))
+        return invalid(fmt::format("{} without its size entry (or the reverse)", what));
     if (has(kDtPltRel) && tags[kDtPltRel] != kDtRela) return invalid("DT_PLTREL is not DT_RELA");
     if (has(kDtRelaEnt) && tags[kDtRelaEnt] != 24) return invalid("RELA entry size is not 24");
     if (has(kDtRelrEnt) && tags[kDtRelrEnt] != 8) return invalid("RELR entry size is not 8");
@@ -234,7 +282,8 @@ class Checker {
     }
     for (uint64_t t : {kDtInit, kDtFini})
       if (has(t) && !segment_of(tags[t], 1, kPfX))
-        return invalid(fmt::format("DT_INIT/DT_FINI {:#x} is not in an executable segment", tags[t]));
+        return invalid(
+            fmt::format("DT_INIT/DT_FINI {:#x} is not in an executable segment", tags[t]));
     WEFT_RETURN_IF_ERROR(check_function_array(tags, kDtInitArray, kDtInitArraySz, "DT_INIT_ARRAY"));
     WEFT_RETURN_IF_ERROR(check_function_array(tags, kDtFiniArray, kDtFiniArraySz, "DT_FINI_ARRAY"));
     return Status();
@@ -246,7 +295,8 @@ class Checker {
     const codeobj::ElfSection* dynsym = nullptr;
     for (const auto& s : elf_.sections)
       if (s.type == codeobj::kSectionDynsym) dynsym = &s;
-    if (!dynsym || dynsym->addr != vaddr) return invalid("the .dynsym section does not match DT_SYMTAB");
+    if (!dynsym || dynsym->addr != vaddr)
+      return invalid("the .dynsym section does not match DT_SYMTAB");
     nsyms_ = dynsym->size / 24;
     symtab_ = vaddr;
     WEFT_ASSIGN_OR_RETURN(Bytes syms, table(vaddr, nsyms_ * 24, "dynamic symbol table"));
@@ -287,9 +337,11 @@ class Checker {
     uint32_t nbucket = *read_le<uint32_t>(h, 0), nchain = *read_le<uint32_t>(h, 4);
     if (nbucket == 0 || nchain > nsyms_) return invalid("bad hash table header");
     WEFT_ASSIGN_OR_RETURN(h, table(vaddr, 8 + 4ull * (uint64_t(nbucket) + nchain), "hash table"));
-    std::vector<bool> seen(nchain);  // chains are disjoint: a revisit is a cycle ld.so would spin in
+    std::vector<bool> seen(
+        nchain);  // chains are disjoint: a revisit is a cycle ld.so would spin in
     for (uint32_t b = 0; b < nbucket; ++b)
-      for (uint32_t i = *read_le<uint32_t>(h, 8 + 4ull * b); i != 0; i = *read_le<uint32_t>(h, 8 + 4ull * (nbucket + i))) {
+      for (uint32_t i = *read_le<uint32_t>(h, 8 + 4ull * b); i != 0;
+           i = *read_le<uint32_t>(h, 8 + 4ull * (nbucket + i))) {
         if (i >= nchain || seen[i]) return invalid("hash chain leaves the table or loops");
         seen[i] = true;
       }
@@ -339,7 +391,8 @@ class Checker {
     }
     if (tags.count(kDtVersym)) {
       // ld.so indexes its version array with these without a bound.
-      if (!tags.count(kDtVerneed) && !tags.count(kDtVerdef)) return invalid("symbol versions without definitions");
+      if (!tags.count(kDtVerneed) && !tags.count(kDtVerdef))
+        return invalid("symbol versions without definitions");
       WEFT_ASSIGN_OR_RETURN(Bytes vs, table(tags[kDtVersym], 2 * nsyms_, "symbol version table"));
       for (uint64_t i = 0; i < nsyms_; ++i)
         if ((*read_le<uint16_t>(vs, 2 * i) & 0x7fff) > highest)
@@ -356,13 +409,18 @@ class Checker {
       uint64_t offset = *read_le<uint64_t>(r, at), info = *read_le<uint64_t>(r, at + 8);
       Reloc rel{uint32_t(info), uint32_t(info >> 32), *read_le<int64_t>(r, at + 16)};
       if (rel.type == kReloc.none) continue;
-      bool known = rel.type == kReloc.absolute || rel.type == kReloc.glob_dat || rel.type == kReloc.jump_slot ||
-                   rel.type == kReloc.relative || rel.type == kReloc.ifunc;
+      bool known = rel.type == kReloc.absolute || rel.type == kReloc.glob_dat ||
+                   rel.type == kReloc.jump_slot || rel.type == kReloc.relative ||
+                   rel.type == kReloc.ifunc;
       for (uint32_t t : kReloc.tls) known = known || (t && rel.type == t);
-      if (!known) return invalid(fmt::format("{}: relocation type {} is not allowed", what, rel.type));
-      if (!segment_of(offset, 16 * (rel.type == kReloc.tls[3]) + 8 * (rel.type != kReloc.tls[3]), kPfW))
-        return invalid(fmt::format("{}: relocation at {:#x} is outside the writable segments", what, offset));
-      if (rel.sym >= nsyms_) return invalid(fmt::format("{}: relocation symbol {} out of range", what, rel.sym));
+      if (!known)
+        return invalid(fmt::format("{}: relocation type {} is not allowed", what, rel.type));
+      if (!segment_of(offset, 16 * (rel.type == kReloc.tls[3]) + 8 * (rel.type != kReloc.tls[3]),
+                      kPfW))
+        return invalid(
+            fmt::format("{}: relocation at {:#x} is outside the writable segments", what, offset));
+      if (rel.sym >= nsyms_)
+        return invalid(fmt::format("{}: relocation symbol {} out of range", what, rel.sym));
       if (rel.type == kReloc.ifunc && !segment_of(uint64_t(rel.addend), 1, kPfX))
         return invalid(fmt::format("{}: ifunc resolver {:#x} is not in code", what, rel.addend));
       relocs_[offset] = rel;
@@ -389,7 +447,9 @@ class Checker {
       next += 63 * 8;
     }
     for (uint64_t a : relr_)
-      if (!segment_of(a, 8, kPfW)) return invalid(fmt::format("DT_RELR relocation at {:#x} is outside the writable segments", a));
+      if (!segment_of(a, 8, kPfW))
+        return invalid(
+            fmt::format("DT_RELR relocation at {:#x} is outside the writable segments", a));
     std::sort(relr_.begin(), relr_.end());
     return Status();
   }
@@ -404,25 +464,29 @@ class Checker {
       if (r.type == kReloc.absolute || r.type == kReloc.glob_dat) {
         if (r.sym == 0) return Pointer{Pointer::kElsewhere, 0, true};
         WEFT_ASSIGN_OR_RETURN(Bytes sym, table(symtab_ + 24ull * r.sym, 24, "dynamic symbol"));
-        if (*read_le<uint16_t>(sym, 6) == 0) return Pointer{Pointer::kElsewhere, 0, true};  // undefined here
+        if (*read_le<uint16_t>(sym, 6) == 0)
+          return Pointer{Pointer::kElsewhere, 0, true};  // undefined here
         return Pointer{Pointer::kInObject, *read_le<uint64_t>(sym, 8) + uint64_t(r.addend), true};
       }
       return invalid(fmt::format("{} at {:#x} has relocation type {}", what, vaddr, r.type));
     }
-    if (std::binary_search(relr_.begin(), relr_.end(), vaddr)) return Pointer{Pointer::kInObject, stored, false};
+    if (std::binary_search(relr_.begin(), relr_.end(), vaddr))
+      return Pointer{Pointer::kInObject, stored, false};
     if (stored == 0) return Pointer{};
     return invalid(fmt::format("{} at {:#x} holds an address but has no relocation", what, vaddr));
   }
 
-  Status check_function_array(std::unordered_map<uint64_t, uint64_t>& tags, uint64_t tag, uint64_t size_tag,
-                              const char* what) {
+  Status check_function_array(std::unordered_map<uint64_t, uint64_t>& tags, uint64_t tag,
+                              uint64_t size_tag, const char* what) {
     if (!tags.count(tag)) return Status();
     uint64_t size = tags[size_tag];
-    if (size % 8 || !segment_of(tags[tag], size, kPfW)) return invalid(fmt::format("{} is out of range", what));
+    if (size % 8 || !segment_of(tags[tag], size, kPfW))
+      return invalid(fmt::format("{} is out of range", what));
     for (uint64_t at = 0; at < size; at += 8) {
       WEFT_ASSIGN_OR_RETURN(Pointer p, pointer_at(tags[tag] + at, what));
       if (p.kind == Pointer::kInObject && !segment_of(p.vaddr, 1, kPfX))
-        return invalid(fmt::format("{} entry {} ({:#x}) is not in an executable segment", what, at / 8, p.vaddr));
+        return invalid(fmt::format("{} entry {} ({:#x}) is not in an executable segment", what,
+                                   at / 8, p.vaddr));
     }
     return Status();
   }
@@ -431,9 +495,11 @@ class Checker {
     const codeobj::ElfSymbol* sym = nullptr;
     for (const auto& s : elf_.symbols)
       if (s.dynamic && s.section != 0 && s.name == WEFT_CPU_CODE_OBJECT_SYMBOL) sym = &s;
-    if (!sym) return invalid("no exported weft_cpu_code_object table (built with cpu_code_object.h?)");
+    if (!sym)
+      return invalid("no exported weft_cpu_code_object table (built with cpu_code_object.h?)");
     if (sym->size < sizeof(weftCpuCodeObject)) return invalid("weft_cpu_code_object is too small");
-    WEFT_ASSIGN_OR_RETURN(Bytes t, table(sym->value, sizeof(weftCpuCodeObject), "weft_cpu_code_object"));
+    WEFT_ASSIGN_OR_RETURN(Bytes t,
+                          table(sym->value, sizeof(weftCpuCodeObject), "weft_cpu_code_object"));
     if (*read_le<uint32_t>(t, offsetof(weftCpuCodeObject, magic)) != WEFT_CPU_CODE_OBJECT_MAGIC)
       return invalid("bad magic in weft_cpu_code_object");
     uint32_t version = *read_le<uint32_t>(t, offsetof(weftCpuCodeObject, version));
@@ -442,15 +508,20 @@ class Checker {
                                  WEFT_CPU_CODE_OBJECT_VERSION));
     uint32_t abi = *read_le<uint32_t>(t, offsetof(weftCpuCodeObject, kernel_abi_version));
     if (abi != WEFT_KERNEL_ABI_VERSION)
-      return invalid(fmt::format("built for kernel ABI {}; this weft runs {}: rebuild it against this weft's headers",
-                                 abi, WEFT_KERNEL_ABI_VERSION));
-    if (*read_le<uint32_t>(t, offsetof(weftCpuCodeObject, record_size)) != sizeof(weftCpuKernelRecord))
+      return invalid(fmt::format(
+          "built for kernel ABI {}; this weft runs {}: rebuild it against this weft's headers", abi,
+          WEFT_KERNEL_ABI_VERSION));
+    if (*read_le<uint32_t>(t, offsetof(weftCpuCodeObject, record_size)) !=
+        sizeof(weftCpuKernelRecord))
       return invalid("bad kernel record size");
-    WEFT_ASSIGN_OR_RETURN(Pointer begin, pointer_at(sym->value + offsetof(weftCpuCodeObject, begin), "table begin"));
-    WEFT_ASSIGN_OR_RETURN(Pointer end, pointer_at(sym->value + offsetof(weftCpuCodeObject, end), "table end"));
+    WEFT_ASSIGN_OR_RETURN(
+        Pointer begin, pointer_at(sym->value + offsetof(weftCpuCodeObject, begin), "table begin"));
+    WEFT_ASSIGN_OR_RETURN(Pointer end,
+                          pointer_at(sym->value + offsetof(weftCpuCodeObject, end), "table end"));
     if (begin.kind == Pointer::kNull && end.kind == Pointer::kNull) return Status();  // no kernels
-    if (begin.kind != Pointer::kInObject || end.kind != Pointer::kInObject || begin.by_symbol || end.by_symbol ||
-        end.vaddr < begin.vaddr || (end.vaddr - begin.vaddr) % sizeof(weftCpuKernelRecord) ||
+    if (begin.kind != Pointer::kInObject || end.kind != Pointer::kInObject || begin.by_symbol ||
+        end.by_symbol || end.vaddr < begin.vaddr ||
+        (end.vaddr - begin.vaddr) % sizeof(weftCpuKernelRecord) ||
         (end.vaddr - begin.vaddr) / sizeof(weftCpuKernelRecord) > kMaxKernels)
       return invalid("bad kernel table bounds");
     out_.record_count = (end.vaddr - begin.vaddr) / sizeof(weftCpuKernelRecord);
@@ -465,9 +536,11 @@ class Checker {
 
   Status check_globals() {
     for (const codeobj::ElfSymbol& s : elf_.symbols) {
-      if (s.section == 0 || s.section >= 0xff00 || s.type != 1 || s.name.empty()) continue;  // defined data
+      if (s.section == 0 || s.section >= 0xff00 || s.type != 1 || s.name.empty())
+        continue;  // defined data
       if (!segment_of(s.value, s.size))
-        return invalid(fmt::format("global {} ({} bytes at {:#x}) lies outside the segments", s.name, s.size, s.value));
+        return invalid(fmt::format("global {} ({} bytes at {:#x}) lies outside the segments",
+                                   s.name, s.size, s.value));
       out_.globals.push_back({std::string(s.name), s.value, s.size});
     }
     return Status();
@@ -481,7 +554,8 @@ Result<CheckedObject> check_cpu_object(const ElfFile& elf) { return Checker(elf)
 namespace {
 
 // [base + vaddr, + size) inside one of the object's mapped segments with `flags`.
-bool in_segments(const CheckedObject& o, uintptr_t base, uintptr_t address, uint64_t size, uint32_t flags) {
+bool in_segments(const CheckedObject& o, uintptr_t base, uintptr_t address, uint64_t size,
+                 uint32_t flags) {
   if (address < base) return false;
   uint64_t vaddr = address - base;
   for (const auto& s : o.segments)
@@ -496,13 +570,16 @@ bool in_segments(const CheckedObject& o, uintptr_t base, uintptr_t address, uint
 // first copy loaded, so a second load of the same object points into the first.
 bool located(const CheckedObject& o, uintptr_t base, uintptr_t address, uint64_t size) {
   Dl_info where{};
-  return address && (in_segments(o, base, address, size, kPfR) || dladdr(reinterpret_cast<void*>(address), &where));
+  return address && (in_segments(o, base, address, size, kPfR) ||
+                     dladdr(reinterpret_cast<void*>(address), &where));
 }
 
-Result<std::string> loaded_name(const CheckedObject& o, uintptr_t base, const char* name, size_t index) {
+Result<std::string> loaded_name(const CheckedObject& o, uintptr_t base, const char* name,
+                                size_t index) {
   auto at = reinterpret_cast<uintptr_t>(name);
   if (!located(o, base, at, 1))
-    return invalid(fmt::format("kernel record {}: name pointer {:#x} is outside the object", index, at));
+    return invalid(
+        fmt::format("kernel record {}: name pointer {:#x} is outside the object", index, at));
   // Copied without faulting, a byte at a time up to the cap, never past unreadable memory.
   std::string out;
   for (uint64_t n = 0; n < kMaxName; ++n) {
@@ -533,7 +610,8 @@ Result<std::vector<CheckedKernel>> check_loaded_records(const CheckedObject& o, 
     // An entry elsewhere is accepted only where it starts a symbol of some
     // loaded object (a kernel interposed by the program).
     if (!in_segments(o, base, entry, 1, kPfX) &&
-        !(entry && dladdr(reinterpret_cast<void*>(entry), &where) && uintptr_t(where.dli_saddr) == entry))
+        !(entry && dladdr(reinterpret_cast<void*>(entry), &where) &&
+          uintptr_t(where.dli_saddr) == entry))
       return invalid(who + ": the entry is not in the object's code");
     k.entry = r.entry;
     KernelInfo& info = k.info;
@@ -547,14 +625,16 @@ Result<std::vector<CheckedKernel>> check_loaded_records(const CheckedObject& o, 
     std::vector<weftCpuKernelArg> arg_table(r.arg_count <= kMaxArgs ? r.arg_count : 0);
     if (r.arg_count > kMaxArgs ||
         (r.arg_count && (!located(o, base, args, 1) ||
-                         !codeobj::safe_copy(r.args, arg_table.data(), arg_table.size() * sizeof(weftCpuKernelArg)))))
+                         !codeobj::safe_copy(r.args, arg_table.data(),
+                                             arg_table.size() * sizeof(weftCpuKernelArg)))))
       return invalid(who + ": bad argument table");
     for (uint32_t n = 0; n < r.arg_count; ++n) {
       if (uint64_t(arg_table[n].offset) + arg_table[n].size > r.kernarg_size)
         return invalid(fmt::format("{}: argument {} lies outside its kernarg", who, n));
       info.args.push_back({arg_table[n].offset, arg_table[n].size});
     }
-    k.function_vaddr = reinterpret_cast<uintptr_t>(r.function) - base;  // only looked up, never followed
+    k.function_vaddr =
+        reinterpret_cast<uintptr_t>(r.function) - base;  // only looked up, never followed
     out.push_back(std::move(k));
   }
   return out;

@@ -7,8 +7,8 @@
 // follow a pointer from the loaded object. Pure; docs/code-objects.md.
 #pragma once
 
-#include <weft/codeobj/elf.hpp>
 #include <hip/weft/kernel_abi.h>
+#include <weft/codeobj/elf.hpp>
 #include <weft/driver/device.hpp>
 
 #include <string>
@@ -17,8 +17,8 @@
 namespace weft::cpu {
 
 struct CheckedKernel {
-  KernelInfo info;              // info.name is filled by the loader (the linker name)
-  std::string written_name;     // as written in WEFT_CPU_KERNEL
+  KernelInfo info;           // info.name is filled by the loader (the linker name)
+  std::string written_name;  // as written in WEFT_CPU_KERNEL
   weftKernelEntry entry = nullptr;
   uint64_t function_vaddr = 0;  // the kernel function, as an address in the object
 };
@@ -39,7 +39,7 @@ struct CheckedObject {
   std::vector<CheckedGlobal> globals;    // defined data objects, inside the segments
   uint64_t records = 0;                  // link-time address of the kernel records
   uint64_t record_count = 0;
-  uint64_t span = 0;                     // end of the highest loadable segment
+  uint64_t span = 0;  // end of the highest loadable segment
 };
 
 // Before dlopen: hipErrorInvalidImage ("CPU code object: …") naming the first
@@ -51,6 +51,7 @@ Result<CheckedObject> check_cpu_object(const codeobj::ElfFile& elf);
 // constructors write them (WEFT_CPU_KERNEL initialises them dynamically), so they
 // are read from memory, and every pointer in them (name, argument table, entry)
 // is checked to lie in the object's own segments before it is followed.
-Result<std::vector<CheckedKernel>> check_loaded_records(const CheckedObject& object, uintptr_t base);
+Result<std::vector<CheckedKernel>> check_loaded_records(const CheckedObject& object,
+                                                        uintptr_t base);
 
 }  // namespace weft::cpu

@@ -4,13 +4,13 @@
 #include "block_runner.hpp"
 #include "cooperative.hpp"
 #include "event.hpp"
-#include "spin.hpp"
 #include "module.hpp"
+#include "spin.hpp"
 #include "worker_pool.hpp"
 
 #include <atomic>
-#include <cstdio>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -70,8 +70,8 @@ struct DispatchJob {
   void* args;
   LaunchDims dims;
   size_t stack_bytes;
-  const char* name;  // for fault reports
-  uint64_t launch;   // process-wide launch number, for fault reports
+  const char* name;     // for fault reports
+  uint64_t launch;      // process-wide launch number, for fault reports
   uint32_t failed = 0;  // read by kernels' block loops (relaxed), written once under error_mutex
   // Set once a range waited at a barrier: later ranges start on fibers.
   std::atomic<bool> on_fibers{false};
@@ -84,7 +84,8 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
   if (__atomic_load_n(&job->failed, __ATOMIC_RELAXED)) return;
   BlockRunner& runner = BlockRunner::for_this_thread(job->stack_bytes);
   bool on_fibers = job->on_fibers.load(std::memory_order_relaxed);
-  Status status = runner.run_range(job->entry, job->args, job->dims, first, last, &job->failed, on_fibers);
+  Status status =
+      runner.run_range(job->entry, job->args, job->dims, first, last, &job->failed, on_fibers);
   if (on_fibers) job->on_fibers.store(true, std::memory_order_relaxed);
   if (!status.ok()) {
     std::lock_guard lock(job->error_mutex);
@@ -100,10 +101,12 @@ void run_blocks(void* data, uint64_t first, uint64_t last) {
 }
 
 Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const LaunchDims& dims,
-                    size_t stack_bytes, const char* name, bool cooperative, const std::vector<uint32_t>* cu_mask) {
+                    size_t stack_bytes, const char* name, bool cooperative,
+                    const std::vector<uint32_t>* cu_mask) {
   if (cooperative) {  // every block resident at once, each on its own OS thread
     Status status = run_cooperative(entry, args, dims, stack_bytes);
-    if (!status.ok()) return Status(status.code(), std::string("kernel ") + name + ": " + status.message());
+    if (!status.ok())
+      return Status(status.code(), std::string("kernel ") + name + ": " + status.message());
     return status;
   }
   DispatchJob job;
@@ -116,7 +119,8 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
   job.launch = launches.fetch_add(1, std::memory_order_relaxed) + 1;
   uint64_t blocks = uint64_t(dims.grid.x) * dims.grid.y * dims.grid.z;
   pool.run(run_blocks, &job, blocks, cu_mask);
-  if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE)) return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
+  if (__atomic_load_n(&job.failed, __ATOMIC_ACQUIRE))
+    return Status(job.error.code(), std::string("kernel ") + name + ": " + job.error.message());
   return Status();
 }
 }  // namespace
@@ -127,14 +131,14 @@ struct CpuQueue::State {
   std::mutex mutex;
   std::condition_variable cv;
   std::deque<Item> items;
-  std::deque<Observed> observed;      // guarded by mutex; in seq order
+  std::deque<Observed> observed;  // guarded by mutex; in seq order
   bool closing = false;
-  uint64_t submitted = 0;             // guarded by mutex
+  uint64_t submitted = 0;                   // guarded by mutex
   std::atomic<uint64_t> submitted_hint{0};  // `submitted`, readable without the lock
-  bool sleeping = false;              // the executing thread waits on cv; guarded by mutex
+  bool sleeping = false;                    // the executing thread waits on cv; guarded by mutex
   std::atomic<uint64_t> completed{0};
   std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
-  Status error;                       // first asynchronous failure; guarded by mutex
+  Status error;                            // first asynchronous failure; guarded by mutex
 
   // The units (worker threads) this queue's dispatches may use; null: all (worker_pool.hpp).
   const std::vector<uint32_t> cu_mask;
@@ -149,15 +153,24 @@ struct CpuQueue::State {
   Status run(DispatchOp& op, uint64_t) {
     if (!op.host_kernel) {  // a CPU code-object kernel (module.hpp): arguments in op.kernarg
       WEFT_ASSIGN_OR_RETURN(weftKernelEntry entry, code_object_entry(op.kernel.get()));
-      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(), op.kernel->info().name.c_str(),
-                          op.cooperative, units());
+      return run_dispatch(pool, entry, op.kernarg.data(), op.dims, stack_bytes->load(),
+                          op.kernel->info().name.c_str(), op.cooperative, units());
     }
-    return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims, stack_bytes->load(),
-                        op.host_kernel->name(), op.cooperative, units());
+    return run_dispatch(pool, op.host_kernel->entry(), op.host_kernel->args(), op.dims,
+                        stack_bytes->load(), op.host_kernel->name(), op.cooperative, units());
   }
-  Status run(CopyOp& op, uint64_t) { run_copy(op); return Status(); }
-  Status run(FillOp& op, uint64_t) { run_fill(op); return Status(); }
-  Status run(HostFuncOp& op, uint64_t) { op.fn(); return Status(); }
+  Status run(CopyOp& op, uint64_t) {
+    run_copy(op);
+    return Status();
+  }
+  Status run(FillOp& op, uint64_t) {
+    run_fill(op);
+    return Status();
+  }
+  Status run(HostFuncOp& op, uint64_t) {
+    op.fn();
+    return Status();
+  }
   Status run(EventRecordOp& op, uint64_t generation) {
     Status failed;
     {
@@ -191,7 +204,8 @@ struct CpuQueue::State {
       // futex calls on both sides; the launch rate doubled on 2 cores).
       batch.swap(items);
       // The previous batch used up its observers, so `timing` is empty here.
-      if (!observed.empty()) [[unlikely]] timing.swap(observed);
+      if (!observed.empty()) [[unlikely]]
+        timing.swap(observed);
       lock.unlock();
       while (!batch.empty()) {
         // This item's number: only this thread counts completions.
@@ -219,7 +233,7 @@ struct CpuQueue::State {
       lock.lock();
     }
   }
-  std::deque<Item> batch;  // used by loop() only
+  std::deque<Item> batch;       // used by loop() only
   std::deque<Observed> timing;  // the batch's observers; used by loop() only
 };
 

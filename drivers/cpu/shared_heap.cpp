@@ -26,14 +26,16 @@ Result<int> open_shared_file(const SharedFileRef& ref) {
   const std::string path = fmt::format("/proc/{}/fd/{}", ref.pid, ref.fd);
   int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0)
-    return Status(hipErrorInvalidValue, fmt::format("the handle's file ({}) cannot be opened: {} (the exporting "
-                                                    "process has exited, or freed what it exported)",
-                                                    path, std::strerror(errno)));
+    return Status(hipErrorInvalidValue,
+                  fmt::format("the handle's file ({}) cannot be opened: {} (the exporting "
+                              "process has exited, or freed what it exported)",
+                              path, std::strerror(errno)));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_ino) != ref.inode ||
       static_cast<uint64_t>(st.st_dev) != ref.device) {
     ::close(fd);
-    return Status(hipErrorInvalidValue, fmt::format("{} is no longer the file the handle names", path));
+    return Status(hipErrorInvalidValue,
+                  fmt::format("{} is no longer the file the handle names", path));
   }
   return fd;
 }
@@ -58,15 +60,19 @@ Result<void*> SharedHeap::allocate(size_t bytes) {
       // system call on most allocations.
       const uint64_t grown = (end_ + mapped + kGrowBytes - 1) / kGrowBytes * kGrowBytes;
       if (::ftruncate(fd_, static_cast<off_t>(grown)) != 0)
-        return Status(hipErrorOutOfMemory, fmt::format("growing the device-memory file: {}", std::strerror(errno)));
+        return Status(hipErrorOutOfMemory,
+                      fmt::format("growing the device-memory file: {}", std::strerror(errno)));
       file_bytes_ = grown;
     }
     end_ += mapped;
   }
-  void* p = ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
+  void* p =
+      ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
   if (p == MAP_FAILED) {
-    ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset), static_cast<off_t>(mapped));
-    return Status(hipErrorOutOfMemory, fmt::format("mmap of {} bytes: {}", mapped, std::strerror(errno)));
+    ::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(offset),
+                static_cast<off_t>(mapped));
+    return Status(hipErrorOutOfMemory,
+                  fmt::format("mmap of {} bytes: {}", mapped, std::strerror(errno)));
   }
   std::lock_guard lock(mutex_);
   regions_.emplace(p, Region{offset, mapped, bytes});
@@ -96,15 +102,17 @@ Result<SharedFileRef> SharedHeap::describe(void* base) {
     std::lock_guard lock(mutex_);
     auto it = regions_.find(base);
     if (it == regions_.end())
-      return Status(hipErrorNotSupported,
-                    fmt::format("{} is not shareable: on the CPU agent only allocations of at least {} bytes "
-                                "are memory files another process can map (docs/ipc.md)",
-                                base, kMinBytes));
+      return Status(
+          hipErrorNotSupported,
+          fmt::format("{} is not shareable: on the CPU agent only allocations of at least {} bytes "
+                      "are memory files another process can map (docs/ipc.md)",
+                      base, kMinBytes));
     region = it->second;
   }
   struct stat st {};
   if (::fstat(fd_, &st) != 0)
-    return Status(hipErrorUnknown, fmt::format("fstat of the device-memory file: {}", std::strerror(errno)));
+    return Status(hipErrorUnknown,
+                  fmt::format("fstat of the device-memory file: {}", std::strerror(errno)));
   SharedFileRef ref{};
   std::memcpy(ref.magic, "weftipcm", 8);
   ref.pid = static_cast<int32_t>(::getpid());

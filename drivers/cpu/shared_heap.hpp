@@ -21,10 +21,10 @@ namespace weft::cpu {
 
 // What a hipIpcMemHandle_t / hipIpcEventHandle_t of the CPU agent holds (64 bytes).
 struct SharedFileRef {
-  char magic[8];    // "weftipcm" (memory) or "weftipce" (event)
-  int32_t pid;      // the exporting process
-  int32_t fd;       // its descriptor of the file
-  uint64_t inode;   // the file's identity, so a reused descriptor number is refused
+  char magic[8];   // "weftipcm" (memory) or "weftipce" (event)
+  int32_t pid;     // the exporting process
+  int32_t fd;      // its descriptor of the file
+  uint64_t inode;  // the file's identity, so a reused descriptor number is refused
   uint64_t device;
   uint64_t offset;  // of the allocation in the file
   uint64_t bytes;   // the allocation's size as the user asked for it

@@ -110,7 +110,8 @@ Result<void*> CpuDevice::vm_reserve(size_t bytes, size_t alignment, void* hint) 
 }
 
 Status CpuDevice::vm_free_range(void* base, size_t bytes) {
-  if (::munmap(base, bytes) != 0) return errno_status(hipErrorInvalidValue, "munmap of the reservation");
+  if (::munmap(base, bytes) != 0)
+    return errno_status(hipErrorInvalidValue, "munmap of the reservation");
   return Status();
 }
 
@@ -148,11 +149,11 @@ Result<Ref<PhysicalMemory>> CpuDevice::vm_import_fd(int fd) {
   if (::fstat(fd, &st) != 0)
     return Status(hipErrorInvalidValue,
                   fmt::format("{} is not an open file descriptor: {}", fd, std::strerror(errno)));
-  if (!S_ISREG(st.st_mode) || st.st_size <= 0 ||
-      static_cast<size_t>(st.st_size) % page_size() != 0)
+  if (!S_ISREG(st.st_mode) || st.st_size <= 0 || static_cast<size_t>(st.st_size) % page_size() != 0)
     return Status(hipErrorInvalidValue,
                   fmt::format("file descriptor {} is not exported memory (not a memory file a "
-                              "whole number of pages long)", fd));
+                              "whole number of pages long)",
+                              fd));
   int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
   if (own < 0) return errno_status(hipErrorOutOfMemory, "dup of the imported file descriptor");
   return Ref<PhysicalMemory>(make_ref<MemoryFile>(own, static_cast<size_t>(st.st_size), nullptr));

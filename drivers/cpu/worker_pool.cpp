@@ -27,7 +27,8 @@ void WorkerPool::work_on(Job& job) {
     if (first >= job.count) return;
     uint64_t last = std::min(job.count, first + job.chunk);
     job.fn(job.data, first, last);
-    uint64_t finished = job.done.fetch_add(last - first, std::memory_order_acq_rel) + (last - first);
+    uint64_t finished =
+        job.done.fetch_add(last - first, std::memory_order_acq_rel) + (last - first);
     // Only a shared job's caller can be waiting; notify_all is a futex call every time.
     if (finished == job.count && job.shared) job.done.notify_all();
   }
@@ -40,7 +41,8 @@ bool WorkerPool::allows(const std::vector<uint32_t>* cu_mask, unsigned unit) {
 
 WorkerPool::Job* WorkerPool::claimable_job(unsigned unit) {
   for (Job* job : jobs_)
-    if (job->next.load(std::memory_order_relaxed) < job->count && allows(job->cu_mask, unit)) return job;
+    if (job->next.load(std::memory_order_relaxed) < job->count && allows(job->cu_mask, unit))
+      return job;
   return nullptr;
 }
 
@@ -67,7 +69,8 @@ void WorkerPool::worker_loop(unsigned unit) {
   }
 }
 
-void WorkerPool::run(RunBlocks fn, void* data, uint64_t count, const std::vector<uint32_t>* cu_mask) {
+void WorkerPool::run(RunBlocks fn, void* data, uint64_t count,
+                     const std::vector<uint32_t>* cu_mask) {
   if (count == 0) return;
   Job job;
   job.fn = fn;

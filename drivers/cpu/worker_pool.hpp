@@ -31,7 +31,8 @@ class WorkerPool {
   // Runs `count` blocks and returns when all of them finished. `cu_mask`, when
   // not null, names the units that may run them (bit i of word i/32); a mask
   // naming no unit of the pool is treated as naming only the caller.
-  void run(RunBlocks fn, void* data, uint64_t count, const std::vector<uint32_t>* cu_mask = nullptr);
+  void run(RunBlocks fn, void* data, uint64_t count,
+           const std::vector<uint32_t>* cu_mask = nullptr);
 
   unsigned threads() const { return static_cast<unsigned>(threads_.size()); }
 
@@ -58,8 +59,8 @@ class WorkerPool {
   std::condition_variable leave_cv_;  // job owners wait for helpers to leave
   std::vector<Job*> jobs_;
   bool stopping_ = false;
-  unsigned sleepers_ = 0;                // workers blocked on work_cv_; guarded by mutex_
-  std::atomic<uint64_t> posted_{0};      // jobs ever posted, watched while spinning
+  unsigned sleepers_ = 0;            // workers blocked on work_cv_; guarded by mutex_
+  std::atomic<uint64_t> posted_{0};  // jobs ever posted, watched while spinning
   std::vector<std::thread> threads_;
 };
 

@@ -26,17 +26,18 @@ void* resolve(void* library, const char* abi_name, const char* plain_name) {
 }
 
 Loaded load() {
-  return load_vendor_library<Api>(
-      kLibraryName, "no NVIDIA driver is installed", [](void* library, Api& table, std::string& missing) {
-#define WEFT_CUDA_BIND(name, required) \
-  bind_symbol(table.name, resolve(library, WEFT_CUDA_STR(name), #name), WEFT_CUDA_STR(name), required, missing);
+  return load_vendor_library<Api>(kLibraryName, "no NVIDIA driver is installed",
+                                  [](void* library, Api& table, std::string& missing) {
+#define WEFT_CUDA_BIND(name, required)                                                       \
+  bind_symbol(table.name, resolve(library, WEFT_CUDA_STR(name), #name), WEFT_CUDA_STR(name), \
+              required, missing);
 #define WEFT_CUDA_LOAD(name) WEFT_CUDA_BIND(name, true)
 #define WEFT_CUDA_LOAD_OPTIONAL(name) WEFT_CUDA_BIND(name, false)
-        WEFT_CUDA_SYMBOLS(WEFT_CUDA_LOAD, WEFT_CUDA_LOAD_OPTIONAL)
+    WEFT_CUDA_SYMBOLS(WEFT_CUDA_LOAD, WEFT_CUDA_LOAD_OPTIONAL)
 #undef WEFT_CUDA_LOAD
 #undef WEFT_CUDA_LOAD_OPTIONAL
 #undef WEFT_CUDA_BIND
-      });
+  });
 }
 
 using Table = LibraryTable<Api, &load>;

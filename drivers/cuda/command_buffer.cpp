@@ -91,9 +91,9 @@ CUDA_MEMSET_NODE_PARAMS fill_params(const FillOp& op) {
   m.width = op.width_elements;
   m.height = op.height;
   m.pitch = op.height > 1 ? op.pitch : op.width_elements * op.element_size;
-  m.value = op.element_size == 1   ? (op.value & 0xffu)
-            : op.element_size == 2 ? (op.value & 0xffffu)
-                                   : op.value;
+  m.value = op.element_size == 1 ? (op.value & 0xffu)
+          : op.element_size == 2 ? (op.value & 0xffffu)
+                                 : op.value;
   return m;
 }
 
@@ -137,7 +137,8 @@ CudaCommandBuffer::Kind CudaCommandBuffer::classify(const Op& op) const {
     // semantics, kept by the queue) and device memory must be this device's.
     for (const void* p : {static_cast<const void*>(c->src), static_cast<const void*>(c->dst)}) {
       unsigned type = 0;
-      if (api_.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(p)) != CUDA_SUCCESS)
+      if (api_.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(p)) !=
+          CUDA_SUCCESS)
         return Kind::kQueue;
       if (type == CU_MEMORYTYPE_DEVICE) {
         int ordinal = -1;
@@ -154,10 +155,11 @@ CudaCommandBuffer::Kind CudaCommandBuffer::classify(const Op& op) const {
     if (f->element_size != 1 && f->element_size != 2 && f->element_size != 4) return Kind::kQueue;
     unsigned type = 0;
     int ordinal = -1;
-    if (api_.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(f->dst)) != CUDA_SUCCESS ||
-        type != CU_MEMORYTYPE_DEVICE ||
-        api_.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, address(f->dst)) !=
+    if (api_.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, address(f->dst)) !=
             CUDA_SUCCESS ||
+        type != CU_MEMORYTYPE_DEVICE ||
+        api_.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   address(f->dst)) != CUDA_SUCCESS ||
         ordinal != static_cast<int>(device_->handle()))
       return Kind::kQueue;
     return Kind::kFill;
@@ -202,7 +204,8 @@ struct TemplateCache {
   std::mutex mutex;
   std::vector<Entry> entries;
 
-  std::shared_ptr<CudaCommandBuffer::Template> find(const CudaDevice* device, const std::string& key) {
+  std::shared_ptr<CudaCommandBuffer::Template> find(const CudaDevice* device,
+                                                    const std::string& key) {
     std::lock_guard lock(mutex);
     for (size_t i = 0; i < entries.size(); ++i) {
       if (entries[i].device != device || entries[i].key != key) continue;
@@ -291,13 +294,15 @@ Result<std::shared_ptr<CudaCommandBuffer::Template>> CudaCommandBuffer::template
       }
       case Kind::kCopy: {
         CUDA_MEMCPY3D c = copy_params(std::get<CopyOp>(step.op));
-        r = api_.cuGraphAddMemcpyNode(&node, t->graph, deps.data(), deps.size(), &c, device_->context());
+        r = api_.cuGraphAddMemcpyNode(&node, t->graph, deps.data(), deps.size(), &c,
+                                      device_->context());
         call = "cuGraphAddMemcpyNode";
         break;
       }
       case Kind::kFill: {
         CUDA_MEMSET_NODE_PARAMS m = fill_params(std::get<FillOp>(step.op));
-        r = api_.cuGraphAddMemsetNode(&node, t->graph, deps.data(), deps.size(), &m, device_->context());
+        r = api_.cuGraphAddMemsetNode(&node, t->graph, deps.data(), deps.size(), &m,
+                                      device_->context());
         call = "cuGraphAddMemsetNode";
         break;
       }
@@ -313,8 +318,7 @@ Result<std::shared_ptr<CudaCommandBuffer::Template>> CudaCommandBuffer::template
         call = "cuGraphAddEventWaitNode";
         break;
       }
-      case Kind::kQueue:
-        return Status(hipErrorIllegalState, "a queue step in a native segment");
+      case Kind::kQueue: return Status(hipErrorIllegalState, "a queue step in a native segment");
     }
     WEFT_RETURN_IF_ERROR(status_from_cuda(r, call));
     t->nodes.push_back(node);
@@ -376,7 +380,8 @@ Status CudaCommandBuffer::submit(Queue& queue) {
   if (!finalized_) return Status(hipErrorIllegalState, "command buffer not finalized");
   auto* q = typeid(queue) == typeid(CudaQueue) ? static_cast<CudaQueue*>(&queue) : nullptr;
   if (!q || &q->device() != device_.get())
-    return Status(hipErrorInvalidHandle, "NVIDIA command buffer submitted to another device's queue");
+    return Status(hipErrorInvalidHandle,
+                  "NVIDIA command buffer submitted to another device's queue");
   WEFT_RETURN_IF_ERROR(device_->make_current());
   for (Segment& s : segments_) {
     if (s.native) {
@@ -439,8 +444,7 @@ Status CudaCommandBuffer::update(size_t index, const Op& op) {
       if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecEventWaitNodeSetEvent");
       break;
     }
-    case Kind::kQueue:
-      break;
+    case Kind::kQueue: break;
   }
   s.op = std::move(next);  // keeps the kernel's module and the event alive
   return Status();

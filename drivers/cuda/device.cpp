@@ -61,8 +61,7 @@ Result<int> CudaDevice::attribute(hipDeviceAttribute_t attr) const {
   // Only what hipDeviceProp_t cannot say; the core answers the rest from properties().
   int value = 0;
   switch (attr) {
-    case hipDeviceAttributeCanUseStreamWaitValue:
-      return facts_.stream_wait_value ? 1 : 0;
+    case hipDeviceAttributeCanUseStreamWaitValue: return facts_.stream_wait_value ? 1 : 0;
     case hipDeviceAttributeVirtualMemoryManagementSupported:
       // weft does not expose hipMemCreate/hipMemMap on this agent yet.
       return 0;
@@ -72,8 +71,7 @@ Result<int> CudaDevice::attribute(hipDeviceAttribute_t attr) const {
       if (api_.cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_MAX_PITCH, device_) == CUDA_SUCCESS)
         return value;
       break;
-    default:
-      break;
+    default: break;
   }
   return Status(hipErrorNotSupported, "answered from the device properties");
 }

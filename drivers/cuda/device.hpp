@@ -72,7 +72,8 @@ class CudaDevice final : public Device {
   // External memory and semaphores through cuImportExternal* (external.cpp);
   // hipErrorNotSupported when libcuda lacks them.
   Result<Ref<ExternalMemory>> import_external_memory(const ExternalMemoryDesc& desc) override;
-  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) override;
+  Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd,
+                                                           ExternalSemaphoreKind kind) override;
   // CUDA arrays, texture and surface objects (image.cpp); hipErrorNotSupported
   // when libcuda lacks the entry points.
   Result<Ref<NativeArray>> create_array(const ArrayShape& shape) override;

@@ -12,13 +12,15 @@ namespace weft::cuda {
 namespace {
 
 Status missing(const char* name) {
-  return Status(hipErrorNotSupported, std::string("libcuda has no ") + name + ": the driver is too old");
+  return Status(hipErrorNotSupported,
+                std::string("libcuda has no ") + name + ": the driver is too old");
 }
 
 // A buffer from cuExternalMemoryGetMappedBuffer, freed with cuMemFree (hipFree).
 class CudaExternalMapping final : public RefCounted {
  public:
-  CudaExternalMapping(Ref<CudaDevice> device, CUdeviceptr ptr) : device_(std::move(device)), ptr_(ptr) {}
+  CudaExternalMapping(Ref<CudaDevice> device, CUdeviceptr ptr)
+      : device_(std::move(device)), ptr_(ptr) {}
   ~CudaExternalMapping() override {
     if (device_->make_current().ok()) (void)device_->api().cuMemFree(ptr_);
   }
@@ -30,7 +32,8 @@ class CudaExternalMapping final : public RefCounted {
 
 class CudaExternalMemory final : public ExternalMemory {
  public:
-  CudaExternalMemory(Ref<CudaDevice> device, CUexternalMemory memory) : device_(std::move(device)), memory_(memory) {}
+  CudaExternalMemory(Ref<CudaDevice> device, CUexternalMemory memory)
+      : device_(std::move(device)), memory_(memory) {}
   ~CudaExternalMemory() override {
     if (device_->make_current().ok()) (void)device_->api().cuDestroyExternalMemory(memory_);
   }
@@ -87,7 +90,8 @@ class CudaExternalSemaphore final : public ExternalSemaphore {
 }  // namespace
 
 Result<Ref<ExternalMemory>> CudaDevice::import_external_memory(const ExternalMemoryDesc& d) {
-  if (!api_.cuImportExternalMemory || !api_.cuExternalMemoryGetMappedBuffer || !api_.cuDestroyExternalMemory)
+  if (!api_.cuImportExternalMemory || !api_.cuExternalMemoryGetMappedBuffer ||
+      !api_.cuDestroyExternalMemory)
     return missing("cuImportExternalMemory");
   WEFT_RETURN_IF_ERROR(make_current());
   CUDA_EXTERNAL_MEMORY_HANDLE_DESC desc{};
@@ -100,14 +104,16 @@ Result<Ref<ExternalMemory>> CudaDevice::import_external_memory(const ExternalMem
   return Ref<ExternalMemory>(make_ref<CudaExternalMemory>(Ref<CudaDevice>(this), memory));
 }
 
-Result<Ref<ExternalSemaphore>> CudaDevice::import_external_semaphore(int fd, ExternalSemaphoreKind kind) {
+Result<Ref<ExternalSemaphore>> CudaDevice::import_external_semaphore(int fd,
+                                                                     ExternalSemaphoreKind kind) {
   if (!api_.cuImportExternalSemaphore || !api_.cuSignalExternalSemaphoresAsync ||
       !api_.cuWaitExternalSemaphoresAsync || !api_.cuDestroyExternalSemaphore)
     return missing("cuImportExternalSemaphore");
   WEFT_RETURN_IF_ERROR(make_current());
   CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC desc{};
-  desc.type = kind == ExternalSemaphoreKind::kTimeline ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
-                                                       : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
+  desc.type = kind == ExternalSemaphoreKind::kTimeline
+                ? CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD
+                : CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD;
   desc.handle.fd = fd;
   CUexternalSemaphore semaphore = nullptr;
   WEFT_CU_RETURN_IF_ERROR(api_.cuImportExternalSemaphore(&semaphore, &desc));

@@ -91,10 +91,8 @@ void HostLane::loop() {
     Item item = std::move(items_.front());
     items_.pop_front();
     lock.unlock();
-    if (item.fn)
-      item.fn();
-    else if (item.foreign)
-      (void)item.foreign->synchronize();
+    if (item.fn) item.fn();
+    else if (item.foreign) (void)item.foreign->synchronize();
     uint32_t ticket = item.ticket;
     item = Item();  // drop the callable and the event before the stream moves on
     __atomic_store_n(word_.host, ticket, __ATOMIC_RELEASE);

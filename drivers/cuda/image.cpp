@@ -55,10 +55,12 @@ class CudaMipmap final : public NativeArray {
   const unsigned levels_;
 };
 
-CUarray cu_array(const Ref<NativeArray>& a) { return reinterpret_cast<CUarray>(static_cast<uintptr_t>(a->handle())); }
+CUarray cu_array(const Ref<NativeArray>& a) {
+  return reinterpret_cast<CUarray>(static_cast<uintptr_t>(a->handle()));
+}
 
-void fill_side(const ArrayCopySide& s, CUmemorytype& type, const void*& host, CUdeviceptr& device, CUarray& array,
-               size_t& pitch, size_t& height) {
+void fill_side(const ArrayCopySide& s, CUmemorytype& type, const void*& host, CUdeviceptr& device,
+               CUarray& array, size_t& pitch, size_t& height) {
   if (s.array) {
     type = CU_MEMORYTYPE_ARRAY;
     array = cu_array(s.array);
@@ -80,7 +82,8 @@ Result<CUDA_RESOURCE_DESC> resource_desc(const NativeResource& r) {
       break;
     case hipResourceTypeMipmappedArray:
       d.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
-      d.res.mipmap.hMipmappedArray = reinterpret_cast<CUmipmappedArray>(static_cast<uintptr_t>(r.array->handle()));
+      d.res.mipmap.hMipmappedArray =
+          reinterpret_cast<CUmipmappedArray>(static_cast<uintptr_t>(r.array->handle()));
       break;
     case hipResourceTypeLinear:
       d.resType = CU_RESOURCE_TYPE_LINEAR;
@@ -98,8 +101,7 @@ Result<CUDA_RESOURCE_DESC> resource_desc(const NativeResource& r) {
       d.res.pitch2D.height = r.height;
       d.res.pitch2D.pitchInBytes = r.pitch;
       break;
-    default:
-      return Status(hipErrorInvalidValue, "not a resource type");
+    default: return Status(hipErrorInvalidValue, "not a resource type");
   }
   if ((r.type == hipResourceTypeArray || r.type == hipResourceTypeMipmappedArray) && !r.array)
     return Status(hipErrorInvalidValue, "the array is not a CUDA array of this agent");
@@ -109,7 +111,8 @@ Result<CUDA_RESOURCE_DESC> resource_desc(const NativeResource& r) {
 }  // namespace
 
 Result<Ref<NativeArray>> CudaDevice::create_array(const ArrayShape& shape) {
-  if (!api_.cuArray3DCreate || !api_.cuArrayDestroy || !api_.cuMemcpy3DAsync) return missing("cuArray3DCreate");
+  if (!api_.cuArray3DCreate || !api_.cuArrayDestroy || !api_.cuMemcpy3DAsync)
+    return missing("cuArray3DCreate");
   WEFT_RETURN_IF_ERROR(make_current());
   CUDA_ARRAY3D_DESCRIPTOR d{};
   d.Width = shape.width;
@@ -119,7 +122,8 @@ Result<Ref<NativeArray>> CudaDevice::create_array(const ArrayShape& shape) {
   d.NumChannels = shape.channels;
   d.Flags = shape.flags;  // hipArrayLayered/SurfaceLoadStore/Cubemap/TextureGather = CUDA_ARRAY3D_*
   if (shape.levels > 1) {
-    if (!api_.cuMipmappedArrayCreate || !api_.cuMipmappedArrayDestroy || !api_.cuMipmappedArrayGetLevel)
+    if (!api_.cuMipmappedArrayCreate || !api_.cuMipmappedArrayDestroy ||
+        !api_.cuMipmappedArrayGetLevel)
       return missing("cuMipmappedArrayCreate");
     CUmipmappedArray mipmap = nullptr;
     WEFT_CU_RETURN_IF_ERROR(api_.cuMipmappedArrayCreate(&mipmap, &d, shape.levels));
@@ -139,7 +143,8 @@ Result<uint64_t> CudaDevice::create_texture(const NativeTexture& texture) {
   for (int i = 0; i < 3; ++i) td.addressMode[i] = static_cast<CUaddress_mode>(t.addressMode[i]);
   td.filterMode = static_cast<CUfilter_mode>(t.filterMode);
   td.flags = (t.readMode == hipReadModeElementType ? CU_TRSF_READ_AS_INTEGER : 0u) |
-             (t.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0u) | (t.sRGB ? CU_TRSF_SRGB : 0u);
+             (t.normalizedCoords ? CU_TRSF_NORMALIZED_COORDINATES : 0u) |
+             (t.sRGB ? CU_TRSF_SRGB : 0u);
   td.maxAnisotropy = t.maxAnisotropy;
   td.mipmapFilterMode = static_cast<CUfilter_mode>(t.mipmapFilterMode);
   td.mipmapLevelBias = t.mipmapLevelBias;
@@ -159,7 +164,8 @@ Result<uint64_t> CudaDevice::create_texture(const NativeTexture& texture) {
     view.lastLayer = v.lastLayer;
   }
   CUtexObject object = 0;
-  WEFT_CU_RETURN_IF_ERROR(api_.cuTexObjectCreate(&object, &resource, &td, texture.has_view ? &view : nullptr));
+  WEFT_CU_RETURN_IF_ERROR(
+      api_.cuTexObjectCreate(&object, &resource, &td, texture.has_view ? &view : nullptr));
   return static_cast<uint64_t>(object);
 }
 

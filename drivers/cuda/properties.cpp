@@ -146,7 +146,8 @@ void fill_features(const AttributeReader& a, hipDeviceProp_tR0600& p) {
   p.gpuDirectRDMAFlushWritesOptions =
       static_cast<unsigned>(a(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS));
   p.gpuDirectRDMAWritesOrdering = a(CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WRITES_ORDERING);
-  p.memoryPoolSupportedHandleTypes = 0;  // weft shares pools only on the CPU agent (docs/mempool.md)
+  p.memoryPoolSupportedHandleTypes =
+      0;  // weft shares pools only on the CPU agent (docs/mempool.md)
   p.deferredMappingHipArraySupported = a(CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED);
   p.ipcEventSupported = a(CU_DEVICE_ATTRIBUTE_IPC_EVENT_SUPPORTED);
   p.clusterLaunch = a(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH);

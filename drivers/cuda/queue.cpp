@@ -20,10 +20,8 @@ struct DirectHostWork {
   Ref<Event> foreign;
   static void CUDA_CB run(void* data) {
     auto* self = static_cast<DirectHostWork*>(data);
-    if (self->fn)
-      self->fn();
-    else
-      (void)self->foreign->synchronize();
+    if (self->fn) self->fn();
+    else (void)self->foreign->synchronize();
     delete self;
   }
 };
@@ -58,10 +56,8 @@ bool CudaQueue::is_idle() {
 Result<HostLane*> CudaQueue::lane() {
   std::call_once(lane_once_, [&] {
     auto created = HostLane::create(*device_, stream_);
-    if (created.ok())
-      lane_ = std::move(created).value();
-    else
-      lane_status_ = created.status();
+    if (created.ok()) lane_ = std::move(created).value();
+    else lane_status_ = created.status();
   });
   if (!lane_) return lane_status_;
   return lane_.get();
@@ -151,9 +147,7 @@ Status CudaQueue::run(FillOp& op) {
         WEFT_CU_RETURN_IF_ERROR(
             api_.cuMemsetD16Async(dst, static_cast<unsigned short>(op.value), n, stream_));
         break;
-      default:
-        WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD32Async(dst, op.value, n, stream_));
-        break;
+      default: WEFT_CU_RETURN_IF_ERROR(api_.cuMemsetD32Async(dst, op.value, n, stream_)); break;
     }
     return Status();
   }
@@ -203,8 +197,7 @@ Status CudaQueue::run(EventRecordOp& op) {
 }
 
 Status CudaQueue::run(EventWaitOp& op) {
-  if (auto* event = as_cuda_event(op.event.get());
-      event && &event->device().api() == &api_) {
+  if (auto* event = as_cuda_event(op.event.get()); event && &event->device().api() == &api_) {
     // Any CUDA event, this device's or another's: the GPU waits, no host involved.
     if (!event->ever_recorded()) return Status();
     WEFT_CU_RETURN_IF_ERROR(

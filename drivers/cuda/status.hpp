@@ -20,7 +20,8 @@ std::string cuda_error_name(const Api* api, CUresult result);
 // test is inline: it runs after every driver call on the launch and event paths.
 Status status_from_cuda_failure(CUresult result, const char* call);
 inline Status status_from_cuda(CUresult result, const char* call) {
-  if (result == CUDA_SUCCESS) [[likely]] return Status();
+  if (result == CUDA_SUCCESS) [[likely]]
+    return Status();
   return status_from_cuda_failure(result, call);
 }
 

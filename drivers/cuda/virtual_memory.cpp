@@ -31,13 +31,14 @@ CUmemAllocationProp pinned_on(CUdevice device, bool exportable) {
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
   prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   prop.location.id = device;
-  prop.requestedHandleTypes = exportable ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_NONE;
+  prop.requestedHandleTypes =
+      exportable ? CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR : CU_MEM_HANDLE_TYPE_NONE;
   return prop;
 }
 
 Status missing(const char* name) {
-  return Status(hipErrorNotSupported,
-                std::string("libcuda has no ") + name + ": the driver is too old for virtual memory");
+  return Status(hipErrorNotSupported, std::string("libcuda has no ") + name +
+                                          ": the driver is too old for virtual memory");
 }
 
 CUdeviceptr device_address(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
@@ -67,7 +68,8 @@ Result<void*> CudaDevice::vm_reserve(size_t bytes, size_t alignment, void* hint)
   if (!api_.cuMemAddressReserve) return missing("cuMemAddressReserve");
   WEFT_RETURN_IF_ERROR(make_current());
   CUdeviceptr base = 0;
-  WEFT_CU_RETURN_IF_ERROR(api_.cuMemAddressReserve(&base, bytes, alignment, device_address(hint), 0));
+  WEFT_CU_RETURN_IF_ERROR(
+      api_.cuMemAddressReserve(&base, bytes, alignment, device_address(hint), 0));
   return reinterpret_cast<void*>(base);
 }
 
@@ -101,7 +103,7 @@ Status CudaDevice::vm_set_access(void* address, size_t bytes, VmAccess access) {
   desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   desc.location.id = device_;
   desc.flags = access == VmAccess::kReadWrite ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
-               : access == VmAccess::kRead    ? CU_MEM_ACCESS_FLAGS_PROT_READ
+             : access == VmAccess::kRead      ? CU_MEM_ACCESS_FLAGS_PROT_READ
                                               : CU_MEM_ACCESS_FLAGS_PROT_NONE;
   WEFT_CU_RETURN_IF_ERROR(api_.cuMemSetAccess(device_address(address), bytes, &desc, 1));
   return Status();

@@ -15,14 +15,15 @@ namespace {
 using Loaded = LoadedLibrary<Api>;
 
 Loaded load() {
-  return load_vendor_library<Api>(
-      kLibraryName, "ROCm's runtime is not installed", [](void* library, Api& table, std::string& missing) {
+  return load_vendor_library<Api>(kLibraryName, "ROCm's runtime is not installed",
+                                  [](void* library, Api& table, std::string& missing) {
 #define WEFT_HSA_LOAD(name) bind_symbol(table.name, dlsym(library, #name), #name, true, missing);
-#define WEFT_HSA_LOAD_OPTIONAL(name) bind_symbol(table.name, dlsym(library, #name), #name, false, missing);
-        WEFT_HSA_SYMBOLS(WEFT_HSA_LOAD, WEFT_HSA_LOAD_OPTIONAL)
+#define WEFT_HSA_LOAD_OPTIONAL(name) \
+  bind_symbol(table.name, dlsym(library, #name), #name, false, missing);
+    WEFT_HSA_SYMBOLS(WEFT_HSA_LOAD, WEFT_HSA_LOAD_OPTIONAL)
 #undef WEFT_HSA_LOAD
 #undef WEFT_HSA_LOAD_OPTIONAL
-      });
+  });
 }
 
 using Table = LibraryTable<Api, &load>;
@@ -30,7 +31,9 @@ using Table = LibraryTable<Api, &load>;
 }  // namespace
 
 const Api* api() { return Table::api(); }
-const std::string& load_error() { return Table::load_error("test double: libhsa-runtime64 absent"); }
+const std::string& load_error() {
+  return Table::load_error("test double: libhsa-runtime64 absent");
+}
 void set_api_for_testing(const Api* fake) { Table::set_for_testing(fake); }
 bool testing_api_installed() { return Table::testing(); }
 void reset_api_for_testing() { Table::reset_for_testing(); }

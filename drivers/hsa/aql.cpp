@@ -19,7 +19,8 @@ Result<hsa_kernel_dispatch_packet_t> dispatch_packet(const DispatchInput& in) {
   uint32_t items[3];
   for (int i = 0; i < 3; ++i) {
     if (block[i] == 0 || block[i] > 0xFFFF || grid[i] == 0)
-      return Status(hipErrorInvalidConfiguration, "grid and block dimensions must be 1..65535 threads per block");
+      return Status(hipErrorInvalidConfiguration,
+                    "grid and block dimensions must be 1..65535 threads per block");
     uint64_t n = uint64_t(grid[i]) * block[i];
     if (n > 0xFFFFFFFFull)
       return Status(hipErrorInvalidConfiguration,
@@ -41,7 +42,8 @@ Result<hsa_kernel_dispatch_packet_t> dispatch_packet(const DispatchInput& in) {
   return p;
 }
 
-hsa_barrier_and_packet_t barrier_and_packet(std::span<const hsa_signal_t> deps, hsa_signal_t completion) {
+hsa_barrier_and_packet_t barrier_and_packet(std::span<const hsa_signal_t> deps,
+                                            hsa_signal_t completion) {
   hsa_barrier_and_packet_t p;
   std::memset(&p, 0, sizeof(p));
   p.header = uint16_t(HSA_PACKET_TYPE_INVALID) << HSA_PACKET_HEADER_TYPE;
@@ -95,7 +97,8 @@ void put(std::span<std::byte> dst, uint32_t offset, uint32_t size, uint64_t valu
 
 }  // namespace
 
-void fill_hidden(std::span<std::byte> kernarg, std::span<const HiddenArg> hidden, const HiddenValues& v) {
+void fill_hidden(std::span<std::byte> kernarg, std::span<const HiddenArg> hidden,
+                 const HiddenValues& v) {
   for (const HiddenArg& a : hidden) {
     uint64_t value = 0;
     switch (a.kind) {
@@ -127,12 +130,15 @@ uint64_t reserve(const Api& api, hsa_queue_t* queue) {
   uint64_t index = api.hsa_queue_add_write_index_scacq_screl(queue, 1);
   // The slot is free once the packet processor has read the packet `size`
   // places back.
-  while (index - api.hsa_queue_load_read_index_scacquire(queue) >= queue->size) std::this_thread::yield();
+  while (index - api.hsa_queue_load_read_index_scacquire(queue) >= queue->size)
+    std::this_thread::yield();
   return index;
 }
 
-void publish(const Api& api, hsa_queue_t* queue, uint64_t index, const void* packet, uint32_t header_word) {
-  auto* slot = static_cast<std::byte*>(queue->base_address) + (index & (queue->size - 1)) * kPacketBytes;
+void publish(const Api& api, hsa_queue_t* queue, uint64_t index, const void* packet,
+             uint32_t header_word) {
+  auto* slot =
+      static_cast<std::byte*>(queue->base_address) + (index & (queue->size - 1)) * kPacketBytes;
   // Bytes 4..63 first; the packet processor ignores the slot while its type is INVALID.
   std::memcpy(slot + 4, static_cast<const std::byte*>(packet) + 4, kPacketBytes - 4);
   __atomic_store_n(reinterpret_cast<uint32_t*>(slot), header_word, __ATOMIC_RELEASE);

@@ -44,11 +44,11 @@ inline constexpr uint16_t kBarrierAndHeader =
 inline constexpr uint16_t kDispatchDimensions = 3;
 
 struct DispatchInput {
-  LaunchDims dims;                 // grid in blocks, block in threads, dynamic LDS bytes
-  uint32_t static_group_bytes = 0; // the kernel's group_segment_fixed_size
-  uint32_t private_bytes = 0;      // per work-item scratch
-  uint64_t kernel_object = 0;      // loaded address of <kernel>.kd
-  const void* kernarg = nullptr;   // 16-byte aligned, in kernarg memory
+  LaunchDims dims;                  // grid in blocks, block in threads, dynamic LDS bytes
+  uint32_t static_group_bytes = 0;  // the kernel's group_segment_fixed_size
+  uint32_t private_bytes = 0;       // per work-item scratch
+  uint64_t kernel_object = 0;       // loaded address of <kernel>.kd
+  const void* kernarg = nullptr;    // 16-byte aligned, in kernarg memory
   hsa_signal_t completion{0};
 };
 
@@ -59,7 +59,8 @@ Result<hsa_kernel_dispatch_packet_t> dispatch_packet(const DispatchInput& in);
 
 // A barrier-AND packet waiting for up to five signals (null handles are ignored
 // by the packet processor), header still INVALID.
-hsa_barrier_and_packet_t barrier_and_packet(std::span<const hsa_signal_t> deps, hsa_signal_t completion);
+hsa_barrier_and_packet_t barrier_and_packet(std::span<const hsa_signal_t> deps,
+                                            hsa_signal_t completion);
 inline constexpr size_t kBarrierDeps = 5;
 
 // The first 32 bits of a packet: header | setup << 16, stored atomically.
@@ -70,10 +71,18 @@ constexpr uint32_t header_word(uint16_t header, uint16_t setup) {
 // ---- Hidden kernel arguments (code object v4 and v5), located by metadata.
 enum class HiddenKind : uint8_t {
   kZero,  // known but filled with zeros (reserved, none, default_queue, ...)
-  kGlobalOffsetX, kGlobalOffsetY, kGlobalOffsetZ,
-  kBlockCountX, kBlockCountY, kBlockCountZ,
-  kGroupSizeX, kGroupSizeY, kGroupSizeZ,
-  kRemainderX, kRemainderY, kRemainderZ,
+  kGlobalOffsetX,
+  kGlobalOffsetY,
+  kGlobalOffsetZ,
+  kBlockCountX,
+  kBlockCountY,
+  kBlockCountZ,
+  kGroupSizeX,
+  kGroupSizeY,
+  kGroupSizeZ,
+  kRemainderX,
+  kRemainderY,
+  kRemainderZ,
   kGridDims,
   kDynamicLdsSize,
   kQueuePtr,
@@ -109,13 +118,15 @@ struct HiddenValues {
 // Writes every hidden argument into `kernarg` (little-endian, truncated to its
 // size). Arguments that would fall outside `kernarg` are skipped (the caller
 // sized it from kernarg_segment_size).
-void fill_hidden(std::span<std::byte> kernarg, std::span<const HiddenArg> hidden, const HiddenValues& v);
+void fill_hidden(std::span<std::byte> kernarg, std::span<const HiddenArg> hidden,
+                 const HiddenValues& v);
 
 // ---- Publication into an AQL ring (hsa_queue_t), the HSA protocol:
 // reserve an index, wait for room, write bytes 4..63, store the header word
 // with release semantics, ring the doorbell with the packet's own index.
 // Returns the index. Blocks (yielding) while the ring is full.
 uint64_t reserve(const Api& api, hsa_queue_t* queue);
-void publish(const Api& api, hsa_queue_t* queue, uint64_t index, const void* packet, uint32_t header_word);
+void publish(const Api& api, hsa_queue_t* queue, uint64_t index, const void* packet,
+             uint32_t header_word);
 
 }  // namespace weft::hsa::aql

@@ -18,7 +18,8 @@ namespace {
 template <typename T>
 T agent_info(const Api& api, hsa_agent_t agent, int attribute, T fallback = T{}) {
   T value{};
-  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(attribute), &value) != HSA_STATUS_SUCCESS) return fallback;
+  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(attribute), &value) != HSA_STATUS_SUCCESS)
+    return fallback;
   return value;
 }
 
@@ -45,7 +46,8 @@ hsa_status_t scan_pool(hsa_amd_memory_pool_t pool, void* data) {
     return HSA_STATUS_SUCCESS;
   }
   if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
-  if (!pool_info<bool>(api, pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED)) return HSA_STATUS_SUCCESS;
+  if (!pool_info<bool>(api, pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED))
+    return HSA_STATUS_SUCCESS;
   auto flags = pool_info<uint32_t>(api, pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS);
   if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !scan->coarse.handle) {
     scan->coarse = pool;
@@ -97,10 +99,12 @@ Result<AgentFacts> read_agent_facts(const Api& api, hsa_agent_t agent) {
   (void)api.hsa_agent_iterate_isas(agent, first_isa, &isa);
   if (!isa.handle) return Status(hipErrorNoDevice, "hsa_agent_iterate_isas reported no ISA");
   uint32_t length = 0;
-  if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length); s != HSA_STATUS_SUCCESS)
+  if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length);
+      s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorNoDevice, "hsa_isa_get_info_alt(NAME_LENGTH)");
   std::string name(length, '\0');
-  if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name.data()); s != HSA_STATUS_SUCCESS)
+  if (hsa_status_t s = api.hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME, name.data());
+      s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorNoDevice, "hsa_isa_get_info_alt(NAME)");
   name.resize(std::strlen(name.c_str()));
   f.isa_name = name;
@@ -110,13 +114,15 @@ Result<AgentFacts> read_agent_facts(const Api& api, hsa_agent_t agent) {
   PoolScan scan;
   scan.api = &api;
   (void)api.hsa_amd_agent_iterate_memory_pools(agent, scan_pool, &scan);
-  if (!scan.coarse.handle) return Status(hipErrorNoDevice, "agent has no coarse-grained device memory pool");
+  if (!scan.coarse.handle)
+    return Status(hipErrorNoDevice, "agent has no coarse-grained device memory pool");
   f.coarse = scan.coarse;
   f.fine = scan.fine;
   f.coarse_bytes = scan.coarse_bytes;
 
   char product[64] = {};
-  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(HSA_AMD_AGENT_INFO_PRODUCT_NAME), product) != HSA_STATUS_SUCCESS ||
+  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(HSA_AMD_AGENT_INFO_PRODUCT_NAME), product) !=
+          HSA_STATUS_SUCCESS ||
       !product[0])
     (void)api.hsa_agent_get_info(agent, HSA_AGENT_INFO_NAME, product);
   product[sizeof(product) - 1] = '\0';
@@ -124,7 +130,8 @@ Result<AgentFacts> read_agent_facts(const Api& api, hsa_agent_t agent) {
   copy_text(p.gcnArchName, sizeof(p.gcnArchName), f.target);
 
   char uuid[24] = {};
-  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(HSA_AMD_AGENT_INFO_UUID), uuid) == HSA_STATUS_SUCCESS &&
+  if (api.hsa_agent_get_info(agent, hsa_agent_info_t(HSA_AMD_AGENT_INFO_UUID), uuid) ==
+          HSA_STATUS_SUCCESS &&
       std::strncmp(uuid, "GPU-", 4) == 0)
     std::memcpy(p.uuid.bytes, uuid + 4, std::min<size_t>(16, std::strlen(uuid + 4)));
 
@@ -135,15 +142,18 @@ Result<AgentFacts> read_agent_facts(const Api& api, hsa_agent_t agent) {
   p.sharedMemPerMultiprocessor = scan.group_bytes;
   p.maxSharedMemoryPerMultiProcessor = scan.group_bytes;
   p.warpSize = int(agent_info<uint32_t>(api, agent, HSA_AGENT_INFO_WAVEFRONT_SIZE, 64));
-  p.maxThreadsPerBlock = int(agent_info<uint32_t>(api, agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, 1024));
+  p.maxThreadsPerBlock =
+      int(agent_info<uint32_t>(api, agent, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, 1024));
   auto wg = agent_info<std::array<uint16_t, 3>>(api, agent, HSA_AGENT_INFO_WORKGROUP_MAX_DIM);
   auto grid = agent_info<hsa_dim3_t>(api, agent, HSA_AGENT_INFO_GRID_MAX_DIM);
   for (int i = 0; i < 3; ++i) p.maxThreadsDim[i] = wg[i];
   p.maxGridSize[0] = clamp_int(grid.x);
   p.maxGridSize[1] = clamp_int(grid.y);
   p.maxGridSize[2] = clamp_int(grid.z);
-  p.clockRate = int(agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY)) * 1000;
-  p.memoryClockRate = int(agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY)) * 1000;
+  p.clockRate =
+      int(agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY)) * 1000;
+  p.memoryClockRate =
+      int(agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY)) * 1000;
   p.memoryBusWidth = int(agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_MEMORY_WIDTH));
   f.physical_cus = agent_info<uint32_t>(api, agent, HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT);
   p.multiProcessorCount = int(f.physical_cus);
@@ -203,7 +213,8 @@ Result<Ref<Signal>> SignalPool::take(hsa_signal_value_t initial) {
   }
   if (s.handle) {
     api_.hsa_signal_store_relaxed(s, initial);
-  } else if (hsa_status_t st = api_.hsa_signal_create(initial, 0, nullptr, &s); st != HSA_STATUS_SUCCESS) {
+  } else if (hsa_status_t st = api_.hsa_signal_create(initial, 0, nullptr, &s);
+             st != HSA_STATUS_SUCCESS) {
     return status_from_hsa(api_, st, hipErrorOutOfMemory, "hsa_signal_create");
   }
   return make_ref<Signal>(shared_from_this(), s);
@@ -253,8 +264,9 @@ Result<std::shared_ptr<HwQueue>> HsaDevice::acquire_hw_queue(int priority) {
   }
   if (!best) {
     for (auto& slot : hw_queues_) {
-      bool better = !best || (slot.priority == priority && best->priority != priority) ||
-                    ((slot.priority == priority) == (best->priority == priority) && slot.users < best->users);
+      bool better =
+          !best || (slot.priority == priority && best->priority != priority) ||
+          ((slot.priority == priority) == (best->priority == priority) && slot.users < best->users);
       if (better) best = &slot;
     }
   }
@@ -269,13 +281,15 @@ void HsaDevice::release_hw_queue(const std::shared_ptr<HwQueue>& q) {
 }
 
 Result<Ref<Queue>> HsaDevice::create_queue(const QueueOptions& options) {
-  WEFT_ASSIGN_OR_RETURN(std::shared_ptr<HwQueue> hw, acquire_hw_queue(options.priority < 0 ? -1 : 0));
+  WEFT_ASSIGN_OR_RETURN(std::shared_ptr<HwQueue> hw,
+                        acquire_hw_queue(options.priority < 0 ? -1 : 0));
   return Ref<Queue>(make_ref<HsaQueue>(Ref<HsaDevice>(this), std::move(hw)));
 }
 
 Result<Ref<Event>> HsaDevice::create_event(const EventOptions& options) {
   if (options.interprocess)
-    return Status(hipErrorNotSupported, "interprocess events are not implemented on AMD GPU agents yet");
+    return Status(hipErrorNotSupported,
+                  "interprocess events are not implemented on AMD GPU agents yet");
   return Ref<Event>(make_ref<HsaEvent>(Ref<HsaDevice>(this), options));
 }
 
@@ -288,8 +302,7 @@ Result<int> HsaDevice::attribute(hipDeviceAttribute_t attr) const {
     case hipDeviceAttributePhysicalMultiProcessorCount: return int(facts_.physical_cus);
     case hipDeviceAttributeFineGrainSupport: return facts_.fine.handle ? 1 : 0;
     case hipDeviceAttributeCanUseStreamWaitValue: return 0;
-    case hipDeviceAttributeWallClockRate:
-      return int(system_->timestamp_hz / 1000);
+    case hipDeviceAttributeWallClockRate: return int(system_->timestamp_hz / 1000);
     default: return Status(hipErrorNotSupported, "attribute not provided by the AMD GPU agent");
   }
 }
@@ -317,7 +330,8 @@ Result<void*> HsaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags)
                              "for " + std::to_string(bytes) + " bytes");
     std::lock_guard lock(mutex_);
     if (!peers_.empty()) {
-      if (hsa_status_t g = a.hsa_amd_agents_allow_access(uint32_t(peers_.size()), peers_.data(), nullptr, p);
+      if (hsa_status_t g =
+              a.hsa_amd_agents_allow_access(uint32_t(peers_.size()), peers_.data(), nullptr, p);
           g != HSA_STATUS_SUCCESS) {
         (void)a.hsa_amd_memory_pool_free(p);
         return status_from_hsa(a, g, hipErrorOutOfMemory, "hsa_amd_agents_allow_access (peers)");
@@ -333,7 +347,8 @@ Result<void*> HsaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags)
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(a, s, hipErrorOutOfMemory, "hsa_amd_memory_pool_allocate (host)",
                            "for " + std::to_string(bytes) + " bytes");
-  s = a.hsa_amd_agents_allow_access(uint32_t(system_->gpus.size()), system_->gpus.data(), nullptr, p);
+  s = a.hsa_amd_agents_allow_access(uint32_t(system_->gpus.size()), system_->gpus.data(), nullptr,
+                                    p);
   if (s != HSA_STATUS_SUCCESS) {
     (void)a.hsa_amd_memory_pool_free(p);
     return status_from_hsa(a, s, hipErrorOutOfMemory, "hsa_amd_agents_allow_access (host)");
@@ -352,7 +367,8 @@ Status HsaDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
     }
   }
   hsa_status_t s = api().hsa_amd_memory_pool_free(ptr);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_memory_pool_free");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_memory_pool_free");
   return Status();
 }
 
@@ -370,7 +386,8 @@ Result<void*> HsaDevice::register_host(void* ptr, size_t bytes, unsigned flags) 
 
 Status HsaDevice::unregister_host(void* ptr) {
   hsa_status_t s = api().hsa_amd_memory_unlock(ptr);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorHostMemoryNotRegistered, "hsa_amd_memory_unlock");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api(), s, hipErrorHostMemoryNotRegistered, "hsa_amd_memory_unlock");
   return Status();
 }
 
@@ -378,23 +395,28 @@ Result<bool> HsaDevice::can_access_peer(Device& peer_any) {
   auto* peer = dynamic_cast<HsaDevice*>(&peer_any);
   if (!peer || &peer->system() != system_.get() || peer == this) return false;
   hsa_amd_memory_pool_access_t access = HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
-  (void)api().hsa_amd_agent_memory_pool_get_info(agent_, peer->facts().coarse, HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS,
-                                                 &access);
+  (void)api().hsa_amd_agent_memory_pool_get_info(agent_, peer->facts().coarse,
+                                                 HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, &access);
   return access != HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED;
 }
 
 Status HsaDevice::enable_peer_access(Device& peer_any) {
   WEFT_ASSIGN_OR_RETURN(bool can, can_access_peer(peer_any));
-  if (!can) return Status(hipErrorPeerAccessUnsupported, "ROCr reports no access path to that device's memory");
+  if (!can)
+    return Status(hipErrorPeerAccessUnsupported,
+                  "ROCr reports no access path to that device's memory");
   auto& peer = static_cast<HsaDevice&>(peer_any);
   // This agent must be allowed on every allocation of the peer, now and later.
   std::lock_guard lock(peer.mutex_);
   for (hsa_agent_t a : peer.peers_)
-    if (a.handle == agent_.handle) return Status(hipErrorPeerAccessAlreadyEnabled, "peer access already enabled");
+    if (a.handle == agent_.handle)
+      return Status(hipErrorPeerAccessAlreadyEnabled, "peer access already enabled");
   peer.peers_.push_back(agent_);
   for (auto& [ptr, size] : peer.device_allocations_) {
-    hsa_status_t s = api().hsa_amd_agents_allow_access(uint32_t(peer.peers_.size()), peer.peers_.data(), nullptr, ptr);
-    if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_agents_allow_access");
+    hsa_status_t s = api().hsa_amd_agents_allow_access(uint32_t(peer.peers_.size()),
+                                                       peer.peers_.data(), nullptr, ptr);
+    if (s != HSA_STATUS_SUCCESS)
+      return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_agents_allow_access");
   }
   return Status();
 }
@@ -407,7 +429,8 @@ Status HsaDevice::disable_peer_access(Device& peer_any) {
   std::lock_guard lock(peer->mutex_);
   auto it = std::find_if(peer->peers_.begin(), peer->peers_.end(),
                          [&](hsa_agent_t a) { return a.handle == agent_.handle; });
-  if (it == peer->peers_.end()) return Status(hipErrorPeerAccessNotEnabled, "peer access was not enabled");
+  if (it == peer->peers_.end())
+    return Status(hipErrorPeerAccessNotEnabled, "peer access was not enabled");
   peer->peers_.erase(it);
   return Status();
 }
@@ -418,12 +441,14 @@ Result<hipIpcMemHandle_t> HsaDevice::ipc_export_memory(void* base) {
     std::lock_guard lock(mutex_);
     auto it = device_allocations_.find(base);
     if (it == device_allocations_.end())
-      return Status(hipErrorInvalidValue, "IPC export needs the base address of a device allocation");
+      return Status(hipErrorInvalidValue,
+                    "IPC export needs the base address of a device allocation");
     size = it->second;
   }
   hsa_amd_ipc_memory_t h;
   hsa_status_t s = api().hsa_amd_ipc_memory_create(base, size, &h);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_create");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_create");
   hipIpcMemHandle_t out;
   std::memset(&out, 0, sizeof(out));
   static_assert(sizeof(h) + sizeof(uint64_t) <= sizeof(out.reserved));
@@ -441,7 +466,8 @@ Result<IpcMapping> HsaDevice::ipc_open_memory(const hipIpcMemHandle_t& handle, u
   std::memcpy(&size, handle.reserved + sizeof(h), sizeof(size));
   void* p = nullptr;
   hsa_status_t s = api().hsa_amd_ipc_memory_attach(&h, size, 1, &agent_, &p);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_attach");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_attach");
   std::lock_guard lock(mutex_);
   ipc_mappings_[p] = size;
   return IpcMapping{p, size_t(size)};
@@ -450,10 +476,12 @@ Result<IpcMapping> HsaDevice::ipc_open_memory(const hipIpcMemHandle_t& handle, u
 Status HsaDevice::ipc_close_memory(void* ptr) {
   {
     std::lock_guard lock(mutex_);
-    if (!ipc_mappings_.erase(ptr)) return Status(hipErrorInvalidValue, "not an address opened from an IPC handle");
+    if (!ipc_mappings_.erase(ptr))
+      return Status(hipErrorInvalidValue, "not an address opened from an IPC handle");
   }
   hsa_status_t s = api().hsa_amd_ipc_memory_detach(ptr);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_detach");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api(), s, hipErrorInvalidValue, "hsa_amd_ipc_memory_detach");
   return Status();
 }
 

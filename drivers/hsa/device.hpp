@@ -20,23 +20,23 @@ namespace weft::hsa {
 // State shared by every agent of the driver. Immutable after discovery.
 struct System {
   const Api* api = nullptr;
-  hsa_agent_t cpu{0};                    // the host agent owning the system pools
-  std::vector<hsa_agent_t> gpus;         // every GPU agent, in ROCr's order
-  hsa_amd_memory_pool_t host_fine{0};    // fine-grained system memory (hipHostMalloc)
-  hsa_amd_memory_pool_t kernarg{0};      // the pool flagged KERNARG_INIT
-  uint64_t timestamp_hz = 0;             // HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY
+  hsa_agent_t cpu{0};                  // the host agent owning the system pools
+  std::vector<hsa_agent_t> gpus;       // every GPU agent, in ROCr's order
+  hsa_amd_memory_pool_t host_fine{0};  // fine-grained system memory (hipHostMalloc)
+  hsa_amd_memory_pool_t kernarg{0};    // the pool flagged KERNARG_INIT
+  uint64_t timestamp_hz = 0;           // HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY
 };
 
 // Facts read once per GPU agent.
 struct AgentFacts {
   hipDeviceProp_tR0600 props{};
-  std::string target;                    // canonical target ID, "gfx90a:sramecc+:xnack-"
-  std::string isa_name;                  // "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"
-  hsa_amd_memory_pool_t coarse{0};       // device-local, coarse-grained (hipMalloc)
-  hsa_amd_memory_pool_t fine{0};         // device-local, fine-grained (hipDeviceMallocFinegrained)
+  std::string target;               // canonical target ID, "gfx90a:sramecc+:xnack-"
+  std::string isa_name;             // "amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"
+  hsa_amd_memory_pool_t coarse{0};  // device-local, coarse-grained (hipMalloc)
+  hsa_amd_memory_pool_t fine{0};    // device-local, fine-grained (hipDeviceMallocFinegrained)
   uint64_t coarse_bytes = 0;
-  uint32_t queue_max_packets = 0;        // HSA_AGENT_INFO_QUEUE_MAX_SIZE
-  uint32_t queues_max = 0;               // HSA_AGENT_INFO_QUEUES_MAX
+  uint32_t queue_max_packets = 0;  // HSA_AGENT_INFO_QUEUE_MAX_SIZE
+  uint32_t queues_max = 0;         // HSA_AGENT_INFO_QUEUES_MAX
   uint32_t physical_cus = 0;
 };
 
@@ -54,7 +54,8 @@ class SignalPool;
 // (holders keep it until it has completed). Thread-safe.
 class Signal final : public RefCounted {
  public:
-  Signal(std::shared_ptr<SignalPool> pool, hsa_signal_t handle) : pool_(std::move(pool)), handle_(handle) {}
+  Signal(std::shared_ptr<SignalPool> pool, hsa_signal_t handle)
+      : pool_(std::move(pool)), handle_(handle) {}
   ~Signal() override;
   hsa_signal_t handle() const { return handle_; }
 
@@ -136,7 +137,7 @@ class HsaDevice final : public Device {
   std::vector<HwSlot> hw_queues_;
   std::map<void*, size_t> device_allocations_;  // for peer grants and free-memory accounting
   size_t allocated_bytes_ = 0;
-  std::vector<hsa_agent_t> peers_;              // agents granted access to this device's memory
+  std::vector<hsa_agent_t> peers_;  // agents granted access to this device's memory
   std::map<void*, size_t> ipc_mappings_;
 };
 

@@ -47,9 +47,11 @@ hsa_status_t scan_host_pool(hsa_amd_memory_pool_t pool, void* data) {
   const Api& api = *scan->api;
   (void)api.hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment);
   (void)api.hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-  (void)api.hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, &alloc);
+  (void)api.hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED,
+                                         &alloc);
   if (segment != HSA_AMD_SEGMENT_GLOBAL || !alloc) return HSA_STATUS_SUCCESS;
-  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !scan->kernarg.handle) scan->kernarg = pool;
+  if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !scan->kernarg.handle)
+    scan->kernarg = pool;
   // Host allocations prefer a fine-grained pool that is not the kernarg pool.
   bool fine = flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
   bool kernarg = flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT;
@@ -69,7 +71,8 @@ class HsaDriver final : public Driver {
     // ROCr cannot start without the KFD device node; checking first keeps
     // start-up on machines without AMD GPUs free of loading ROCr (≈10-20 ms).
     if (!testing_api_installed() && access(kKfdPath, F_OK) != 0) {
-      note_ = std::string(kKfdPath) + " not present (amdgpu kernel driver not loaded, or not passed into this "
+      note_ = std::string(kKfdPath) +
+              " not present (amdgpu kernel driver not loaded, or not passed into this "
               "container): ROCr not loaded";
       return out;
     }
@@ -79,7 +82,8 @@ class HsaDriver final : public Driver {
       return out;
     }
     if (hsa_status_t s = api->hsa_init(); s != HSA_STATUS_SUCCESS) {
-      note_ = "hsa_init failed: " + status_text(*api, s) + " (no /dev/kfd, or no access to it: is amdgpu loaded "
+      note_ = "hsa_init failed: " + status_text(*api, s) +
+              " (no /dev/kfd, or no access to it: is amdgpu loaded "
               "and the user in the render/video group?)";
       return out;
     }
@@ -95,7 +99,8 @@ class HsaDriver final : public Driver {
     }
     HostPools pools;
     pools.api = api;
-    if (scan.cpu.handle) (void)api->hsa_amd_agent_iterate_memory_pools(scan.cpu, scan_host_pool, &pools);
+    if (scan.cpu.handle)
+      (void)api->hsa_amd_agent_iterate_memory_pools(scan.cpu, scan_host_pool, &pools);
     if (!pools.fine.handle || !pools.kernarg.handle) {
       note_ = "ROCr reports no fine-grained or kernarg system memory pool";
       return out;
@@ -114,7 +119,8 @@ class HsaDriver final : public Driver {
         skipped += "; GPU agent " + std::to_string(i) + " skipped: " + facts.status().message();
         continue;
       }
-      out.push_back(Ref<Device>(make_ref<HsaDevice>(system, scan.gpus[i], std::move(facts).value())));
+      out.push_back(
+          Ref<Device>(make_ref<HsaDevice>(system, scan.gpus[i], std::move(facts).value())));
     }
     uint16_t major = 0, minor = 0;
     (void)api->hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major);

@@ -6,9 +6,7 @@
 #include <weft/codeobj/target_id.hpp>
 
 namespace weft::hsa {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 Result<CodeObjectLayout> read_layout(std::span<const std::byte> elf) {
   auto co = codeobj::read_amdgpu_code_object(elf);
@@ -50,7 +48,8 @@ Result<Ref<Module>> HsaModule::load(Ref<HsaDevice> device, std::span<const std::
   if (opened.value().kind() != codeobj::ImageKind::kElf) {
     const auto* chosen = opened.value().select(device->target_id());
     if (!chosen)
-      return Status(hipErrorNoBinaryForGpu, "no code object for " + device->target_id() + "; the image carries " +
+      return Status(hipErrorNoBinaryForGpu, "no code object for " + device->target_id() +
+                                                "; the image carries " +
                                                 opened.value().targets_text());
     elf = chosen->data;
   }
@@ -60,17 +59,22 @@ Result<Ref<Module>> HsaModule::load(Ref<HsaDevice> device, std::span<const std::
                   "code object for " + layout.target + " does not run on " + device->target_id());
   const Api& api = device->api();
   Ref<HsaModule> m(new HsaModule(device, std::move(layout)));
-  hsa_status_t s = api.hsa_code_object_reader_create_from_memory(elf.data(), elf.size(), &m->reader_);
+  hsa_status_t s =
+      api.hsa_code_object_reader_create_from_memory(elf.data(), elf.size(), &m->reader_);
   if (s != HSA_STATUS_SUCCESS)
-    return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_code_object_reader_create_from_memory");
-  s = api.hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, nullptr,
-                                    &m->executable_);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorOutOfMemory, "hsa_executable_create_alt");
-  s = api.hsa_executable_load_agent_code_object(m->executable_, device->agent(), m->reader_, nullptr, nullptr);
+    return status_from_hsa(api, s, hipErrorInvalidImage,
+                           "hsa_code_object_reader_create_from_memory");
+  s = api.hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT,
+                                    nullptr, &m->executable_);
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api, s, hipErrorOutOfMemory, "hsa_executable_create_alt");
+  s = api.hsa_executable_load_agent_code_object(m->executable_, device->agent(), m->reader_,
+                                                nullptr, nullptr);
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_executable_load_agent_code_object");
   s = api.hsa_executable_freeze(m->executable_, nullptr);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_executable_freeze");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api, s, hipErrorInvalidImage, "hsa_executable_freeze");
   return Ref<Module>(std::move(m));
 }
 
@@ -90,12 +94,14 @@ Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   const KernelLayout* layout = nullptr;
   for (const auto& k : layout_.kernels)
     if (k.info.name == name) layout = &k;
-  if (!layout) return Status(hipErrorNotFound, "no kernel named " + std::string(name) + " in the module");
+  if (!layout)
+    return Status(hipErrorNotFound, "no kernel named " + std::string(name) + " in the module");
   const Api& api = device_->api();
   hsa_agent_t agent = device_->agent();
   hsa_executable_symbol_t symbol{0};
   std::string symbol_name = std::string(name) + ".kd";
-  hsa_status_t s = api.hsa_executable_get_symbol_by_name(executable_, symbol_name.c_str(), &agent, &symbol);
+  hsa_status_t s =
+      api.hsa_executable_get_symbol_by_name(executable_, symbol_name.c_str(), &agent, &symbol);
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorNotFound, "hsa_executable_get_symbol_by_name",
                            "for " + symbol_name);
@@ -103,11 +109,14 @@ Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   uint32_t kernarg = 0, group = 0, priv = 0;
   s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object);
   if (s == HSA_STATUS_SUCCESS)
-    s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg);
+    s = api.hsa_executable_symbol_get_info(
+        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, &kernarg);
   if (s == HSA_STATUS_SUCCESS)
-    s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group);
+    s = api.hsa_executable_symbol_get_info(
+        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, &group);
   if (s == HSA_STATUS_SUCCESS)
-    s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &priv);
+    s = api.hsa_executable_symbol_get_info(
+        symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &priv);
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorInvalidDeviceFunction, "hsa_executable_symbol_get_info");
   // ROCr's figures come from the loaded descriptor; they win over the metadata.
@@ -115,8 +124,8 @@ Result<Ref<Kernel>> HsaModule::kernel(std::string_view name) {
   info.kernarg_size = std::max(info.kernarg_size, kernarg);
   info.static_shared_bytes = group;
   info.private_bytes = priv;
-  return Ref<Kernel>(make_ref<HsaKernel>(Ref<HsaModule>(this), *device_, std::move(info), object, layout->hidden,
-                                         layout->uses_hostcall));
+  return Ref<Kernel>(make_ref<HsaKernel>(Ref<HsaModule>(this), *device_, std::move(info), object,
+                                         layout->hidden, layout->uses_hostcall));
 }
 
 Result<std::span<std::byte>> HsaModule::global(std::string_view name) {
@@ -125,13 +134,16 @@ Result<std::span<std::byte>> HsaModule::global(std::string_view name) {
   hsa_executable_symbol_t symbol{0};
   std::string n(name);
   hsa_status_t s = api.hsa_executable_get_symbol_by_name(executable_, n.c_str(), &agent, &symbol);
-  if (s != HSA_STATUS_SUCCESS) return Status(hipErrorNotFound, "no global named " + n + " in the module");
+  if (s != HSA_STATUS_SUCCESS)
+    return Status(hipErrorNotFound, "no global named " + n + " in the module");
   uint64_t address = 0;
   uint32_t size = 0;
-  s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS, &address);
+  s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS,
+                                         &address);
   if (s == HSA_STATUS_SUCCESS)
     s = api.hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_SIZE, &size);
-  if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api, s, hipErrorNotFound, "hsa_executable_symbol_get_info");
+  if (s != HSA_STATUS_SUCCESS)
+    return status_from_hsa(api, s, hipErrorNotFound, "hsa_executable_symbol_get_info");
   return std::span<std::byte>(reinterpret_cast<std::byte*>(address), size);
 }
 

@@ -66,7 +66,8 @@ class HsaModule final : public Module {
   HsaDevice& device() const { return *device_; }
 
  private:
-  HsaModule(Ref<HsaDevice> device, CodeObjectLayout layout) : device_(std::move(device)), layout_(std::move(layout)) {}
+  HsaModule(Ref<HsaDevice> device, CodeObjectLayout layout)
+      : device_(std::move(device)), layout_(std::move(layout)) {}
   Ref<HsaDevice> device_;
   CodeObjectLayout layout_;
   hsa_code_object_reader_t reader_{0};

@@ -39,8 +39,9 @@ Result<std::shared_ptr<HwQueue>> HwQueue::create(HsaDevice& device, int priority
   if (device.facts().queue_max_packets && device.facts().queue_max_packets < size)
     size = device.facts().queue_max_packets;
   // UINT32_MAX: ROCr sizes private and group segments per dispatch.
-  hsa_status_t s = api.hsa_queue_create(device.agent(), size, HSA_QUEUE_TYPE_MULTI, &HwQueue::on_error, q.get(),
-                                        UINT32_MAX, UINT32_MAX, &q->queue_);
+  hsa_status_t s =
+      api.hsa_queue_create(device.agent(), size, HSA_QUEUE_TYPE_MULTI, &HwQueue::on_error, q.get(),
+                           UINT32_MAX, UINT32_MAX, &q->queue_);
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorOutOfMemory, "hsa_queue_create");
   q->owners_.resize(q->queue_->size);
@@ -60,10 +61,8 @@ uint64_t HwQueue::submit(const void* packet, uint32_t header_word, const std::st
   {
     std::lock_guard lock(mutex_);
     std::string& owner = owners_[index & (queue_->size - 1)];
-    if (kernel)
-      owner = *kernel;
-    else
-      owner.clear();
+    if (kernel) owner = *kernel;
+    else owner.clear();
   }
   aql::publish(api_, queue_, index, packet, header_word);
   return index;
@@ -92,17 +91,18 @@ void HwQueue::on_error(hsa_status_t status, hsa_queue_t* queue, void* data) {
     }
   }
   hipError_t code = fault_code(status);
-  self->error_ = Status(code, std::string(code == hipErrorIllegalAddress ? "illegal memory access" : "GPU fault") +
-                                  " in kernel " + (name.empty() ? std::string("<unknown>") : name) + " (" +
-                                  status_text(api, status) + "); the device is unusable until the process restarts");
+  self->error_ = Status(
+      code, std::string(code == hipErrorIllegalAddress ? "illegal memory access" : "GPU fault") +
+                " in kernel " + (name.empty() ? std::string("<unknown>") : name) + " (" +
+                status_text(api, status) + "); the device is unusable until the process restarts");
   self->failed_.store(true, std::memory_order_release);
 }
 
 Status wait_signal(const Api& api, hsa_signal_t signal, const HwQueue* hw) {
   for (;;) {
     // A bounded blocking wait (the timeout is in timestamp ticks: a hint only).
-    hsa_signal_value_t v =
-        api.hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1, 1000000, HSA_WAIT_STATE_BLOCKED);
+    hsa_signal_value_t v = api.hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1,
+                                                         1000000, HSA_WAIT_STATE_BLOCKED);
     if (v <= 0) return Status();
     if (hw && hw->failed()) return hw->error();
   }
@@ -155,20 +155,24 @@ void HsaQueue::reclaim(bool wait_oldest) {
   if (wait_oldest && !in_flight_.empty())
     (void)wait_signal(api_, in_flight_.front().signal->handle(), hw_.get());
   // In-order queue: signals complete front to back.
-  while (!in_flight_.empty() && api_.hsa_signal_load_scacquire(in_flight_.front().signal->handle()) <= 0)
+  while (!in_flight_.empty() &&
+         api_.hsa_signal_load_scacquire(in_flight_.front().signal->handle()) <= 0)
     in_flight_.pop_front();
 }
 
 Result<std::byte*> HsaQueue::kernarg_alloc(size_t bytes, InFlight& entry) {
   bytes = (bytes + 63) & ~size_t(63);
   if (bytes > kKernargArenaBytes / 4)
-    return Status(hipErrorInvalidValue, std::to_string(bytes) + " bytes of kernel arguments exceed the " +
+    return Status(hipErrorInvalidValue, std::to_string(bytes) +
+                                            " bytes of kernel arguments exceed the " +
                                             std::to_string(kKernargArenaBytes / 4) + "-byte limit");
   if (!arena_) {
     void* p = nullptr;
-    hsa_status_t s = api_.hsa_amd_memory_pool_allocate(device_->system().kernarg, kKernargArenaBytes, 0, &p);
+    hsa_status_t s =
+        api_.hsa_amd_memory_pool_allocate(device_->system().kernarg, kKernargArenaBytes, 0, &p);
     if (s != HSA_STATUS_SUCCESS)
-      return status_from_hsa(api_, s, hipErrorOutOfMemory, "hsa_amd_memory_pool_allocate (kernarg)");
+      return status_from_hsa(api_, s, hipErrorOutOfMemory,
+                             "hsa_amd_memory_pool_allocate (kernarg)");
     hsa_agent_t agent = device_->agent();
     s = api_.hsa_amd_agents_allow_access(1, &agent, nullptr, p);
     if (s != HSA_STATUS_SUCCESS) {
@@ -190,11 +194,10 @@ Result<std::byte*> HsaQueue::kernarg_alloc(size_t bytes, InFlight& entry) {
       begin = 0;
     } else if (arena_head_ > oldest->kernarg_begin) {
       // Free: [head, end) and [0, oldest).
-      if (arena_head_ + bytes <= kKernargArenaBytes)
-        begin = arena_head_;
-      else if (bytes <= oldest->kernarg_begin)
-        begin = 0;
-    } else if (arena_head_ < oldest->kernarg_begin && arena_head_ + bytes <= oldest->kernarg_begin) {
+      if (arena_head_ + bytes <= kKernargArenaBytes) begin = arena_head_;
+      else if (bytes <= oldest->kernarg_begin) begin = 0;
+    } else if (arena_head_ < oldest->kernarg_begin &&
+               arena_head_ + bytes <= oldest->kernarg_begin) {
       begin = arena_head_;  // free: [head, oldest); head == oldest means full
     }
     if (begin != SIZE_MAX) {
@@ -233,12 +236,14 @@ Status HsaQueue::run(DispatchOp& op) {
   auto* kernel = any && typeid(*any) == typeid(HsaKernel) ? static_cast<HsaKernel*>(any) : nullptr;
   if (!kernel) {
     if (op.host_kernel)
-      return Status(hipErrorNoBinaryForGpu, std::string("kernel ") + op.host_kernel->name() +
-                                                " is host code; AMD GPU agents run only AMDGPU code objects");
+      return Status(hipErrorNoBinaryForGpu,
+                    std::string("kernel ") + op.host_kernel->name() +
+                        " is host code; AMD GPU agents run only AMDGPU code objects");
     return Status(hipErrorInvalidDeviceFunction, "kernel was not loaded by this AMD GPU agent");
   }
   if (&kernel->device() != device_.get())
-    return Status(hipErrorInvalidDeviceFunction, "kernel " + kernel->info().name + " was loaded on another device");
+    return Status(hipErrorInvalidDeviceFunction,
+                  "kernel " + kernel->info().name + " was loaded on another device");
   const KernelInfo& info = kernel->info();
   size_t bytes = std::max<size_t>(op.kernarg.size(), info.kernarg_size);
   InFlight entry;
@@ -274,7 +279,8 @@ Status HsaQueue::run(DispatchOp& op) {
   if (!tail_on_ring_ && tail_) WEFT_RETURN_IF_ERROR(barrier({}, nullptr));
   WEFT_ASSIGN_OR_RETURN(Ref<Signal> done, device_->signals().take(1));
   packet.value().completion_signal = done->handle();
-  hw_->submit(&packet.value(), aql::header_word(aql::kDispatchHeader, packet.value().setup), &info.name);
+  hw_->submit(&packet.value(), aql::header_word(aql::kDispatchHeader, packet.value().setup),
+              &info.name);
   entry.signal = done;
   in_flight_.push_back(std::move(entry));
   tail_ = done;
@@ -290,19 +296,18 @@ bool dma_reachable(const Api& api, const void*& address, size_t bytes) {
   hsa_amd_pointer_info_t info;
   std::memset(&info, 0, sizeof(info));
   info.size = sizeof(info);
-  if (api.hsa_amd_pointer_info(const_cast<void*>(address), &info, nullptr, nullptr, nullptr) != HSA_STATUS_SUCCESS)
+  if (api.hsa_amd_pointer_info(const_cast<void*>(address), &info, nullptr, nullptr, nullptr) !=
+      HSA_STATUS_SUCCESS)
     return false;
   auto base = reinterpret_cast<uintptr_t>(info.hostBaseAddress);
   auto p = reinterpret_cast<uintptr_t>(address);
   switch (info.type) {
-    case HSA_EXT_POINTER_TYPE_HSA:
-      return true;
+    case HSA_EXT_POINTER_TYPE_HSA: return true;
     case HSA_EXT_POINTER_TYPE_LOCKED:
       if (p < base || p + bytes > base + info.sizeInBytes) return false;
       address = static_cast<const std::byte*>(info.agentBaseAddress) + (p - base);
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -317,15 +322,21 @@ Status HsaQueue::run(CopyOp& op) {
   if (contiguous && dma_reachable(api_, dst, bytes) && dma_reachable(api_, src, bytes)) {
     hsa_agent_t gpu = device_->agent();
     hsa_agent_t cpu = device_->system().cpu;
-    hsa_agent_t dst_agent = op.direction == CopyDirection::kDeviceToHost || op.direction == CopyDirection::kHostToHost
-                                ? cpu : gpu;
-    hsa_agent_t src_agent = op.direction == CopyDirection::kHostToDevice || op.direction == CopyDirection::kHostToHost
-                                ? cpu : gpu;
+    hsa_agent_t dst_agent =
+        op.direction == CopyDirection::kDeviceToHost || op.direction == CopyDirection::kHostToHost
+            ? cpu
+            : gpu;
+    hsa_agent_t src_agent =
+        op.direction == CopyDirection::kHostToDevice || op.direction == CopyDirection::kHostToHost
+            ? cpu
+            : gpu;
     WEFT_ASSIGN_OR_RETURN(Ref<Signal> done, device_->signals().take(1));
     hsa_signal_t dep = tail_ ? tail_->handle() : hsa_signal_t{0};
-    hsa_status_t s = api_.hsa_amd_memory_async_copy(const_cast<void*>(dst), dst_agent, src, src_agent, bytes,
-                                                    tail_ ? 1 : 0, tail_ ? &dep : nullptr, done->handle());
-    if (s != HSA_STATUS_SUCCESS) return status_from_hsa(api_, s, hipErrorInvalidValue, "hsa_amd_memory_async_copy");
+    hsa_status_t s =
+        api_.hsa_amd_memory_async_copy(const_cast<void*>(dst), dst_agent, src, src_agent, bytes,
+                                       tail_ ? 1 : 0, tail_ ? &dep : nullptr, done->handle());
+    if (s != HSA_STATUS_SUCCESS)
+      return status_from_hsa(api_, s, hipErrorInvalidValue, "hsa_amd_memory_async_copy");
     in_flight_.push_back(in_flight(done));
     tail_ = done;
     tail_on_ring_ = false;
@@ -337,9 +348,9 @@ Status HsaQueue::run(CopyOp& op) {
   CopyOp c = op;
   return host_step([api, c] {
     for (size_t row = 0; row < c.height; ++row)
-      (void)api->hsa_memory_copy(static_cast<std::byte*>(c.dst) + row * (c.height > 1 ? c.dst_pitch : 0),
-                                 static_cast<const std::byte*>(c.src) + row * (c.height > 1 ? c.src_pitch : 0),
-                                 c.width);
+      (void)api->hsa_memory_copy(
+          static_cast<std::byte*>(c.dst) + row * (c.height > 1 ? c.dst_pitch : 0),
+          static_cast<const std::byte*>(c.src) + row * (c.height > 1 ? c.src_pitch : 0), c.width);
   });
 }
 
@@ -361,7 +372,8 @@ Status HsaQueue::run(FillOp& op) {
       }
       if (row.empty()) {
         row.resize(row_bytes);
-        for (size_t i = 0; i < row_bytes; ++i) row[i] = std::byte((f.value >> (8 * (i % f.element_size))) & 0xFF);
+        for (size_t i = 0; i < row_bytes; ++i)
+          row[i] = std::byte((f.value >> (8 * (i % f.element_size))) & 0xFF);
       }
       (void)api->hsa_memory_copy(dst, row.data(), row_bytes);
     }
@@ -397,7 +409,8 @@ Status HsaQueue::host_step(std::function<void()> fn) {
   tail_on_ring_ = true;  // the gate opens only after `after` completed
   WEFT_RETURN_IF_ERROR(barrier(std::move(deps), nullptr));
   auto* step = new HostStep{&api_, std::move(fn), after, gate};
-  hsa_status_t s = api_.hsa_amd_signal_async_handler(after->handle(), HSA_SIGNAL_CONDITION_EQ, 0, &HostStep::run, step);
+  hsa_status_t s = api_.hsa_amd_signal_async_handler(after->handle(), HSA_SIGNAL_CONDITION_EQ, 0,
+                                                     &HostStep::run, step);
   if (s != HSA_STATUS_SUCCESS) {
     // Never leave the ring blocked: open the gate, report the failure.
     api_.hsa_signal_store_screlease(gate->handle(), 0);
@@ -420,7 +433,8 @@ Status HsaQueue::run(EventRecordOp& op) {
 }
 
 Status HsaQueue::run(EventWaitOp& op) {
-  if (auto* event = dynamic_cast<HsaEvent*>(op.event.get()); event && &event->device().api() == &api_) {
+  if (auto* event = dynamic_cast<HsaEvent*>(op.event.get());
+      event && &event->device().api() == &api_) {
     // Any HSA agent's event: the packet processor waits, no host involved.
     Ref<Signal> s = event->current();
     if (!s || api_.hsa_signal_load_scacquire(s->handle()) <= 0) return Status();
@@ -483,11 +497,14 @@ Result<float> HsaEvent::elapsed_ms_since(Event& start_any) {
   Ref<Signal> a = start->current(), b = current();
   if (!a || !b) return Status(hipErrorInvalidHandle, "an event was never recorded");
   const Api& api = device_->api();
-  if (api.hsa_signal_load_scacquire(a->handle()) > 0 || api.hsa_signal_load_scacquire(b->handle()) > 0)
+  if (api.hsa_signal_load_scacquire(a->handle()) > 0 ||
+      api.hsa_signal_load_scacquire(b->handle()) > 0)
     return Status(hipErrorNotReady, "an event has not completed yet");
   hsa_amd_profiling_dispatch_time_t ta{}, tb{};
-  hsa_status_t s = api.hsa_amd_profiling_get_dispatch_time(start->device().agent(), a->handle(), &ta);
-  if (s == HSA_STATUS_SUCCESS) s = api.hsa_amd_profiling_get_dispatch_time(device_->agent(), b->handle(), &tb);
+  hsa_status_t s =
+      api.hsa_amd_profiling_get_dispatch_time(start->device().agent(), a->handle(), &ta);
+  if (s == HSA_STATUS_SUCCESS)
+    s = api.hsa_amd_profiling_get_dispatch_time(device_->agent(), b->handle(), &tb);
   if (s != HSA_STATUS_SUCCESS)
     return status_from_hsa(api, s, hipErrorInvalidHandle, "hsa_amd_profiling_get_dispatch_time");
   uint64_t hz = device_->system().timestamp_hz ? device_->system().timestamp_hz : 1000000000ull;

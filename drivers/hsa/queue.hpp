@@ -70,11 +70,10 @@ class HsaQueue final : public Queue {
     Ref<Signal> signal;
     size_t kernarg_begin = 0;  // arena range, or begin == end when none
     size_t kernarg_end = 0;
-    Ref<Signal> keep;          // another queue's signal a barrier waits for
+    Ref<Signal> keep;  // another queue's signal a barrier waits for
   };
 
  private:
-
   Status run(DispatchOp& op);
   Status run(CopyOp& op);
   Status run(FillOp& op);
@@ -108,7 +107,8 @@ inline constexpr size_t kKernargArenaBytes = 256 * 1024;
 
 class HsaEvent final : public Event {
  public:
-  HsaEvent(Ref<HsaDevice> device, const EventOptions& options) : device_(std::move(device)), options_(options) {}
+  HsaEvent(Ref<HsaDevice> device, const EventOptions& options)
+      : device_(std::move(device)), options_(options) {}
 
   bool is_complete() override;
   Status synchronize() override;

@@ -102,10 +102,13 @@ Result<void*> NullDevice::allocate(MemoryKind, size_t bytes, unsigned) {
                                            std::to_string(info.free_bytes) + " free");
   // aligned_alloc wants a nonzero multiple of the alignment (no overflow:
   // `bytes` is at most the host's memory).
-  size_t rounded = bytes == 0 ? kAllocationAlignment
-                              : (bytes + kAllocationAlignment - 1) / kAllocationAlignment * kAllocationAlignment;
+  size_t rounded =
+      bytes == 0 ? kAllocationAlignment
+                 : (bytes + kAllocationAlignment - 1) / kAllocationAlignment * kAllocationAlignment;
   void* ptr = std::aligned_alloc(kAllocationAlignment, rounded);
-  if (!ptr) return Status(hipErrorOutOfMemory, "null agent: aligned_alloc of " + std::to_string(rounded) + " bytes failed");
+  if (!ptr)
+    return Status(hipErrorOutOfMemory,
+                  "null agent: aligned_alloc of " + std::to_string(rounded) + " bytes failed");
   allocated_bytes_.fetch_add(bytes, std::memory_order_relaxed);
   return ptr;
 }

@@ -37,13 +37,15 @@ Status NullEvent::synchronize() { return Status(); }
 // has not completed yet (never the case here).
 Result<float> NullEvent::elapsed_ms_since(Event& start_event) {
   auto* start = dynamic_cast<NullEvent*>(&start_event);
-  if (!start) return Status(hipErrorInvalidHandle, "null agent: start event belongs to another driver");
+  if (!start)
+    return Status(hipErrorInvalidHandle, "null agent: start event belongs to another driver");
   if (!options_.timing || !start->options_.timing)
     return Status(hipErrorInvalidHandle, "null agent: event created with hipEventDisableTiming");
   uint64_t end_ns = 0, start_ns = 0;
   {
     std::lock_guard lock(mutex_);
-    if (!recorded_) return Status(hipErrorInvalidHandle, "null agent: end event was never recorded");
+    if (!recorded_)
+      return Status(hipErrorInvalidHandle, "null agent: end event was never recorded");
     end_ns = timestamp_ns_;
   }
   {

@@ -57,9 +57,11 @@ bool NullQueue::is_idle() { return running_.load(std::memory_order_acquire) == 0
 Status NullQueue::run(DispatchOp& op) {
   if (op.host_kernel)
     return Status(hipErrorNoBinaryForGpu, std::string("null agent runs no kernels: ") +
-                                              op.host_kernel->name() + " is host code for the CPU agent");
-  return Status(hipErrorInvalidDeviceFunction,
-                "null agent runs no kernels: it loads no code objects, so this kernel is another agent's");
+                                              op.host_kernel->name() +
+                                              " is host code for the CPU agent");
+  return Status(
+      hipErrorInvalidDeviceFunction,
+      "null agent runs no kernels: it loads no code objects, so this kernel is another agent's");
 }
 
 // Contract: copies `height` rows of `width` bytes, honouring both pitches.
@@ -83,8 +85,9 @@ Status NullQueue::run(FillOp& op) {
       case 2: fill_elements(p, op.width_elements, static_cast<uint16_t>(op.value)); break;
       case 4: fill_elements(p, op.width_elements, op.value); break;
       default:
-        return Status(hipErrorInvalidValue,
-                      "null agent: fill element size " + std::to_string(op.element_size) + " (1, 2 or 4 expected)");
+        return Status(hipErrorInvalidValue, "null agent: fill element size " +
+                                                std::to_string(op.element_size) +
+                                                " (1, 2 or 4 expected)");
     }
   }
   return Status();
@@ -102,7 +105,8 @@ Status NullQueue::run(HostFuncOp& op) {
 // drivers with hipErrorInvalidHandle (it cannot complete them).
 Status NullQueue::run(EventRecordOp& op) {
   auto* event = dynamic_cast<NullEvent*>(op.event.get());
-  if (!event) return Status(hipErrorInvalidHandle, "null agent: cannot record an event of another driver");
+  if (!event)
+    return Status(hipErrorInvalidHandle, "null agent: cannot record an event of another driver");
   event->record_now();
   return Status();
 }

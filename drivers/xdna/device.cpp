@@ -57,7 +57,8 @@ NpuGeneration npu_generation(unsigned device_id, unsigned revision) {
 }
 
 XdnaDevice::XdnaDevice(const NodeFacts& facts, int ordinal, int fd)
-    : facts_(facts), ordinal_(ordinal), fd_(fd), generation_(npu_generation(facts.device_id, facts.revision)),
+    : facts_(facts), ordinal_(ordinal), fd_(fd),
+      generation_(npu_generation(facts.device_id, facts.revision)),
       host_bytes_(host_physical_memory()) {
   // SHMEM BOs are host memory mapped here: the host reads and writes device
   // pointers directly, and every allocation is in the runtime's pointer table.
@@ -71,17 +72,21 @@ Result<Ref<XdnaDevice>> XdnaDevice::open(const NodeFacts& facts, int ordinal) {
   int fd = os().open(facts.node_path.c_str(), O_RDWR | O_CLOEXEC);
   if (fd < 0) {
     int err = errno;
-    return Status(hipErrorNoDevice, "NPU: cannot open " + facts.node_path + ": " + std::strerror(err) +
-                                        (err == EACCES ? " (add the user to the node's group, often `render`)" : ""));
+    return Status(hipErrorNoDevice,
+                  "NPU: cannot open " + facts.node_path + ": " + std::strerror(err) +
+                      (err == EACCES ? " (add the user to the node's group, often `render`)" : ""));
   }
   Ref<XdnaDevice> device(new XdnaDevice(facts, ordinal, fd));
-  WEFT_RETURN_IF_ERROR(query(*device, uapi::kQueryAieMetadata, device->metadata_, "GET_INFO(AIE_METADATA)"));
+  WEFT_RETURN_IF_ERROR(
+      query(*device, uapi::kQueryAieMetadata, device->metadata_, "GET_INFO(AIE_METADATA)"));
   if (device->metadata_.cols == 0 || device->metadata_.core.row_count == 0)
     return Status(hipErrorNoDevice, "NPU: " + facts.node_path + " reports an AIE array of " +
                                         std::to_string(device->metadata_.cols) + " columns and " +
-                                        std::to_string(device->metadata_.core.row_count) + " core rows");
+                                        std::to_string(device->metadata_.core.row_count) +
+                                        " core rows");
   // Optional facts: a driver that lacks them still runs kernels.
-  (void)query(*device, uapi::kQueryFirmwareVersion, device->firmware_, "GET_INFO(FIRMWARE_VERSION)");
+  (void)query(*device, uapi::kQueryFirmwareVersion, device->firmware_,
+              "GET_INFO(FIRMWARE_VERSION)");
   uapi::ClockMetadata clocks{};
   if (query(*device, uapi::kQueryClockMetadata, clocks, "GET_INFO(CLOCK_METADATA)").ok())
     device->clock_mhz_ = clocks.mp_npu_clock.freq_mhz;
@@ -163,15 +168,18 @@ Result<Bo> XdnaDevice::create_bo(uint32_t type, uint64_t size) {
   if (type == uapi::kBoDev) {
     // Carved from the heap: reached through the heap's mapping.
     if (!heap_ready_.load(std::memory_order_acquire) || info.xdna_addr < heap_.xdna_addr ||
-        info.xdna_addr - heap_.xdna_addr > heap_.size || size > heap_.size - (info.xdna_addr - heap_.xdna_addr)) {
+        info.xdna_addr - heap_.xdna_addr > heap_.size ||
+        size > heap_.size - (info.xdna_addr - heap_.xdna_addr)) {
       destroy_bo(bo);
-      return Status(hipErrorOperatingSystem, "NPU: CREATE_BO(DEV) placed a BO outside the client heap");
+      return Status(hipErrorOperatingSystem,
+                    "NPU: CREATE_BO(DEV) placed a BO outside the client heap");
     }
     bo.host = heap_.host + (info.xdna_addr - heap_.xdna_addr);
     return bo;
   }
   size_t map = static_cast<size_t>((size + kPage - 1) / kPage * kPage);
-  void* host = os().mmap(nullptr, map, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(info.map_offset));
+  void* host = os().mmap(nullptr, map, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                         static_cast<off_t>(info.map_offset));
   if (host == MAP_FAILED) {
     Status s = errno_status("mmap of a BO", errno);
     destroy_bo(bo);
@@ -198,7 +206,8 @@ Status XdnaDevice::sync_bo(const Bo& bo, uint32_t direction) const {
   sync.direction = direction;
   sync.offset = 0;
   sync.size = bo.size;
-  return ioctl(uapi::kSyncBo, &sync, direction == uapi::kSyncToDevice ? "SYNC_BO(to device)" : "SYNC_BO(from device)");
+  return ioctl(uapi::kSyncBo, &sync,
+               direction == uapi::kSyncToDevice ? "SYNC_BO(to device)" : "SYNC_BO(from device)");
 }
 
 Status XdnaDevice::ensure_heap() {
@@ -230,7 +239,8 @@ Status XdnaDevice::deallocate(void* ptr, size_t bytes, MemoryKind) {
   {
     std::unique_lock lock(allocations_mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
-    if (it == allocations_.end()) return Status(hipErrorInvalidValue, "NPU: freeing memory this NPU did not allocate");
+    if (it == allocations_.end())
+      return Status(hipErrorInvalidValue, "NPU: freeing memory this NPU did not allocate");
     bo = it->second;
     allocations_.erase(it);
   }

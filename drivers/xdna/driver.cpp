@@ -53,10 +53,13 @@ class XdnaDriver final : public Driver {
   std::vector<Ref<Device>> devices() override {
     std::vector<Ref<Device>> agents;
     std::vector<std::string> entries;
-    auto add = [](const char* name, void* context) { static_cast<std::vector<std::string>*>(context)->emplace_back(name); };
+    auto add = [](const char* name, void* context) {
+      static_cast<std::vector<std::string>*>(context)->emplace_back(name);
+    };
     if (os().list_dir(kAccelClass, add, &entries) != 0) {
       note_ = std::string("no NPU: ") + kAccelClass + " is absent (" + std::strerror(errno) +
-              "): no DRM accel driver is loaded (amdxdna needs Linux 6.14+ or the amd/xdna-driver module)";
+              "): no DRM accel driver is loaded (amdxdna needs Linux 6.14+ or the amd/xdna-driver "
+              "module)";
       return agents;
     }
     std::sort(entries.begin(), entries.end(), by_number);
@@ -80,12 +83,16 @@ class XdnaDriver final : public Driver {
         continue;
       }
       agents.push_back(Ref<Device>(opened.value()));
-      summary_ += (summary_.empty() ? "" : ", ") + facts.node_path + " (" + npu_generation(facts.device_id, facts.revision).name +
-                  ", " + npu_generation(facts.device_id, facts.revision).target + ", " +
+      summary_ += (summary_.empty() ? "" : ", ") + facts.node_path + " (" +
+                  npu_generation(facts.device_id, facts.revision).name + ", " +
+                  npu_generation(facts.device_id, facts.revision).target + ", " +
                   std::to_string(opened.value()->metadata().cols) + " columns)";
     }
-    if (found == 0) note_ = std::string("no NPU: no node under ") + kAccelClass + " is bound to amdxdna";
-    else note_ = std::to_string(agents.size()) + " NPU agent(s)" + (summary_.empty() ? "" : ": " + summary_);
+    if (found == 0)
+      note_ = std::string("no NPU: no node under ") + kAccelClass + " is bound to amdxdna";
+    else
+      note_ = std::to_string(agents.size()) + " NPU agent(s)" +
+              (summary_.empty() ? "" : ": " + summary_);
     for (const auto& p : problems) note_ += "; " + p;
     return agents;
   }

@@ -22,12 +22,18 @@ inline Status errno_status(const std::string& call, int err) {
   hipError_t code = hipErrorOperatingSystem;
   std::string why;
   switch (err) {
-    case EBUSY: code = hipErrorLaunchOutOfResources; why = " (all NPU columns are taken by other contexts)"; break;
+    case EBUSY:
+      code = hipErrorLaunchOutOfResources;
+      why = " (all NPU columns are taken by other contexts)";
+      break;
     case ENOMEM: code = hipErrorOutOfMemory; break;
     case ETIME:
     case ETIMEDOUT: code = hipErrorLaunchTimeOut; break;
     case ENODEV:
-    case EIO: code = hipErrorNoDevice; why = " (the NPU was lost)"; break;
+    case EIO:
+      code = hipErrorNoDevice;
+      why = " (the NPU was lost)";
+      break;
     case EINVAL: code = hipErrorInvalidValue; break;
     default: break;
   }

@@ -57,13 +57,16 @@ Result<float> XdnaEvent::elapsed_ms_since(Event& start_event) {
   {
     std::lock_guard lock(mutex_);
     if (submitted_ == 0) return Status(hipErrorInvalidHandle, "NPU: end event was never recorded");
-    if (completed_ < submitted_) return Status(hipErrorNotReady, "NPU: end event has not completed");
+    if (completed_ < submitted_)
+      return Status(hipErrorNotReady, "NPU: end event has not completed");
     end_ns = timestamp_ns_;
   }
   {
     std::lock_guard lock(start->mutex_);  // after ours is released: start may be this event
-    if (start->submitted_ == 0) return Status(hipErrorInvalidHandle, "NPU: start event was never recorded");
-    if (start->completed_ < start->submitted_) return Status(hipErrorNotReady, "NPU: start event has not completed");
+    if (start->submitted_ == 0)
+      return Status(hipErrorInvalidHandle, "NPU: start event was never recorded");
+    if (start->completed_ < start->submitted_)
+      return Status(hipErrorNotReady, "NPU: start event has not completed");
     start_ns = start->timestamp_ns_;
   }
   return static_cast<float>((static_cast<double>(end_ns) - static_cast<double>(start_ns)) / 1e6);

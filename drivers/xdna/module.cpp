@@ -60,15 +60,18 @@ HwContext::~HwContext() {
 Result<Ref<Module>> XdnaModule::load(Ref<XdnaDevice> device, std::span<const std::byte> image) {
   WEFT_ASSIGN_OR_RETURN(codeobj::NpuObject object, codeobj::parse_npu_object(image));
   if (object.target != device->target_id())
-    return Status(hipErrorNoBinaryForGpu, "NPU code object for " + object.target + " cannot run on this " +
-                                              device->target_id() + " NPU");
+    return Status(hipErrorNoBinaryForGpu, "NPU code object for " + object.target +
+                                              " cannot run on this " + device->target_id() +
+                                              " NPU");
   const auto& partition = object.xclbin.partition;
   if (partition.column_width > device->metadata().cols)
-    return Status(hipErrorNoBinaryForGpu, "NPU code object needs " + std::to_string(partition.column_width) +
-                                              " columns; this NPU has " + std::to_string(device->metadata().cols));
+    return Status(hipErrorNoBinaryForGpu,
+                  "NPU code object needs " + std::to_string(partition.column_width) +
+                      " columns; this NPU has " + std::to_string(device->metadata().cols));
   if (object.kernels.size() > kMaxCus)
-    return Status(hipErrorInvalidImage, "NPU code object holds " + std::to_string(object.kernels.size()) +
-                                            " kernels; a hardware context takes at most " + std::to_string(kMaxCus));
+    return Status(hipErrorInvalidImage,
+                  "NPU code object holds " + std::to_string(object.kernels.size()) +
+                      " kernels; a hardware context takes at most " + std::to_string(kMaxCus));
   WEFT_RETURN_IF_ERROR(device->ensure_heap());
 
   auto context = make_ref<HwContext>(device);
@@ -84,7 +87,8 @@ Result<Ref<Module>> XdnaModule::load(Ref<XdnaDevice> device, std::span<const std
   // One DEV BO per PDI the kernels use, one CU per kernel (its index is the
   // kernel's position, the bit its launches set in the CU mask).
   std::map<const codeobj::XclbinPdi*, uint32_t> pdi_bos;
-  std::vector<std::byte> config(sizeof(uapi::ConfigCuHeader) + object.kernels.size() * sizeof(uapi::CuConfig));
+  std::vector<std::byte> config(sizeof(uapi::ConfigCuHeader) +
+                                object.kernels.size() * sizeof(uapi::CuConfig));
   uapi::ConfigCuHeader header;
   header.num_cus = static_cast<uint16_t>(object.kernels.size());
   std::memcpy(config.data(), &header, sizeof(header));
@@ -112,7 +116,8 @@ Result<Ref<Module>> XdnaModule::load(Ref<XdnaDevice> device, std::span<const std
   for (size_t i = 0; i < object.kernels.size(); ++i) {
     const codeobj::NpuKernel& k = object.kernels[i];
     auto kernel = make_ref<XdnaKernel>();
-    WEFT_ASSIGN_OR_RETURN(kernel->instructions, upload(*context, k.instructions, "an instruction stream"));
+    WEFT_ASSIGN_OR_RETURN(kernel->instructions,
+                          upload(*context, k.instructions, "an instruction stream"));
     kernel->info_ = kernel_info(k);
     kernel->layout = k;
     kernel->layout.instructions = {};
@@ -131,7 +136,8 @@ Result<Ref<Kernel>> XdnaModule::kernel(std::string_view name) {
 }
 
 Result<std::span<std::byte>> XdnaModule::global(std::string_view name) {
-  return Status(hipErrorNotFound, "NPU code objects have no global variables (asked for " + std::string(name) + ")");
+  return Status(hipErrorNotFound,
+                "NPU code objects have no global variables (asked for " + std::string(name) + ")");
 }
 
 Result<std::vector<std::string>> XdnaModule::kernel_names() {

@@ -31,11 +31,14 @@ int sys_list_dir(const char* path, void (*each)(const char*, void*), void* conte
   DIR* dir = ::opendir(path);
   if (!dir) return -1;
   while (dirent* e = ::readdir(dir))
-    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) each(e->d_name, context);
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+      each(e->d_name, context);
   ::closedir(dir);
   return 0;
 }
-ssize_t sys_readlink(const char* path, char* buffer, size_t size) { return ::readlink(path, buffer, size); }
+ssize_t sys_readlink(const char* path, char* buffer, size_t size) {
+  return ::readlink(path, buffer, size);
+}
 ssize_t sys_read_file(const char* path, char* buffer, size_t size) {
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return -1;
@@ -46,7 +49,8 @@ ssize_t sys_read_file(const char* path, char* buffer, size_t size) {
   return n;
 }
 
-const OsTable kSystem{sys_open, sys_close, sys_ioctl, sys_mmap, sys_munmap, sys_list_dir, sys_readlink, sys_read_file};
+const OsTable kSystem{sys_open,   sys_close,    sys_ioctl,    sys_mmap,
+                      sys_munmap, sys_list_dir, sys_readlink, sys_read_file};
 
 using TestHook = const OsTable* (*)();
 
@@ -68,6 +72,8 @@ const OsTable& os() {
   return program ? *program : kSystem;
 }
 
-void set_os_for_testing(const OsTable* table) { g_installed.store(table, std::memory_order_release); }
+void set_os_for_testing(const OsTable* table) {
+  g_installed.store(table, std::memory_order_release);
+}
 
 }  // namespace weft::xdna

@@ -45,7 +45,8 @@ const char* state_name(uint32_t state) {
 
 Result<PreparedLaunch> prepare_launch(XdnaDevice& device, const DispatchOp& op) {
   if (op.host_kernel)
-    return Status(hipErrorNoBinaryForGpu, std::string("the NPU runs no host code: ") + op.host_kernel->name() +
+    return Status(hipErrorNoBinaryForGpu, std::string("the NPU runs no host code: ") +
+                                              op.host_kernel->name() +
                                               " is a single-source kernel for the CPU agent");
   auto* kernel = dynamic_cast<XdnaKernel*>(op.kernel.get());
   if (!kernel || &kernel->context->device() != &device)
@@ -53,13 +54,16 @@ Result<PreparedLaunch> prepare_launch(XdnaDevice& device, const DispatchOp& op) 
   const codeobj::NpuKernel& layout = kernel->layout;
   const KernelInfo& info = kernel->info();
   if (op.kernarg.size() < info.kernarg_size)
-    return Status(hipErrorInvalidValue, "NPU: kernel " + info.name + " needs " + std::to_string(info.kernarg_size) +
-                                            " bytes of arguments; " + std::to_string(op.kernarg.size()) + " given");
+    return Status(hipErrorInvalidValue,
+                  "NPU: kernel " + info.name + " needs " + std::to_string(info.kernarg_size) +
+                      " bytes of arguments; " + std::to_string(op.kernarg.size()) + " given");
   PreparedLaunch launch;
   launch.kernel = Ref<XdnaKernel>(kernel);
   const uint32_t masks = kernel->cu_index / 32 + 1;
   std::vector<std::byte> regmap(layout.regmap_size);
-  auto put = [&](uint32_t at, const void* value, size_t size) { std::memcpy(regmap.data() + at, value, size); };
+  auto put = [&](uint32_t at, const void* value, size_t size) {
+    std::memcpy(regmap.data() + at, value, size);
+  };
   uint64_t opcode = layout.opcode_value;
   put(layout.opcode_slot, &opcode, 8);
   put(layout.instr_slot, &kernel->instructions.xdna_addr, 8);
@@ -77,8 +81,9 @@ Result<PreparedLaunch> prepare_launch(XdnaDevice& device, const DispatchOp& op) 
     std::memcpy(&pointer, value, sizeof(pointer));
     auto found = device.find_allocation(pointer);
     if (!found)
-      return Status(hipErrorInvalidValue, "NPU: argument " + std::to_string(i) + " of kernel " + info.name +
-                                              " is not memory allocated on this NPU (hipMalloc on it)");
+      return Status(hipErrorInvalidValue,
+                    "NPU: argument " + std::to_string(i) + " of kernel " + info.name +
+                        " is not memory allocated on this NPU (hipMalloc on it)");
     auto& [bo, offset] = *found;
     uint64_t address = bo.xdna_addr + offset;
     put(a.regmap_offset, &address, 8);
@@ -90,14 +95,16 @@ Result<PreparedLaunch> prepare_launch(XdnaDevice& device, const DispatchOp& op) 
     }
   }
   if (masks + regmap.size() / 4 > uapi::kErtMaxCount)
-    return Status(hipErrorInvalidValue, "NPU: kernel " + info.name + "'s register map and CU masks need " +
-                                            std::to_string(masks + regmap.size() / 4) +
-                                            " words; an ERT packet holds " + std::to_string(uapi::kErtMaxCount));
+    return Status(hipErrorInvalidValue,
+                  "NPU: kernel " + info.name + "'s register map and CU masks need " +
+                      std::to_string(masks + regmap.size() / 4) + " words; an ERT packet holds " +
+                      std::to_string(uapi::kErtMaxCount));
   launch.words.assign(masks + regmap.size() / 4, 0);
   launch.words[kernel->cu_index / 32] = 1u << (kernel->cu_index % 32);
   std::memcpy(launch.words.data() + masks, regmap.data(), regmap.size());
-  launch.header = uapi::ert_header(uapi::kErtNew, masks - 1, static_cast<uint32_t>(launch.words.size()),
-                                   uapi::kErtStartCu, uapi::kErtTypeCu);
+  launch.header =
+      uapi::ert_header(uapi::kErtNew, masks - 1, static_cast<uint32_t>(launch.words.size()),
+                       uapi::kErtStartCu, uapi::kErtTypeCu);
   return launch;
 }
 
@@ -139,7 +146,8 @@ void XdnaQueue::State::loop() {
     lock.unlock();
     Status status;
     // After an error only what keeps waiters from hanging still runs.
-    if (!failed || std::holds_alternative<HostFuncOp>(next) || std::holds_alternative<RecordWork>(next))
+    if (!failed || std::holds_alternative<HostFuncOp>(next) ||
+        std::holds_alternative<RecordWork>(next))
       status = std::visit([&](auto& w) { return run(w); }, next);
     if (!status.ok()) log::error("{}", status.message());
     lock.lock();
@@ -173,7 +181,8 @@ Status XdnaQueue::State::execute(PreparedLaunch& launch) {
   exec.arg_count = static_cast<uint32_t>(launch.handles.size());
   if (Status s = dev.ioctl(uapi::kExecCmd, &exec, "EXEC_CMD"); !s.ok())
     return Status(s.code(), s.message() + " (launching " + name + ")");
-  log::debug(log::kKernel, "NPU: kernel {} submitted as command {} on context {}", name, exec.seq, context.handle);
+  log::debug(log::kKernel, "NPU: kernel {} submitted as command {} on context {}", name, exec.seq,
+             context.handle);
   uapi::SyncobjTimelineWait wait;
   uint32_t syncobj = context.syncobj;
   uint64_t point = exec.seq;
@@ -184,9 +193,10 @@ Status XdnaQueue::State::execute(PreparedLaunch& launch) {
   wait.flags = uapi::kSyncobjWaitAll | uapi::kSyncobjWaitForSubmit;
   if (Status s = dev.ioctl(uapi::kSyncobjTimelineWait, &wait, "SYNCOBJ_TIMELINE_WAIT"); !s.ok()) {
     if (s.code() == hipErrorLaunchTimeOut)
-      return Status(hipErrorLaunchTimeOut, "NPU: kernel " + name + " (command " + std::to_string(exec.seq) +
-                                               ") did not finish within " +
-                                               std::to_string(dev.command_timeout().count()) + " ms");
+      return Status(hipErrorLaunchTimeOut,
+                    "NPU: kernel " + name + " (command " + std::to_string(exec.seq) +
+                        ") did not finish within " + std::to_string(dev.command_timeout().count()) +
+                        " ms");
     return Status(hipErrorLaunchFailure, s.message() + " (waiting for " + name + ")");
   }
   uint32_t header = 0;
@@ -194,8 +204,9 @@ Status XdnaQueue::State::execute(PreparedLaunch& launch) {
   uint32_t state = uapi::ert_state(header);
   if (state != uapi::kErtCompleted)
     return Status(state == uapi::kErtTimeout ? hipErrorLaunchTimeOut : hipErrorLaunchFailure,
-                  "NPU: kernel " + name + " (command " + std::to_string(exec.seq) + ") ended in state " +
-                      state_name(state) + " (" + std::to_string(state) + "), not COMPLETED");
+                  "NPU: kernel " + name + " (command " + std::to_string(exec.seq) +
+                      ") ended in state " + state_name(state) + " (" + std::to_string(state) +
+                      "), not COMPLETED");
   for (const Bo& bo : launch.buffers) WEFT_RETURN_IF_ERROR(dev.sync_bo(bo, uapi::kSyncFromDevice));
   return Status();
 }
@@ -204,7 +215,8 @@ Status XdnaQueue::State::run(CopyOp& op) {
   // Both sides are host-visible: SHMEM mappings, pinned or pageable host memory.
   auto* dst = static_cast<std::byte*>(op.dst);
   auto* src = static_cast<const std::byte*>(op.src);
-  for (size_t row = 0; row < op.height; ++row) std::memmove(dst + row * op.dst_pitch, src + row * op.src_pitch, op.width);
+  for (size_t row = 0; row < op.height; ++row)
+    std::memmove(dst + row * op.dst_pitch, src + row * op.src_pitch, op.width);
   return Status();
 }
 
@@ -268,15 +280,17 @@ Status XdnaQueue::submit(Op op) {
   }
   if (auto* f = std::get_if<FillOp>(&op)) {
     if (f->element_size != 1 && f->element_size != 2 && f->element_size != 4)
-      return Status(hipErrorInvalidValue,
-                    "NPU: fill element size " + std::to_string(f->element_size) + " (1, 2 or 4 expected)");
+      return Status(
+          hipErrorInvalidValue,
+          "NPU: fill element size " + std::to_string(f->element_size) + " (1, 2 or 4 expected)");
     return push(*f);
   }
   if (auto* c = std::get_if<CopyOp>(&op)) return push(*c);
   if (auto* h = std::get_if<HostFuncOp>(&op)) return push(std::move(*h));
   if (auto* r = std::get_if<EventRecordOp>(&op)) {
     auto event = Ref<XdnaEvent>(dynamic_cast<XdnaEvent*>(r->event.get()));
-    if (!event) return Status(hipErrorInvalidHandle, "NPU: cannot record an event of another driver");
+    if (!event)
+      return Status(hipErrorInvalidHandle, "NPU: cannot record an event of another driver");
     uint64_t number = event->begin_record();
     return push(RecordWork{event, number});
   }

@@ -31,9 +31,9 @@ namespace weft::xdna {
 struct PreparedLaunch {
   Ref<XdnaKernel> kernel;
   uint32_t header = 0;
-  std::vector<uint32_t> words;     // CU masks, then the register map
-  std::vector<uint32_t> handles;   // EXEC_CMD args: the instruction BO, then each buffer's BO once
-  std::vector<Bo> buffers;         // synced to the device before, from it after
+  std::vector<uint32_t> words;    // CU masks, then the register map
+  std::vector<uint32_t> handles;  // EXEC_CMD args: the instruction BO, then each buffer's BO once
+  std::vector<Bo> buffers;        // synced to the device before, from it after
 };
 
 struct RecordWork {

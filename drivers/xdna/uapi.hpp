@@ -78,8 +78,8 @@ struct GetBoInfo {
   uint64_t ext = 0, ext_flags = 0;  // MBZ
   uint32_t handle = 0, pad = 0;
   uint64_t map_offset = 0;  // out: offset for mmap() on the accel fd
-  uint64_t vaddr = 0;       // out: set when the driver mapped the BO itself (DEV BOs inside the heap)
-  uint64_t xdna_addr = 0;   // out: the device address to put in commands
+  uint64_t vaddr = 0;  // out: set when the driver mapped the BO itself (DEV BOs inside the heap)
+  uint64_t xdna_addr = 0;  // out: the device address to put in commands
 };
 
 enum SyncDirection : uint32_t { kSyncToDevice = 0, kSyncFromDevice = 1 };
@@ -164,7 +164,8 @@ constexpr uint32_t kSyncBo = iowr(kDrmCommandBase + 5, sizeof(SyncBo));
 constexpr uint32_t kExecCmd = iowr(kDrmCommandBase + 6, sizeof(ExecCmd));
 constexpr uint32_t kGetInfo = iowr(kDrmCommandBase + 7, sizeof(GetInfo));
 // The fact sheet's numbers (computed for x86-64), checked here once more.
-static_assert(kCreateHwctx == 0xc0386440u && kDestroyHwctx == 0xc0086441u && kConfigHwctx == 0xc0186442u);
+static_assert(kCreateHwctx == 0xc0386440u && kDestroyHwctx == 0xc0086441u &&
+              kConfigHwctx == 0xc0186442u);
 static_assert(kCreateBo == 0xc0206443u && kGetBoInfo == 0xc0306444u && kSyncBo == 0xc0186445u);
 static_assert(kExecCmd == 0xc0386446u && kGetInfo == 0xc0106447u);
 
@@ -176,22 +177,24 @@ struct SyncobjDestroy {
   uint32_t handle = 0, pad = 0;
 };
 struct SyncobjTimelineWait {
-  uint64_t handles = 0;       // address of u32 syncobj handles
-  uint64_t points = 0;        // address of u64 timeline points
-  int64_t timeout_nsec = 0;   // absolute CLOCK_MONOTONIC time
+  uint64_t handles = 0;      // address of u32 syncobj handles
+  uint64_t points = 0;       // address of u64 timeline points
+  int64_t timeout_nsec = 0;  // absolute CLOCK_MONOTONIC time
   uint32_t count_handles = 0;
   uint32_t flags = 0;
   uint32_t first_signaled = 0;
   uint32_t pad = 0;
 };
-static_assert(sizeof(GemClose) == 8 && sizeof(SyncobjDestroy) == 8 && sizeof(SyncobjTimelineWait) == 40);
+static_assert(sizeof(GemClose) == 8 && sizeof(SyncobjDestroy) == 8 &&
+              sizeof(SyncobjTimelineWait) == 40);
 constexpr uint32_t kSyncobjWaitAll = 1u << 0;
 constexpr uint32_t kSyncobjWaitForSubmit = 1u << 1;
 
 constexpr uint32_t kGemClose = iow(0x09, sizeof(GemClose));
 constexpr uint32_t kSyncobjDestroy = iowr(0xC0, sizeof(SyncobjDestroy));
 constexpr uint32_t kSyncobjTimelineWait = iowr(0xCA, sizeof(SyncobjTimelineWait));
-static_assert(kGemClose == 0x40086409u && kSyncobjDestroy == 0xc00864c0u && kSyncobjTimelineWait == 0xc02864cau);
+static_assert(kGemClose == 0x40086409u && kSyncobjDestroy == 0xc00864c0u &&
+              kSyncobjTimelineWait == 0xc02864cau);
 
 // ---- The ERT command packet in a CMD BO (amdxdna_ctx.h, XRT's ert.h).
 // Header word: state 3:0, extra CU masks 11:10, count 22:12 (words after the
@@ -212,10 +215,10 @@ enum ErtState : uint32_t {
 constexpr uint32_t kErtTypeCu = 3;  // ERT_CU (XRT sets it; the amdxdna driver does not read it)
 constexpr uint32_t kErtMaxCount = 0x7ff;
 
-constexpr uint32_t ert_header(uint32_t state, uint32_t extra_cu_masks, uint32_t count, uint32_t opcode,
-                              uint32_t type) {
-  return (state & 0xf) | ((extra_cu_masks & 0x3) << 10) | ((count & 0x7ff) << 12) | ((opcode & 0x1f) << 23) |
-         ((type & 0xf) << 28);
+constexpr uint32_t ert_header(uint32_t state, uint32_t extra_cu_masks, uint32_t count,
+                              uint32_t opcode, uint32_t type) {
+  return (state & 0xf) | ((extra_cu_masks & 0x3) << 10) | ((count & 0x7ff) << 12) |
+         ((opcode & 0x1f) << 23) | ((type & 0xf) << 28);
 }
 constexpr uint32_t ert_state(uint32_t header) { return header & 0xf; }
 constexpr uint32_t ert_count(uint32_t header) { return (header >> 12) & 0x7ff; }

@@ -126,7 +126,8 @@ int main(int argc, char** argv) {
   CHECK(hipMalloc(&m.h, kHidden * sizeof(float)));
   CHECK(hipMalloc(&m.u, kHidden * sizeof(float)));
   float* out_host = nullptr;  // pinned: the host reads every token's output
-  CHECK(hipHostMalloc(reinterpret_cast<void**>(&out_host), size_t(tokens) * kHidden * sizeof(float), 0));
+  CHECK(hipHostMalloc(reinterpret_cast<void**>(&out_host), size_t(tokens) * kHidden * sizeof(float),
+                      0));
   m.outputs = out_host;
 
   using Clock = std::chrono::steady_clock;

@@ -7,13 +7,13 @@
 #include <cstdio>
 #include <vector>
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    hipError_t err_ = (call);                                                             \
-    if (err_ != hipSuccess) {                                                             \
-      std::fprintf(stderr, "%s failed: %s\n", #call, hipGetErrorString(err_));            \
-      return 1;                                                                           \
-    }                                                                                     \
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    hipError_t err_ = (call);                                                  \
+    if (err_ != hipSuccess) {                                                  \
+      std::fprintf(stderr, "%s failed: %s\n", #call, hipGetErrorString(err_)); \
+      return 1;                                                                \
+    }                                                                          \
   } while (0)
 
 __global__ void scale_and_shift(float* data, int n, float scale, float shift, int rounds) {

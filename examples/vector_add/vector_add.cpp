@@ -9,14 +9,14 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                       \
-  do {                                                                                    \
-    hipError_t err_ = (call);                                                             \
-    if (err_ != hipSuccess) {                                                             \
-      std::fprintf(stderr, "%s failed: %s (%s)\n", #call, hipGetErrorName(err_),          \
-                   hipGetErrorString(err_));                                              \
-      return 1;                                                                           \
-    }                                                                                     \
+#define CHECK(call)                                                              \
+  do {                                                                           \
+    hipError_t err_ = (call);                                                    \
+    if (err_ != hipSuccess) {                                                    \
+      std::fprintf(stderr, "%s failed: %s (%s)\n", #call, hipGetErrorName(err_), \
+                   hipGetErrorString(err_));                                     \
+      return 1;                                                                  \
+    }                                                                            \
   } while (0)
 
 __global__ void vectorAdd(const float* a, const float* b, float* c, int n) {

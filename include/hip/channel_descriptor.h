@@ -7,8 +7,8 @@
 #ifndef HIP_INCLUDE_HIP_CHANNEL_DESCRIPTOR_H
 #define HIP_INCLUDE_HIP_CHANNEL_DESCRIPTOR_H
 
-#include <hip/hip_common.h>
 #include <hip/driver_types.h>
+#include <hip/hip_common.h>
 #include <hip/hip_vector_types.h>
 
 #ifdef __cplusplus
@@ -43,28 +43,28 @@ inline hipChannelFormatDesc hipCreateChannelDesc() {
 
 /* Element type E with channel kind K gives descriptors for E and its 1/2/3/4-vectors
  * (3-vectors are not valid texel formats and map to kind None, as in CUDA). */
-#define WEFT_CHANNEL_DESC_(S, V1, V2, V3, V4, K)                                        \
-  template <>                                                                           \
-  inline hipChannelFormatDesc hipCreateChannelDesc<S>() {                               \
-    return hipCreateChannelDesc((int)sizeof(S) * 8, 0, 0, 0, K);                        \
-  }                                                                                     \
-  template <>                                                                           \
-  inline hipChannelFormatDesc hipCreateChannelDesc<V1>() {                              \
-    return hipCreateChannelDesc((int)sizeof(S) * 8, 0, 0, 0, K);                        \
-  }                                                                                     \
-  template <>                                                                           \
-  inline hipChannelFormatDesc hipCreateChannelDesc<V2>() {                              \
-    int e = (int)sizeof(S) * 8;                                                         \
-    return hipCreateChannelDesc(e, e, 0, 0, K);                                         \
-  }                                                                                     \
-  template <>                                                                           \
-  inline hipChannelFormatDesc hipCreateChannelDesc<V3>() {                              \
-    return hipCreateChannelDesc(0, 0, 0, 0, hipChannelFormatKindNone);                  \
-  }                                                                                     \
-  template <>                                                                           \
-  inline hipChannelFormatDesc hipCreateChannelDesc<V4>() {                              \
-    int e = (int)sizeof(S) * 8;                                                         \
-    return hipCreateChannelDesc(e, e, e, e, K);                                         \
+#define WEFT_CHANNEL_DESC_(S, V1, V2, V3, V4, K)                       \
+  template <>                                                          \
+  inline hipChannelFormatDesc hipCreateChannelDesc<S>() {              \
+    return hipCreateChannelDesc((int)sizeof(S) * 8, 0, 0, 0, K);       \
+  }                                                                    \
+  template <>                                                          \
+  inline hipChannelFormatDesc hipCreateChannelDesc<V1>() {             \
+    return hipCreateChannelDesc((int)sizeof(S) * 8, 0, 0, 0, K);       \
+  }                                                                    \
+  template <>                                                          \
+  inline hipChannelFormatDesc hipCreateChannelDesc<V2>() {             \
+    int e = (int)sizeof(S) * 8;                                        \
+    return hipCreateChannelDesc(e, e, 0, 0, K);                        \
+  }                                                                    \
+  template <>                                                          \
+  inline hipChannelFormatDesc hipCreateChannelDesc<V3>() {             \
+    return hipCreateChannelDesc(0, 0, 0, 0, hipChannelFormatKindNone); \
+  }                                                                    \
+  template <>                                                          \
+  inline hipChannelFormatDesc hipCreateChannelDesc<V4>() {             \
+    int e = (int)sizeof(S) * 8;                                        \
+    return hipCreateChannelDesc(e, e, e, e, K);                        \
   }
 
 template <>

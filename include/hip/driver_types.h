@@ -143,7 +143,8 @@ typedef enum HIPresourcetype_enum {
   HIP_RESOURCE_TYPE_MIPMAPPED_ARRAY = 0x01,
   HIP_RESOURCE_TYPE_LINEAR = 0x02,
   HIP_RESOURCE_TYPE_PITCH2D = 0x03
-} HIPresourcetype, hipResourcetype;
+} HIPresourcetype,
+    hipResourcetype;
 
 typedef enum HIPaddress_mode_enum {
   HIP_TR_ADDRESS_MODE_WRAP = 0,
@@ -335,8 +336,8 @@ typedef enum hipMemcpyKind {
   hipMemcpyHostToDevice = 1,
   hipMemcpyDeviceToHost = 2,
   hipMemcpyDeviceToDevice = 3,
-  hipMemcpyDefault = 4,               /* infer the direction from the addresses */
-  hipMemcpyDeviceToDeviceNoCU = 1024  /* device to device without compute units (AMD) */
+  hipMemcpyDefault = 4,              /* infer the direction from the addresses */
+  hipMemcpyDeviceToDeviceNoCU = 1024 /* device to device without compute units (AMD) */
 } hipMemcpyKind;
 
 /* Pitched allocation: base, row pitch in bytes, logical width and height. */
@@ -424,9 +425,9 @@ typedef enum hipMemcpyFlags {
 /* When a batched copy may read its source. */
 typedef enum hipMemcpySrcAccessOrder {
   hipMemcpySrcAccessOrderInvalid = 0x0,
-  hipMemcpySrcAccessOrderStream = 0x1,       /* in stream order */
+  hipMemcpySrcAccessOrderStream = 0x1,        /* in stream order */
   hipMemcpySrcAccessOrderDuringApiCall = 0x2, /* any time before the call returns */
-  hipMemcpySrcAccessOrderAny = 0x3,          /* any time, even after the call returns */
+  hipMemcpySrcAccessOrderAny = 0x3,           /* any time, even after the call returns */
   hipMemcpySrcAccessOrderMax = 0x7FFFFFFF
 } hipMemcpySrcAccessOrder;
 

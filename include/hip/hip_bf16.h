@@ -10,10 +10,9 @@
 #ifndef WEFT_HIP_BF16_H
 #define WEFT_HIP_BF16_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
-#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_vector_types.h>
+#include <hip/weft/device/hd_begin.h>
 #include <hip/weft/fp_round.h>
 
 #include <cmath>
@@ -40,8 +39,9 @@ struct __hip_bfloat16 {
   __hip_bfloat16(T v) : __x(::weft::fp::double_to_bf16_bits(double(v))) {}
   template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
   __hip_bfloat16(T v)
-      : __x(std::is_signed<T>::value ? ::weft::fp::int_to_bf16_bits(static_cast<long long>(v))
-                                     : ::weft::fp::uint_to_bf16_bits(static_cast<unsigned long long>(v))) {}
+      : __x(std::is_signed<T>::value
+                ? ::weft::fp::int_to_bf16_bits(static_cast<long long>(v))
+                : ::weft::fp::uint_to_bf16_bits(static_cast<unsigned long long>(v))) {}
   __hip_bfloat16& operator=(const __hip_bfloat16_raw& raw) {
     __x = raw.x;
     return *this;
@@ -77,7 +77,9 @@ struct __hip_bfloat162 {
   constexpr __hip_bfloat162(const __hip_bfloat162_raw& raw)
       : x(__hip_bfloat16_raw{raw.x}), y(__hip_bfloat16_raw{raw.y}) {}
   constexpr __hip_bfloat162(const __hip_bfloat16& lo, const __hip_bfloat16& hi) : x(lo), y(hi) {}
-  __hip_bfloat162& operator=(const __hip_bfloat162_raw& raw) { return *this = __hip_bfloat162(raw); }
+  __hip_bfloat162& operator=(const __hip_bfloat162_raw& raw) {
+    return *this = __hip_bfloat162(raw);
+  }
   constexpr operator __hip_bfloat162_raw() const { return __hip_bfloat162_raw{x.__x, y.__x}; }
   operator float2() const { return float2(float(x), float(y)); }
 };
@@ -89,7 +91,9 @@ namespace weft::bf16 {
 inline unsigned short bits(__hip_bfloat16 b) { return b.__x; }
 inline __hip_bfloat16 from_bits(unsigned short b) { return __hip_bfloat16(__hip_bfloat16_raw{b}); }
 inline double to_double(__hip_bfloat16 b) { return double(::weft::fp::bf16_bits_to_float(b.__x)); }
-inline __hip_bfloat16 from_double(double d) { return from_bits(::weft::fp::double_to_bf16_bits(d)); }
+inline __hip_bfloat16 from_double(double d) {
+  return from_bits(::weft::fp::double_to_bf16_bits(d));
+}
 inline bool is_nan(__hip_bfloat16 b) { return (b.__x & 0x7fffu) > 0x7f80u; }
 inline __hip_bfloat16 one() { return from_bits(0x3f80); }
 }  // namespace weft::bf16
@@ -105,52 +109,95 @@ inline __hip_bfloat16 one() { return from_bits(0x3f80); }
 // ---- conversions ----------------------------------------------------------------------------
 
 inline float __bfloat162float(__hip_bfloat16 b) { return ::weft::fp::bf16_bits_to_float(b.__x); }
-inline __hip_bfloat16 __float2bfloat16(float f) { return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f)); }
+inline __hip_bfloat16 __float2bfloat16(float f) {
+  return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f));
+}
 inline __hip_bfloat16 __float2bfloat16_rn(float f) { return __float2bfloat16(f); }
-inline __hip_bfloat16 __float2bfloat16_rz(float f) { return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::toward_zero)); }
-inline __hip_bfloat16 __float2bfloat16_rd(float f) { return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::down)); }
-inline __hip_bfloat16 __float2bfloat16_ru(float f) { return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::up)); }
+inline __hip_bfloat16 __float2bfloat16_rz(float f) {
+  return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::toward_zero));
+}
+inline __hip_bfloat16 __float2bfloat16_rd(float f) {
+  return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::down));
+}
+inline __hip_bfloat16 __float2bfloat16_ru(float f) {
+  return ::weft::bf16::from_bits(::weft::fp::float_to_bf16_bits(f, ::weft::fp::Round::up));
+}
 inline __hip_bfloat16 __double2bfloat16(double d) { return ::weft::bf16::from_double(d); }
-inline __hip_bfloat162 __float2bfloat162_rn(float f) { return __hip_bfloat162(__float2bfloat16(f), __float2bfloat16(f)); }
-inline __hip_bfloat162 __floats2bfloat162_rn(float lo, float hi) { return __hip_bfloat162(__float2bfloat16(lo), __float2bfloat16(hi)); }
+inline __hip_bfloat162 __float2bfloat162_rn(float f) {
+  return __hip_bfloat162(__float2bfloat16(f), __float2bfloat16(f));
+}
+inline __hip_bfloat162 __floats2bfloat162_rn(float lo, float hi) {
+  return __hip_bfloat162(__float2bfloat16(lo), __float2bfloat16(hi));
+}
 inline __hip_bfloat162 __float22bfloat162_rn(float2 f) { return __floats2bfloat162_rn(f.x, f.y); }
-inline float2 __bfloat1622float2(__hip_bfloat162 b) { return float2(__bfloat162float(b.x), __bfloat162float(b.y)); }
+inline float2 __bfloat1622float2(__hip_bfloat162 b) {
+  return float2(__bfloat162float(b.x), __bfloat162float(b.y));
+}
 inline float __low2float(__hip_bfloat162 b) { return __bfloat162float(b.x); }
 inline float __high2float(__hip_bfloat162 b) { return __bfloat162float(b.y); }
 inline short __bfloat16_as_short(__hip_bfloat16 b) { return static_cast<short>(b.__x); }
 inline unsigned short __bfloat16_as_ushort(__hip_bfloat16 b) { return b.__x; }
-inline __hip_bfloat16 __short_as_bfloat16(short s) { return ::weft::bf16::from_bits(static_cast<unsigned short>(s)); }
+inline __hip_bfloat16 __short_as_bfloat16(short s) {
+  return ::weft::bf16::from_bits(static_cast<unsigned short>(s));
+}
 inline __hip_bfloat16 __ushort_as_bfloat16(unsigned short s) { return ::weft::bf16::from_bits(s); }
-inline int __bfloat162int_rz(__hip_bfloat16 b) { return ::weft::fp::to_integer<int>(__bfloat162float(b), ::weft::fp::Round::toward_zero); }
-inline int __bfloat162int_rn(__hip_bfloat16 b) { return ::weft::fp::to_integer<int>(__bfloat162float(b), ::weft::fp::Round::nearest_even); }
-inline __hip_bfloat16 __int2bfloat16_rn(int v) { return ::weft::bf16::from_bits(::weft::fp::int_to_bf16_bits(v)); }
+inline int __bfloat162int_rz(__hip_bfloat16 b) {
+  return ::weft::fp::to_integer<int>(__bfloat162float(b), ::weft::fp::Round::toward_zero);
+}
+inline int __bfloat162int_rn(__hip_bfloat16 b) {
+  return ::weft::fp::to_integer<int>(__bfloat162float(b), ::weft::fp::Round::nearest_even);
+}
+inline __hip_bfloat16 __int2bfloat16_rn(int v) {
+  return ::weft::bf16::from_bits(::weft::fp::int_to_bf16_bits(v));
+}
 
 // ---- pairs -------------------------------------------------------------------------------------
 
-inline __hip_bfloat162 make_bfloat162(__hip_bfloat16 lo, __hip_bfloat16 hi) { return __hip_bfloat162(lo, hi); }
-inline __hip_bfloat162 __halves2bfloat162(__hip_bfloat16 lo, __hip_bfloat16 hi) { return __hip_bfloat162(lo, hi); }
+inline __hip_bfloat162 make_bfloat162(__hip_bfloat16 lo, __hip_bfloat16 hi) {
+  return __hip_bfloat162(lo, hi);
+}
+inline __hip_bfloat162 __halves2bfloat162(__hip_bfloat16 lo, __hip_bfloat16 hi) {
+  return __hip_bfloat162(lo, hi);
+}
 inline __hip_bfloat162 __bfloat162bfloat162(__hip_bfloat16 b) { return __hip_bfloat162(b, b); }
 inline __hip_bfloat16 __low2bfloat16(__hip_bfloat162 b) { return b.x; }
 inline __hip_bfloat16 __high2bfloat16(__hip_bfloat162 b) { return b.y; }
 inline __hip_bfloat162 __low2bfloat162(__hip_bfloat162 b) { return __hip_bfloat162(b.x, b.x); }
 inline __hip_bfloat162 __high2bfloat162(__hip_bfloat162 b) { return __hip_bfloat162(b.y, b.y); }
-inline __hip_bfloat162 __lows2bfloat162(__hip_bfloat162 a, __hip_bfloat162 b) { return __hip_bfloat162(a.x, b.x); }
-inline __hip_bfloat162 __highs2bfloat162(__hip_bfloat162 a, __hip_bfloat162 b) { return __hip_bfloat162(a.y, b.y); }
+inline __hip_bfloat162 __lows2bfloat162(__hip_bfloat162 a, __hip_bfloat162 b) {
+  return __hip_bfloat162(a.x, b.x);
+}
+inline __hip_bfloat162 __highs2bfloat162(__hip_bfloat162 a, __hip_bfloat162 b) {
+  return __hip_bfloat162(a.y, b.y);
+}
 inline __hip_bfloat162 __lowhigh2highlow(__hip_bfloat162 b) { return __hip_bfloat162(b.y, b.x); }
 
 // ---- arithmetic --------------------------------------------------------------------------------
 
 #define WEFT_BF16_D_(v) ::weft::bf16::to_double(v)
-inline __hip_bfloat16 __hadd(__hip_bfloat16 a, __hip_bfloat16 b) { return ::weft::bf16::from_double(WEFT_BF16_D_(a) + WEFT_BF16_D_(b)); }
-inline __hip_bfloat16 __hsub(__hip_bfloat16 a, __hip_bfloat16 b) { return ::weft::bf16::from_double(WEFT_BF16_D_(a) - WEFT_BF16_D_(b)); }
-inline __hip_bfloat16 __hmul(__hip_bfloat16 a, __hip_bfloat16 b) { return ::weft::bf16::from_double(WEFT_BF16_D_(a) * WEFT_BF16_D_(b)); }
-inline __hip_bfloat16 __hdiv(__hip_bfloat16 a, __hip_bfloat16 b) { return ::weft::bf16::from_double(WEFT_BF16_D_(a) / WEFT_BF16_D_(b)); }
+inline __hip_bfloat16 __hadd(__hip_bfloat16 a, __hip_bfloat16 b) {
+  return ::weft::bf16::from_double(WEFT_BF16_D_(a) + WEFT_BF16_D_(b));
+}
+inline __hip_bfloat16 __hsub(__hip_bfloat16 a, __hip_bfloat16 b) {
+  return ::weft::bf16::from_double(WEFT_BF16_D_(a) - WEFT_BF16_D_(b));
+}
+inline __hip_bfloat16 __hmul(__hip_bfloat16 a, __hip_bfloat16 b) {
+  return ::weft::bf16::from_double(WEFT_BF16_D_(a) * WEFT_BF16_D_(b));
+}
+inline __hip_bfloat16 __hdiv(__hip_bfloat16 a, __hip_bfloat16 b) {
+  return ::weft::bf16::from_double(WEFT_BF16_D_(a) / WEFT_BF16_D_(b));
+}
 inline __hip_bfloat16 __hfma(__hip_bfloat16 a, __hip_bfloat16 b, __hip_bfloat16 c) {
   // The product is exact in double; the sum is rounded to odd, then to bfloat16.
-  return ::weft::bf16::from_double(::weft::fp::sum_round_to_odd(WEFT_BF16_D_(a) * WEFT_BF16_D_(b), WEFT_BF16_D_(c)));
+  return ::weft::bf16::from_double(
+      ::weft::fp::sum_round_to_odd(WEFT_BF16_D_(a) * WEFT_BF16_D_(b), WEFT_BF16_D_(c)));
 }
-inline __hip_bfloat16 __hneg(__hip_bfloat16 a) { return ::weft::bf16::from_bits(static_cast<unsigned short>(a.__x ^ 0x8000u)); }
-inline __hip_bfloat16 __habs(__hip_bfloat16 a) { return ::weft::bf16::from_bits(static_cast<unsigned short>(a.__x & 0x7fffu)); }
+inline __hip_bfloat16 __hneg(__hip_bfloat16 a) {
+  return ::weft::bf16::from_bits(static_cast<unsigned short>(a.__x ^ 0x8000u));
+}
+inline __hip_bfloat16 __habs(__hip_bfloat16 a) {
+  return ::weft::bf16::from_bits(static_cast<unsigned short>(a.__x & 0x7fffu));
+}
 // __hmax/__hmin ignore a NaN operand (fmax/fmin); the _nan forms return NaN if either is.
 inline __hip_bfloat16 __hmax(__hip_bfloat16 a, __hip_bfloat16 b) {
   if (::weft::bf16::is_nan(a)) return b;
@@ -176,7 +223,9 @@ inline __hip_bfloat16 __hmin_nan(__hip_bfloat16 a, __hip_bfloat16 b) {
 // ---- comparisons (ordered: false with a NaN; the ...u forms: true with a NaN) ---------------
 
 inline bool __heq(__hip_bfloat16 a, __hip_bfloat16 b) { return WEFT_BF16_D_(a) == WEFT_BF16_D_(b); }
-inline bool __hne(__hip_bfloat16 a, __hip_bfloat16 b) { return WEFT_BF16_D_(a) < WEFT_BF16_D_(b) || WEFT_BF16_D_(a) > WEFT_BF16_D_(b); }
+inline bool __hne(__hip_bfloat16 a, __hip_bfloat16 b) {
+  return WEFT_BF16_D_(a) < WEFT_BF16_D_(b) || WEFT_BF16_D_(a) > WEFT_BF16_D_(b);
+}
 inline bool __hlt(__hip_bfloat16 a, __hip_bfloat16 b) { return WEFT_BF16_D_(a) < WEFT_BF16_D_(b); }
 inline bool __hle(__hip_bfloat16 a, __hip_bfloat16 b) { return WEFT_BF16_D_(a) <= WEFT_BF16_D_(b); }
 inline bool __hgt(__hip_bfloat16 a, __hip_bfloat16 b) { return WEFT_BF16_D_(a) > WEFT_BF16_D_(b); }
@@ -193,9 +242,9 @@ inline bool __hisinf(__hip_bfloat16 a) { return (a.__x & 0x7fffu) == 0x7f80u; }
 
 // ---- packed forms ------------------------------------------------------------------------------
 
-#define WEFT_BF16_LANES2_(name, scalar)                                      \
-  inline __hip_bfloat162 name(__hip_bfloat162 a, __hip_bfloat162 b) {        \
-    return __hip_bfloat162(scalar(a.x, b.x), scalar(a.y, b.y));              \
+#define WEFT_BF16_LANES2_(name, scalar)                               \
+  inline __hip_bfloat162 name(__hip_bfloat162 a, __hip_bfloat162 b) { \
+    return __hip_bfloat162(scalar(a.x, b.x), scalar(a.y, b.y));       \
   }
 WEFT_BF16_LANES2_(__hadd2, __hadd)
 WEFT_BF16_LANES2_(__hsub2, __hsub)
@@ -209,17 +258,21 @@ WEFT_BF16_LANES2_(__hmin2_nan, __hmin_nan)
 inline __hip_bfloat162 __hfma2(__hip_bfloat162 a, __hip_bfloat162 b, __hip_bfloat162 c) {
   return __hip_bfloat162(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
-inline __hip_bfloat162 __hneg2(__hip_bfloat162 a) { return __hip_bfloat162(__hneg(a.x), __hneg(a.y)); }
-inline __hip_bfloat162 __habs2(__hip_bfloat162 a) { return __hip_bfloat162(__habs(a.x), __habs(a.y)); }
+inline __hip_bfloat162 __hneg2(__hip_bfloat162 a) {
+  return __hip_bfloat162(__hneg(a.x), __hneg(a.y));
+}
+inline __hip_bfloat162 __habs2(__hip_bfloat162 a) {
+  return __hip_bfloat162(__habs(a.x), __habs(a.y));
+}
 
 // __h..2: 1.0 or 0.0 per lane; __hb..2: whether the relation holds in both lanes.
-#define WEFT_BF16_RELATION2_(rel)                                                              \
-  inline __hip_bfloat162 __h##rel##2(__hip_bfloat162 a, __hip_bfloat162 b) {                   \
-    return __hip_bfloat162(::weft::bf16::from_bits(__h##rel(a.x, b.x) ? 0x3f80 : 0),           \
-                           ::weft::bf16::from_bits(__h##rel(a.y, b.y) ? 0x3f80 : 0));          \
-  }                                                                                            \
-  inline bool __hb##rel##2(__hip_bfloat162 a, __hip_bfloat162 b) {                             \
-    return __h##rel(a.x, b.x) && __h##rel(a.y, b.y);                                           \
+#define WEFT_BF16_RELATION2_(rel)                                                     \
+  inline __hip_bfloat162 __h##rel##2(__hip_bfloat162 a, __hip_bfloat162 b) {          \
+    return __hip_bfloat162(::weft::bf16::from_bits(__h##rel(a.x, b.x) ? 0x3f80 : 0),  \
+                           ::weft::bf16::from_bits(__h##rel(a.y, b.y) ? 0x3f80 : 0)); \
+  }                                                                                   \
+  inline bool __hb##rel##2(__hip_bfloat162 a, __hip_bfloat162 b) {                    \
+    return __h##rel(a.x, b.x) && __h##rel(a.y, b.y);                                  \
   }
 WEFT_BF16_RELATION2_(eq)
 WEFT_BF16_RELATION2_(ne)
@@ -243,18 +296,42 @@ inline __hip_bfloat162 __hisnan2(__hip_bfloat162 a) {
 
 inline __hip_bfloat16 operator+(const __hip_bfloat16& a) { return a; }
 inline __hip_bfloat16 operator-(const __hip_bfloat16& a) { return __hneg(a); }
-inline __hip_bfloat16 operator+(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hadd(a, b); }
-inline __hip_bfloat16 operator-(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hsub(a, b); }
-inline __hip_bfloat16 operator*(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hmul(a, b); }
-inline __hip_bfloat16 operator/(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hdiv(a, b); }
-inline __hip_bfloat16& operator+=(__hip_bfloat16& a, const __hip_bfloat16& b) { return a = __hadd(a, b); }
-inline __hip_bfloat16& operator-=(__hip_bfloat16& a, const __hip_bfloat16& b) { return a = __hsub(a, b); }
-inline __hip_bfloat16& operator*=(__hip_bfloat16& a, const __hip_bfloat16& b) { return a = __hmul(a, b); }
-inline __hip_bfloat16& operator/=(__hip_bfloat16& a, const __hip_bfloat16& b) { return a = __hdiv(a, b); }
+inline __hip_bfloat16 operator+(const __hip_bfloat16& a, const __hip_bfloat16& b) {
+  return __hadd(a, b);
+}
+inline __hip_bfloat16 operator-(const __hip_bfloat16& a, const __hip_bfloat16& b) {
+  return __hsub(a, b);
+}
+inline __hip_bfloat16 operator*(const __hip_bfloat16& a, const __hip_bfloat16& b) {
+  return __hmul(a, b);
+}
+inline __hip_bfloat16 operator/(const __hip_bfloat16& a, const __hip_bfloat16& b) {
+  return __hdiv(a, b);
+}
+inline __hip_bfloat16& operator+=(__hip_bfloat16& a, const __hip_bfloat16& b) {
+  return a = __hadd(a, b);
+}
+inline __hip_bfloat16& operator-=(__hip_bfloat16& a, const __hip_bfloat16& b) {
+  return a = __hsub(a, b);
+}
+inline __hip_bfloat16& operator*=(__hip_bfloat16& a, const __hip_bfloat16& b) {
+  return a = __hmul(a, b);
+}
+inline __hip_bfloat16& operator/=(__hip_bfloat16& a, const __hip_bfloat16& b) {
+  return a = __hdiv(a, b);
+}
 inline __hip_bfloat16& operator++(__hip_bfloat16& a) { return a += ::weft::bf16::one(); }
 inline __hip_bfloat16& operator--(__hip_bfloat16& a) { return a -= ::weft::bf16::one(); }
-inline __hip_bfloat16 operator++(__hip_bfloat16& a, int) { const __hip_bfloat16 old = a; ++a; return old; }
-inline __hip_bfloat16 operator--(__hip_bfloat16& a, int) { const __hip_bfloat16 old = a; --a; return old; }
+inline __hip_bfloat16 operator++(__hip_bfloat16& a, int) {
+  const __hip_bfloat16 old = a;
+  ++a;
+  return old;
+}
+inline __hip_bfloat16 operator--(__hip_bfloat16& a, int) {
+  const __hip_bfloat16 old = a;
+  --a;
+  return old;
+}
 inline bool operator==(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __heq(a, b); }
 inline bool operator!=(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hneu(a, b); }
 inline bool operator<(const __hip_bfloat16& a, const __hip_bfloat16& b) { return __hlt(a, b); }
@@ -264,21 +341,55 @@ inline bool operator>=(const __hip_bfloat16& a, const __hip_bfloat16& b) { retur
 
 inline __hip_bfloat162 operator+(const __hip_bfloat162& a) { return a; }
 inline __hip_bfloat162 operator-(const __hip_bfloat162& a) { return __hneg2(a); }
-inline __hip_bfloat162 operator+(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hadd2(a, b); }
-inline __hip_bfloat162 operator-(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hsub2(a, b); }
-inline __hip_bfloat162 operator*(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hmul2(a, b); }
-inline __hip_bfloat162 operator/(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __h2div(a, b); }
-inline __hip_bfloat162& operator+=(__hip_bfloat162& a, const __hip_bfloat162& b) { return a = __hadd2(a, b); }
-inline __hip_bfloat162& operator-=(__hip_bfloat162& a, const __hip_bfloat162& b) { return a = __hsub2(a, b); }
-inline __hip_bfloat162& operator*=(__hip_bfloat162& a, const __hip_bfloat162& b) { return a = __hmul2(a, b); }
-inline __hip_bfloat162& operator/=(__hip_bfloat162& a, const __hip_bfloat162& b) { return a = __h2div(a, b); }
-inline __hip_bfloat162& operator++(__hip_bfloat162& a) { ++a.x; ++a.y; return a; }
-inline __hip_bfloat162& operator--(__hip_bfloat162& a) { --a.x; --a.y; return a; }
-inline __hip_bfloat162 operator++(__hip_bfloat162& a, int) { const __hip_bfloat162 old = a; ++a; return old; }
-inline __hip_bfloat162 operator--(__hip_bfloat162& a, int) { const __hip_bfloat162 old = a; --a; return old; }
+inline __hip_bfloat162 operator+(const __hip_bfloat162& a, const __hip_bfloat162& b) {
+  return __hadd2(a, b);
+}
+inline __hip_bfloat162 operator-(const __hip_bfloat162& a, const __hip_bfloat162& b) {
+  return __hsub2(a, b);
+}
+inline __hip_bfloat162 operator*(const __hip_bfloat162& a, const __hip_bfloat162& b) {
+  return __hmul2(a, b);
+}
+inline __hip_bfloat162 operator/(const __hip_bfloat162& a, const __hip_bfloat162& b) {
+  return __h2div(a, b);
+}
+inline __hip_bfloat162& operator+=(__hip_bfloat162& a, const __hip_bfloat162& b) {
+  return a = __hadd2(a, b);
+}
+inline __hip_bfloat162& operator-=(__hip_bfloat162& a, const __hip_bfloat162& b) {
+  return a = __hsub2(a, b);
+}
+inline __hip_bfloat162& operator*=(__hip_bfloat162& a, const __hip_bfloat162& b) {
+  return a = __hmul2(a, b);
+}
+inline __hip_bfloat162& operator/=(__hip_bfloat162& a, const __hip_bfloat162& b) {
+  return a = __h2div(a, b);
+}
+inline __hip_bfloat162& operator++(__hip_bfloat162& a) {
+  ++a.x;
+  ++a.y;
+  return a;
+}
+inline __hip_bfloat162& operator--(__hip_bfloat162& a) {
+  --a.x;
+  --a.y;
+  return a;
+}
+inline __hip_bfloat162 operator++(__hip_bfloat162& a, int) {
+  const __hip_bfloat162 old = a;
+  ++a;
+  return old;
+}
+inline __hip_bfloat162 operator--(__hip_bfloat162& a, int) {
+  const __hip_bfloat162 old = a;
+  --a;
+  return old;
+}
 // A relation holds for a pair when it holds for both lanes.
 inline bool operator==(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hbeq2(a, b); }
-inline bool operator!=(const __hip_bfloat162& a, const __hip_bfloat162& b) { return !__hbeq2(a, b); }
+inline bool operator!=(const __hip_bfloat162& a, const __hip_bfloat162& b) {
+  return !__hbeq2(a, b);
+}
 inline bool operator<(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hblt2(a, b); }
 inline bool operator>(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hbgt2(a, b); }
 inline bool operator<=(const __hip_bfloat162& a, const __hip_bfloat162& b) { return __hble2(a, b); }
@@ -286,11 +397,11 @@ inline bool operator>=(const __hip_bfloat162& a, const __hip_bfloat162& b) { ret
 
 // ---- math: computed in double, rounded once -----------------------------------------------------
 
-#define WEFT_BF16_MATH_(name, name2, expr)                                                           \
-  inline __hip_bfloat16 name(__hip_bfloat16 b) {                                                     \
-    const double v = ::weft::bf16::to_double(b);                                                     \
-    return ::weft::bf16::from_double(expr);                                                          \
-  }                                                                                                  \
+#define WEFT_BF16_MATH_(name, name2, expr)       \
+  inline __hip_bfloat16 name(__hip_bfloat16 b) { \
+    const double v = ::weft::bf16::to_double(b); \
+    return ::weft::bf16::from_double(expr);      \
+  }                                              \
   inline __hip_bfloat162 name2(__hip_bfloat162 b) { return __hip_bfloat162(name(b.x), name(b.y)); }
 WEFT_BF16_MATH_(hsqrt, h2sqrt, std::sqrt(v))
 WEFT_BF16_MATH_(hrsqrt, h2rsqrt, 1.0 / std::sqrt(v))
@@ -313,12 +424,16 @@ inline __hip_bfloat16 __ldg(const __hip_bfloat16* p) { return *p; }
 inline __hip_bfloat162 __ldg(const __hip_bfloat162* p) { return *p; }
 
 inline __hip_bfloat16 atomicAdd(__hip_bfloat16* address, __hip_bfloat16 v) {
-  return ::weft::fp::atomic_update<__hip_bfloat16, unsigned short>(address, [v](__hip_bfloat16 old) { return __hadd(old, v); });
+  return ::weft::fp::atomic_update<__hip_bfloat16, unsigned short>(
+      address, [v](__hip_bfloat16 old) { return __hadd(old, v); });
 }
 inline __hip_bfloat162 atomicAdd(__hip_bfloat162* address, __hip_bfloat162 v) {
-  return ::weft::fp::atomic_update<__hip_bfloat162, unsigned int>(address, [v](__hip_bfloat162 old) { return __hadd2(old, v); });
+  return ::weft::fp::atomic_update<__hip_bfloat162, unsigned int>(
+      address, [v](__hip_bfloat162 old) { return __hadd2(old, v); });
 }
-inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162* address, __hip_bfloat162 v) { return atomicAdd(address, v); }
+inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162* address, __hip_bfloat162 v) {
+  return atomicAdd(address, v);
+}
 
 namespace std {
 template <>

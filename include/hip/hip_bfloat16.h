@@ -7,7 +7,6 @@
 #ifndef WEFT_HIP_BFLOAT16_H
 #define WEFT_HIP_BFLOAT16_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
 #include <hip/weft/device/hd_begin.h>
 #if !defined(__cplusplus)
@@ -61,7 +60,9 @@ struct hip_bfloat16 {
   static bool is_nan(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
   // NaN: keep the top bits; if the payload lived only in the dropped half, set the lowest
   // kept bit so that the result is still a NaN (and still signaling).
-  static uint16_t nan_bits(uint32_t u) { return uint16_t((u >> 16) | ((u & 0xffffu) != 0 ? 1u : 0u)); }
+  static uint16_t nan_bits(uint32_t u) {
+    return uint16_t((u >> 16) | ((u & 0xffffu) != 0 ? 1u : 0u));
+  }
   static uint16_t round_bits(float f) {
     const uint32_t u = float_bits(f);
     if (is_nan(u)) return nan_bits(u);
@@ -77,7 +78,8 @@ struct hip_bfloat16 {
 
 static_assert(std::is_standard_layout<hip_bfloat16>::value && std::is_trivial<hip_bfloat16>::value,
               "hip_bfloat16 must stay layout-compatible with the C struct");
-static_assert(sizeof(hip_bfloat16) == 2 && offsetof(hip_bfloat16, data) == 0, "hip_bfloat16 layout");
+static_assert(sizeof(hip_bfloat16) == 2 && offsetof(hip_bfloat16, data) == 0,
+              "hip_bfloat16 layout");
 
 inline std::ostream& operator<<(std::ostream& os, const hip_bfloat16& b) { return os << float(b); }
 
@@ -86,10 +88,18 @@ inline hip_bfloat16 operator-(hip_bfloat16 a) {
   a.data = uint16_t(a.data ^ 0x8000u);
   return a;
 }
-inline hip_bfloat16 operator+(hip_bfloat16 a, hip_bfloat16 b) { return hip_bfloat16(float(a) + float(b)); }
-inline hip_bfloat16 operator-(hip_bfloat16 a, hip_bfloat16 b) { return hip_bfloat16(float(a) - float(b)); }
-inline hip_bfloat16 operator*(hip_bfloat16 a, hip_bfloat16 b) { return hip_bfloat16(float(a) * float(b)); }
-inline hip_bfloat16 operator/(hip_bfloat16 a, hip_bfloat16 b) { return hip_bfloat16(float(a) / float(b)); }
+inline hip_bfloat16 operator+(hip_bfloat16 a, hip_bfloat16 b) {
+  return hip_bfloat16(float(a) + float(b));
+}
+inline hip_bfloat16 operator-(hip_bfloat16 a, hip_bfloat16 b) {
+  return hip_bfloat16(float(a) - float(b));
+}
+inline hip_bfloat16 operator*(hip_bfloat16 a, hip_bfloat16 b) {
+  return hip_bfloat16(float(a) * float(b));
+}
+inline hip_bfloat16 operator/(hip_bfloat16 a, hip_bfloat16 b) {
+  return hip_bfloat16(float(a) / float(b));
+}
 inline bool operator<(hip_bfloat16 a, hip_bfloat16 b) { return float(a) < float(b); }
 inline bool operator==(hip_bfloat16 a, hip_bfloat16 b) { return float(a) == float(b); }
 inline bool operator>(hip_bfloat16 a, hip_bfloat16 b) { return b < a; }

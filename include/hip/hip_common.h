@@ -129,7 +129,7 @@
 #define DEPRECATED(msg) WEFT_DEPRECATED_(msg)
 #endif
 #ifndef HIP_DEPRECATED_MSG
-#define HIP_DEPRECATED_MSG \
+#define HIP_DEPRECATED_MSG                                              \
   "This HIP API is deprecated and may be removed in a future release; " \
   "see the HIP deprecated API list."
 #endif

@@ -9,11 +9,10 @@
 #ifndef HIP_INCLUDE_HIP_HIP_COMPLEX_H
 #define HIP_INCLUDE_HIP_HIP_COMPLEX_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
-#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_common.h>
 #include <hip/hip_vector_types.h>
+#include <hip/weft/device/hd_begin.h>
 
 #ifdef __cplusplus
 #include <cmath>
@@ -32,9 +31,9 @@ typedef hipFloatComplex hipComplex;
 /* One precision's functions: suffix f (float) or nothing (double), as cuComplex names them.
  * Division scales by |q|^2 like AMD's and CUDA's cuCdiv (no overflow-avoiding rescale). */
 #define WEFT_CPLX_FUNCS_(C, R, sfx, SQRT)                                                   \
-  static inline __host__ __device__ R hipCreal##sfx(C z) { return z.x; }                   \
-  static inline __host__ __device__ R hipCimag##sfx(C z) { return z.y; }                   \
-  static inline __host__ __device__ C hipConj##sfx(C z) {                                  \
+  static inline __host__ __device__ R hipCreal##sfx(C z) { return z.x; }                    \
+  static inline __host__ __device__ R hipCimag##sfx(C z) { return z.y; }                    \
+  static inline __host__ __device__ C hipConj##sfx(C z) {                                   \
     C r;                                                                                    \
     r.x = z.x;                                                                              \
     r.y = -z.y;                                                                             \
@@ -42,25 +41,25 @@ typedef hipFloatComplex hipComplex;
   }                                                                                         \
   static inline __host__ __device__ R hipCsqabs##sfx(C z) { return z.x * z.x + z.y * z.y; } \
   static inline __host__ __device__ R hipCabs##sfx(C z) { return SQRT(hipCsqabs##sfx(z)); } \
-  static inline __host__ __device__ C hipCadd##sfx(C p, C q) {                             \
+  static inline __host__ __device__ C hipCadd##sfx(C p, C q) {                              \
     C r;                                                                                    \
     r.x = p.x + q.x;                                                                        \
     r.y = p.y + q.y;                                                                        \
     return r;                                                                               \
   }                                                                                         \
-  static inline __host__ __device__ C hipCsub##sfx(C p, C q) {                             \
+  static inline __host__ __device__ C hipCsub##sfx(C p, C q) {                              \
     C r;                                                                                    \
     r.x = p.x - q.x;                                                                        \
     r.y = p.y - q.y;                                                                        \
     return r;                                                                               \
   }                                                                                         \
-  static inline __host__ __device__ C hipCmul##sfx(C p, C q) {                             \
+  static inline __host__ __device__ C hipCmul##sfx(C p, C q) {                              \
     C r;                                                                                    \
     r.x = p.x * q.x - p.y * q.y;                                                            \
     r.y = p.x * q.y + p.y * q.x;                                                            \
     return r;                                                                               \
   }                                                                                         \
-  static inline __host__ __device__ C hipCdiv##sfx(C p, C q) {                             \
+  static inline __host__ __device__ C hipCdiv##sfx(C p, C q) {                              \
     R d = hipCsqabs##sfx(q);                                                                \
     C r;                                                                                    \
     r.x = (p.x * q.x + p.y * q.y) / d;                                                      \
@@ -68,7 +67,7 @@ typedef hipFloatComplex hipComplex;
     return r;                                                                               \
   }                                                                                         \
   /* p * q + r */                                                                           \
-  static inline __host__ __device__ C hipCfma##sfx(C p, C q, C r) {                        \
+  static inline __host__ __device__ C hipCfma##sfx(C p, C q, C r) {                         \
     C s;                                                                                    \
     s.x = p.x * q.x - p.y * q.y + r.x;                                                      \
     s.y = p.x * q.y + p.y * q.x + r.y;                                                      \
@@ -101,11 +100,19 @@ static inline __host__ __device__ hipDoubleComplex hipComplexFloatToDouble(hipFl
 }
 
 #ifdef __cplusplus
-#define WEFT_CPLX_OPS_(C, sfx)                                                                   \
-  static inline __host__ __device__ C operator*(const C& p, const C& q) { return hipCmul##sfx(p, q); } \
-  static inline __host__ __device__ C operator/(const C& p, const C& q) { return hipCdiv##sfx(p, q); } \
-  static inline __host__ __device__ C& operator*=(C& p, const C& q) { return p = hipCmul##sfx(p, q); } \
-  static inline __host__ __device__ C& operator/=(C& p, const C& q) { return p = hipCdiv##sfx(p, q); }
+#define WEFT_CPLX_OPS_(C, sfx)                                            \
+  static inline __host__ __device__ C operator*(const C& p, const C& q) { \
+    return hipCmul##sfx(p, q);                                            \
+  }                                                                       \
+  static inline __host__ __device__ C operator/(const C& p, const C& q) { \
+    return hipCdiv##sfx(p, q);                                            \
+  }                                                                       \
+  static inline __host__ __device__ C& operator*=(C& p, const C& q) {     \
+    return p = hipCmul##sfx(p, q);                                        \
+  }                                                                       \
+  static inline __host__ __device__ C& operator/=(C& p, const C& q) {     \
+    return p = hipCdiv##sfx(p, q);                                        \
+  }
 WEFT_CPLX_OPS_(hipFloatComplex, f)
 WEFT_CPLX_OPS_(hipDoubleComplex, )
 #undef WEFT_CPLX_OPS_

@@ -17,10 +17,9 @@
 #ifndef WEFT_HIP_COOPERATIVE_GROUPS_H
 #define WEFT_HIP_COOPERATIVE_GROUPS_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
-#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_runtime.h>
+#include <hip/weft/device/hd_begin.h>
 
 #include <cstdint>
 #include <type_traits>
@@ -118,7 +117,8 @@ class thread_group {
 class grid_group : public thread_group {
  public:
   uint32_t thread_rank() const {
-    return static_cast<uint32_t>(detail::block_linear() * detail::block_size() + detail::block_rank());
+    return static_cast<uint32_t>(detail::block_linear() * detail::block_size() +
+                                 detail::block_rank());
   }
   bool is_valid() const { return weftGridIsCooperative() != 0; }
   void sync() const { detail::grid_sync(); }
@@ -195,7 +195,8 @@ class coalesced_group : public thread_group {
   template <class T>
   T shfl_up(T var, unsigned int delta) const {
     const unsigned rank = thread_rank();
-    return __shfl(var, delta <= rank ? detail::lane_of_rank(mask_, rank - delta) : int(__lane_id()));
+    return __shfl(var,
+                  delta <= rank ? detail::lane_of_rank(mask_, rank - delta) : int(__lane_id()));
   }
   template <class T>
   T shfl_xor(T var, unsigned int lane_mask) const {
@@ -212,7 +213,8 @@ class coalesced_group : public thread_group {
  private:
   coalesced_group(uint64_t mask, uint32_t meta_rank = 0, uint32_t meta_size = 1)
       : thread_group(detail::group_kind::coalesced,
-                     static_cast<uint32_t>(__builtin_popcountll(mask)), mask, meta_rank, meta_size) {}
+                     static_cast<uint32_t>(__builtin_popcountll(mask)), mask, meta_rank,
+                     meta_size) {}
   friend coalesced_group coalesced_threads();
   friend coalesced_group tiled_partition(const coalesced_group& parent, unsigned int tile_size);
   friend thread_group tiled_partition(const thread_group& parent, unsigned int tile_size);
@@ -256,11 +258,17 @@ class thread_block_tile<Size, void> : public tiled_group {
   uint32_t thread_rank() const { return detail::block_rank() & (kSize - 1); }
 
   template <class T>
-  T shfl(T var, int src_rank) const { return __shfl(var, src_rank, int(kSize)); }
+  T shfl(T var, int src_rank) const {
+    return __shfl(var, src_rank, int(kSize));
+  }
   template <class T>
-  T shfl_down(T var, unsigned int delta) const { return __shfl_down(var, delta, int(kSize)); }
+  T shfl_down(T var, unsigned int delta) const {
+    return __shfl_down(var, delta, int(kSize));
+  }
   template <class T>
-  T shfl_up(T var, unsigned int delta) const { return __shfl_up(var, delta, int(kSize)); }
+  T shfl_up(T var, unsigned int delta) const {
+    return __shfl_up(var, delta, int(kSize));
+  }
   template <class T>
   T shfl_xor(T var, unsigned int lane_mask) const {
     return __shfl_xor(var, static_cast<int>(lane_mask), int(kSize));
@@ -286,7 +294,8 @@ class thread_block_tile<Size, void> : public tiled_group {
   }
 
  protected:
-  thread_block_tile(uint32_t meta_rank, uint32_t meta_size) : tiled_group(kSize, meta_rank, meta_size) {}
+  thread_block_tile(uint32_t meta_rank, uint32_t meta_size)
+      : tiled_group(kSize, meta_rank, meta_size) {}
 
  private:
   static constexpr unsigned long long full_mask() {
@@ -340,8 +349,7 @@ inline thread_group tiled_partition(const thread_group& parent, unsigned int til
       if (!detail::valid_tile_size(tile_size)) break;
       return tiled_group(tile_size, detail::block_rank() / tile_size,
                          (parent.size() + tile_size - 1) / tile_size);
-    default:
-      break;
+    default: break;
   }
   return thread_group(detail::group_kind::invalid, 0);
 }
@@ -392,13 +400,21 @@ inline unsigned int thread_group::cg_type() const {
 // ---- free functions ----
 
 template <class Group>
-inline uint32_t group_size(const Group& g) { return g.size(); }
+inline uint32_t group_size(const Group& g) {
+  return g.size();
+}
 template <class Group>
-inline uint32_t thread_rank(const Group& g) { return g.thread_rank(); }
+inline uint32_t thread_rank(const Group& g) {
+  return g.thread_rank();
+}
 template <class Group>
-inline bool is_valid(const Group& g) { return g.is_valid(); }
+inline bool is_valid(const Group& g) {
+  return g.is_valid();
+}
 template <class Group>
-inline void sync(const Group& g) { g.sync(); }
+inline void sync(const Group& g) {
+  g.sync();
+}
 
 }  // namespace cooperative_groups
 

@@ -65,10 +65,12 @@ inline void hipExtLaunchKernelGGL(void (*kernel)(KernelArgs...), const dim3& num
    * kernel's parameter types, go by address as hipLaunchKernel wants them. */
   std::tuple<std::decay_t<KernelArgs>...> converted(args...);
   void* addresses[sizeof...(KernelArgs) + 1];
-  std::apply([&](auto&... value) {
+  std::apply(
+      [&](auto&... value) {
     size_t i = 0;
     ((addresses[i++] = static_cast<void*>(&value)), ...);
-  }, converted);
+      },
+      converted);
   if (hipLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, addresses,
                       sharedMemBytes, stream) != hipSuccess)
     return;

@@ -15,10 +15,9 @@
 #ifndef WEFT_HIP_FP16_H
 #define WEFT_HIP_FP16_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
-#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_vector_types.h>
+#include <hip/weft/device/hd_begin.h>
 #include <hip/weft/fp_round.h>
 
 #include <cmath>
@@ -64,7 +63,8 @@ struct __half {
   template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
   __half(T v)
       : __x(std::is_signed<T>::value
-                ? ::weft::fp::int_to_half_bits(static_cast<long long>(v), ::weft::fp::Round::nearest_even)
+                ? ::weft::fp::int_to_half_bits(static_cast<long long>(v),
+                                               ::weft::fp::Round::nearest_even)
                 : ::weft::fp::uint_to_half_bits(static_cast<unsigned long long>(v), false,
                                                 ::weft::fp::Round::nearest_even)) {}
   template <typename T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>
@@ -86,10 +86,22 @@ struct __half {
 #endif
 
 #if !defined(__HIP_NO_HALF_OPERATORS__)
-  __half& operator+=(const __half& o) { return *this = ::weft::fp16::from_float(::weft::fp16::to_float(*this) + ::weft::fp16::to_float(o)); }
-  __half& operator-=(const __half& o) { return *this = ::weft::fp16::from_float(::weft::fp16::to_float(*this) - ::weft::fp16::to_float(o)); }
-  __half& operator*=(const __half& o) { return *this = ::weft::fp16::from_float(::weft::fp16::to_float(*this) * ::weft::fp16::to_float(o)); }
-  __half& operator/=(const __half& o) { return *this = ::weft::fp16::from_float(::weft::fp16::to_float(*this) / ::weft::fp16::to_float(o)); }
+  __half& operator+=(const __half& o) {
+    return *this =
+               ::weft::fp16::from_float(::weft::fp16::to_float(*this) + ::weft::fp16::to_float(o));
+  }
+  __half& operator-=(const __half& o) {
+    return *this =
+               ::weft::fp16::from_float(::weft::fp16::to_float(*this) - ::weft::fp16::to_float(o));
+  }
+  __half& operator*=(const __half& o) {
+    return *this =
+               ::weft::fp16::from_float(::weft::fp16::to_float(*this) * ::weft::fp16::to_float(o));
+  }
+  __half& operator/=(const __half& o) {
+    return *this =
+               ::weft::fp16::from_float(::weft::fp16::to_float(*this) / ::weft::fp16::to_float(o));
+  }
   __half& operator++() { return *this += __half(__half_raw{0x3c00}); }
   __half& operator--() { return *this -= __half(__half_raw{0x3c00}); }
   __half operator++(int) {
@@ -103,7 +115,9 @@ struct __half {
     return old;
   }
   __half operator+() const { return *this; }
-  __half operator-() const { return __half(__half_raw{static_cast<unsigned short>(__x ^ 0x8000u)}); }
+  __half operator-() const {
+    return __half(__half_raw{static_cast<unsigned short>(__x ^ 0x8000u)});
+  }
 #endif
 };
 
@@ -117,16 +131,40 @@ inline bool is_nan(__half h) { return (bits(h) & 0x7fffu) > 0x7c00u; }
 }  // namespace weft::fp16
 
 #if !defined(__HIP_NO_HALF_OPERATORS__)
-inline __half operator+(const __half& a, const __half& b) { __half r = a; return r += b; }
-inline __half operator-(const __half& a, const __half& b) { __half r = a; return r -= b; }
-inline __half operator*(const __half& a, const __half& b) { __half r = a; return r *= b; }
-inline __half operator/(const __half& a, const __half& b) { __half r = a; return r /= b; }
-inline bool operator==(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) == ::weft::fp16::to_float(b); }
-inline bool operator!=(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) != ::weft::fp16::to_float(b); }
-inline bool operator<(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) < ::weft::fp16::to_float(b); }
-inline bool operator>(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) > ::weft::fp16::to_float(b); }
-inline bool operator<=(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) <= ::weft::fp16::to_float(b); }
-inline bool operator>=(const __half& a, const __half& b) { return ::weft::fp16::to_float(a) >= ::weft::fp16::to_float(b); }
+inline __half operator+(const __half& a, const __half& b) {
+  __half r = a;
+  return r += b;
+}
+inline __half operator-(const __half& a, const __half& b) {
+  __half r = a;
+  return r -= b;
+}
+inline __half operator*(const __half& a, const __half& b) {
+  __half r = a;
+  return r *= b;
+}
+inline __half operator/(const __half& a, const __half& b) {
+  __half r = a;
+  return r /= b;
+}
+inline bool operator==(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) == ::weft::fp16::to_float(b);
+}
+inline bool operator!=(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) != ::weft::fp16::to_float(b);
+}
+inline bool operator<(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) < ::weft::fp16::to_float(b);
+}
+inline bool operator>(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) > ::weft::fp16::to_float(b);
+}
+inline bool operator<=(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) <= ::weft::fp16::to_float(b);
+}
+inline bool operator>=(const __half& a, const __half& b) {
+  return ::weft::fp16::to_float(a) >= ::weft::fp16::to_float(b);
+}
 #endif
 
 // A pair of halves; x is the low half in memory. Arithmetic scalars convert implicitly to a
@@ -149,24 +187,68 @@ struct __half2 {
   }
 
 #if !defined(__HIP_NO_HALF_OPERATORS__)
-  __half2& operator+=(const __half2& o) { x += o.x; y += o.y; return *this; }
-  __half2& operator-=(const __half2& o) { x -= o.x; y -= o.y; return *this; }
-  __half2& operator*=(const __half2& o) { x *= o.x; y *= o.y; return *this; }
-  __half2& operator/=(const __half2& o) { x /= o.x; y /= o.y; return *this; }
-  __half2& operator++() { ++x; ++y; return *this; }
-  __half2& operator--() { --x; --y; return *this; }
-  __half2 operator++(int) { __half2 old = *this; ++*this; return old; }
-  __half2 operator--(int) { __half2 old = *this; --*this; return old; }
+  __half2& operator+=(const __half2& o) {
+    x += o.x;
+    y += o.y;
+    return *this;
+  }
+  __half2& operator-=(const __half2& o) {
+    x -= o.x;
+    y -= o.y;
+    return *this;
+  }
+  __half2& operator*=(const __half2& o) {
+    x *= o.x;
+    y *= o.y;
+    return *this;
+  }
+  __half2& operator/=(const __half2& o) {
+    x /= o.x;
+    y /= o.y;
+    return *this;
+  }
+  __half2& operator++() {
+    ++x;
+    ++y;
+    return *this;
+  }
+  __half2& operator--() {
+    --x;
+    --y;
+    return *this;
+  }
+  __half2 operator++(int) {
+    __half2 old = *this;
+    ++*this;
+    return old;
+  }
+  __half2 operator--(int) {
+    __half2 old = *this;
+    --*this;
+    return old;
+  }
   __half2 operator+() const { return *this; }
   __half2 operator-() const { return __half2(-x, -y); }
 #endif
 };
 
 #if !defined(__HIP_NO_HALF_OPERATORS__)
-inline __half2 operator+(const __half2& a, const __half2& b) { __half2 r = a; return r += b; }
-inline __half2 operator-(const __half2& a, const __half2& b) { __half2 r = a; return r -= b; }
-inline __half2 operator*(const __half2& a, const __half2& b) { __half2 r = a; return r *= b; }
-inline __half2 operator/(const __half2& a, const __half2& b) { __half2 r = a; return r /= b; }
+inline __half2 operator+(const __half2& a, const __half2& b) {
+  __half2 r = a;
+  return r += b;
+}
+inline __half2 operator-(const __half2& a, const __half2& b) {
+  __half2 r = a;
+  return r -= b;
+}
+inline __half2 operator*(const __half2& a, const __half2& b) {
+  __half2 r = a;
+  return r *= b;
+}
+inline __half2 operator/(const __half2& a, const __half2& b) {
+  __half2 r = a;
+  return r /= b;
+}
 // As in AMD's header: a relation holds for a pair when it holds for both lanes.
 inline bool operator==(const __half2& a, const __half2& b) { return a.x == b.x && a.y == b.y; }
 inline bool operator!=(const __half2& a, const __half2& b) { return !(a == b); }
@@ -178,7 +260,8 @@ inline bool operator>=(const __half2& a, const __half2& b) { return !(a < b); }
 
 static_assert(sizeof(__half) == 2 && alignof(__half) == 2, "__half is binary16 storage");
 static_assert(sizeof(__half2) == 4, "__half2 is two binary16 values");
-static_assert(std::is_trivially_copyable<__half>::value && std::is_trivially_copyable<__half2>::value,
+static_assert(std::is_trivially_copyable<__half>::value &&
+                  std::is_trivially_copyable<__half2>::value,
               "half types copy as bytes (kernel arguments, warp shuffles)");
 
 // ---- conversions ----------------------------------------------------------------------------
@@ -186,28 +269,54 @@ static_assert(std::is_trivially_copyable<__half>::value && std::is_trivially_cop
 #define WEFT_FP16_ROUND_(mode) ::weft::fp::Round::mode
 inline __half __float2half(float f) { return ::weft::fp16::from_float(f); }
 inline __half __float2half_rn(float f) { return ::weft::fp16::from_float(f); }
-inline __half __float2half_rz(float f) { return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(toward_zero))); }
-inline __half __float2half_rd(float f) { return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(down))); }
-inline __half __float2half_ru(float f) { return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(up))); }
+inline __half __float2half_rz(float f) {
+  return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(toward_zero)));
+}
+inline __half __float2half_rd(float f) {
+  return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(down)));
+}
+inline __half __float2half_ru(float f) {
+  return ::weft::fp16::from_bits(::weft::fp::float_to_half_bits(f, WEFT_FP16_ROUND_(up)));
+}
 inline __half __double2half(double d) { return ::weft::fp16::from_double(d); }
 inline float __half2float(__half h) { return ::weft::fp16::to_float(h); }
 inline __half2 __float2half2_rn(float f) { return __half2(__float2half(f)); }
-inline __half2 __floats2half2_rn(float lo, float hi) { return __half2(__float2half(lo), __float2half(hi)); }
+inline __half2 __floats2half2_rn(float lo, float hi) {
+  return __half2(__float2half(lo), __float2half(hi));
+}
 inline __half2 __float22half2_rn(float2 f) { return __floats2half2_rn(f.x, f.y); }
 inline float2 __half22float2(__half2 h) { return float2(__half2float(h.x), __half2float(h.y)); }
 inline float __low2float(__half2 h) { return __half2float(h.x); }
 inline float __high2float(__half2 h) { return __half2float(h.y); }
 
 // half -> integer in each rounding mode (saturating, NaN -> 0) and integer -> half.
-#define WEFT_FP16_INT_CONVERSIONS_(name, type, signed_)                                                  \
-  inline type __half2##name##_rn(__half h) { return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(nearest_even)); } \
-  inline type __half2##name##_rz(__half h) { return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(toward_zero)); }  \
-  inline type __half2##name##_rd(__half h) { return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(down)); }         \
-  inline type __half2##name##_ru(__half h) { return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(up)); }           \
-  inline __half __##name##2half_rn(type v) { return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(nearest_even))); } \
-  inline __half __##name##2half_rz(type v) { return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(toward_zero))); }  \
-  inline __half __##name##2half_rd(type v) { return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(down))); }         \
-  inline __half __##name##2half_ru(type v) { return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(up))); }
+#define WEFT_FP16_INT_CONVERSIONS_(name, type, signed_)                                         \
+  inline type __half2##name##_rn(__half h) {                                                    \
+    return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(nearest_even));       \
+  }                                                                                             \
+  inline type __half2##name##_rz(__half h) {                                                    \
+    return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(toward_zero));        \
+  }                                                                                             \
+  inline type __half2##name##_rd(__half h) {                                                    \
+    return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(down));               \
+  }                                                                                             \
+  inline type __half2##name##_ru(__half h) {                                                    \
+    return ::weft::fp::to_integer<type>(__half2float(h), WEFT_FP16_ROUND_(up));                 \
+  }                                                                                             \
+  inline __half __##name##2half_rn(type v) {                                                    \
+    return ::weft::fp16::from_bits(                                                             \
+        ::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(nearest_even)));                    \
+  }                                                                                             \
+  inline __half __##name##2half_rz(type v) {                                                    \
+    return ::weft::fp16::from_bits(                                                             \
+        ::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(toward_zero)));                     \
+  }                                                                                             \
+  inline __half __##name##2half_rd(type v) {                                                    \
+    return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(down))); \
+  }                                                                                             \
+  inline __half __##name##2half_ru(type v) {                                                    \
+    return ::weft::fp16::from_bits(::weft::fp16::int_bits<signed_>(v, WEFT_FP16_ROUND_(up)));   \
+  }
 
 namespace weft::fp16 {
 template <bool is_signed, typename T>
@@ -224,12 +333,18 @@ WEFT_FP16_INT_CONVERSIONS_(ushort, unsigned short, false)
 WEFT_FP16_INT_CONVERSIONS_(ll, long long, true)
 WEFT_FP16_INT_CONVERSIONS_(ull, unsigned long long, false)
 #undef WEFT_FP16_INT_CONVERSIONS_
-inline signed char __half2char_rz(__half h) { return ::weft::fp::to_integer<signed char>(__half2float(h), WEFT_FP16_ROUND_(toward_zero)); }
-inline unsigned char __half2uchar_rz(__half h) { return ::weft::fp::to_integer<unsigned char>(__half2float(h), WEFT_FP16_ROUND_(toward_zero)); }
+inline signed char __half2char_rz(__half h) {
+  return ::weft::fp::to_integer<signed char>(__half2float(h), WEFT_FP16_ROUND_(toward_zero));
+}
+inline unsigned char __half2uchar_rz(__half h) {
+  return ::weft::fp::to_integer<unsigned char>(__half2float(h), WEFT_FP16_ROUND_(toward_zero));
+}
 
 inline short __half_as_short(__half h) { return static_cast<short>(::weft::fp16::bits(h)); }
 inline unsigned short __half_as_ushort(__half h) { return ::weft::fp16::bits(h); }
-inline __half __short_as_half(short s) { return ::weft::fp16::from_bits(static_cast<unsigned short>(s)); }
+inline __half __short_as_half(short s) {
+  return ::weft::fp16::from_bits(static_cast<unsigned short>(s));
+}
 inline __half __ushort_as_half(unsigned short s) { return ::weft::fp16::from_bits(s); }
 
 // ---- building and taking apart pairs ---------------------------------------------------------
@@ -256,15 +371,23 @@ inline __half saturate(__half h) {
 }
 inline __half fma(__half a, __half b, __half c) {
   // The product of two halves is exact in double; the sum is rounded to odd, then to half.
-  return from_double(::weft::fp::sum_round_to_odd(double(to_float(a)) * double(to_float(b)),
-                                                  double(to_float(c))));
+  return from_double(
+      ::weft::fp::sum_round_to_odd(double(to_float(a)) * double(to_float(b)), double(to_float(c))));
 }
 }  // namespace weft::fp16
 
-inline __half __hadd(__half a, __half b) { return ::weft::fp16::from_float(__half2float(a) + __half2float(b)); }
-inline __half __hsub(__half a, __half b) { return ::weft::fp16::from_float(__half2float(a) - __half2float(b)); }
-inline __half __hmul(__half a, __half b) { return ::weft::fp16::from_float(__half2float(a) * __half2float(b)); }
-inline __half __hdiv(__half a, __half b) { return ::weft::fp16::from_float(__half2float(a) / __half2float(b)); }
+inline __half __hadd(__half a, __half b) {
+  return ::weft::fp16::from_float(__half2float(a) + __half2float(b));
+}
+inline __half __hsub(__half a, __half b) {
+  return ::weft::fp16::from_float(__half2float(a) - __half2float(b));
+}
+inline __half __hmul(__half a, __half b) {
+  return ::weft::fp16::from_float(__half2float(a) * __half2float(b));
+}
+inline __half __hdiv(__half a, __half b) {
+  return ::weft::fp16::from_float(__half2float(a) / __half2float(b));
+}
 inline __half __hadd_rn(__half a, __half b) { return __hadd(a, b); }
 inline __half __hsub_rn(__half a, __half b) { return __hsub(a, b); }
 inline __half __hmul_rn(__half a, __half b) { return __hmul(a, b); }
@@ -280,9 +403,15 @@ inline float fma(__half a, __half b, T c) {
 inline __half __hadd_sat(__half a, __half b) { return ::weft::fp16::saturate(__hadd(a, b)); }
 inline __half __hsub_sat(__half a, __half b) { return ::weft::fp16::saturate(__hsub(a, b)); }
 inline __half __hmul_sat(__half a, __half b) { return ::weft::fp16::saturate(__hmul(a, b)); }
-inline __half __hfma_sat(__half a, __half b, __half c) { return ::weft::fp16::saturate(__hfma(a, b, c)); }
-inline __half __hneg(__half a) { return ::weft::fp16::from_bits(static_cast<unsigned short>(::weft::fp16::bits(a) ^ 0x8000u)); }
-inline __half __habs(__half a) { return ::weft::fp16::from_bits(static_cast<unsigned short>(::weft::fp16::bits(a) & 0x7fffu)); }
+inline __half __hfma_sat(__half a, __half b, __half c) {
+  return ::weft::fp16::saturate(__hfma(a, b, c));
+}
+inline __half __hneg(__half a) {
+  return ::weft::fp16::from_bits(static_cast<unsigned short>(::weft::fp16::bits(a) ^ 0x8000u));
+}
+inline __half __habs(__half a) {
+  return ::weft::fp16::from_bits(static_cast<unsigned short>(::weft::fp16::bits(a) & 0x7fffu));
+}
 
 // __hmax/__hmin ignore a NaN operand (fmax/fmin); the _nan forms return NaN if either is.
 inline __half __hmax(__half a, __half b) {
@@ -311,7 +440,9 @@ inline __half __hmin_nan(__half a, __half b) {
 // ---- comparisons (ordered: false with a NaN; the ...u forms: true with a NaN) ---------------
 
 inline bool __heq(__half a, __half b) { return __half2float(a) == __half2float(b); }
-inline bool __hne(__half a, __half b) { return __half2float(a) < __half2float(b) || __half2float(a) > __half2float(b); }
+inline bool __hne(__half a, __half b) {
+  return __half2float(a) < __half2float(b) || __half2float(a) > __half2float(b);
+}
 inline bool __hlt(__half a, __half b) { return __half2float(a) < __half2float(b); }
 inline bool __hle(__half a, __half b) { return __half2float(a) <= __half2float(b); }
 inline bool __hgt(__half a, __half b) { return __half2float(a) > __half2float(b); }
@@ -344,22 +475,28 @@ WEFT_FP16_LANES2_(__hmin2, __hmin)
 WEFT_FP16_LANES2_(__hmax2_nan, __hmax_nan)
 WEFT_FP16_LANES2_(__hmin2_nan, __hmin_nan)
 #undef WEFT_FP16_LANES2_
-inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) { return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); }
-inline __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) { return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y)); }
+inline __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
+}
+inline __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y));
+}
 inline __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
 inline __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
 
 // Lane-wise relations: __h..2 give 1.0 or 0.0 per lane, __h..2_mask 0xffff or 0 per lane
 // (low lane in the low bits), __hb..2 whether the relation holds in both lanes.
-#define WEFT_FP16_RELATION2_(rel)                                                                  \
-  inline __half2 __h##rel##2(__half2 a, __half2 b) {                                               \
-    return __half2(::weft::fp16::from_bits(__h##rel(a.x, b.x) ? 0x3c00 : 0),                       \
-                   ::weft::fp16::from_bits(__h##rel(a.y, b.y) ? 0x3c00 : 0));                      \
-  }                                                                                                \
-  inline unsigned __h##rel##2_mask(__half2 a, __half2 b) {                                         \
-    return (__h##rel(a.x, b.x) ? 0xffffu : 0u) | (__h##rel(a.y, b.y) ? 0xffff0000u : 0u);         \
-  }                                                                                                \
-  inline bool __hb##rel##2(__half2 a, __half2 b) { return __h##rel(a.x, b.x) && __h##rel(a.y, b.y); }
+#define WEFT_FP16_RELATION2_(rel)                                                         \
+  inline __half2 __h##rel##2(__half2 a, __half2 b) {                                      \
+    return __half2(::weft::fp16::from_bits(__h##rel(a.x, b.x) ? 0x3c00 : 0),              \
+                   ::weft::fp16::from_bits(__h##rel(a.y, b.y) ? 0x3c00 : 0));             \
+  }                                                                                       \
+  inline unsigned __h##rel##2_mask(__half2 a, __half2 b) {                                \
+    return (__h##rel(a.x, b.x) ? 0xffffu : 0u) | (__h##rel(a.y, b.y) ? 0xffff0000u : 0u); \
+  }                                                                                       \
+  inline bool __hb##rel##2(__half2 a, __half2 b) {                                        \
+    return __h##rel(a.x, b.x) && __h##rel(a.y, b.y);                                      \
+  }
 WEFT_FP16_RELATION2_(eq)
 WEFT_FP16_RELATION2_(ne)
 WEFT_FP16_RELATION2_(lt)
@@ -374,21 +511,27 @@ WEFT_FP16_RELATION2_(gtu)
 WEFT_FP16_RELATION2_(geu)
 #undef WEFT_FP16_RELATION2_
 inline __half2 __hisnan2(__half2 a) {
-  return __half2(::weft::fp16::from_bits(__hisnan(a.x) ? 0x3c00 : 0), ::weft::fp16::from_bits(__hisnan(a.y) ? 0x3c00 : 0));
+  return __half2(::weft::fp16::from_bits(__hisnan(a.x) ? 0x3c00 : 0),
+                 ::weft::fp16::from_bits(__hisnan(a.y) ? 0x3c00 : 0));
 }
 inline __half2 __hisinf2(__half2 a) {
-  return __half2(::weft::fp16::from_bits(__hisinf(a.x) ? 0x3c00 : 0), ::weft::fp16::from_bits(__hisinf(a.y) ? 0x3c00 : 0));
+  return __half2(::weft::fp16::from_bits(__hisinf(a.x) ? 0x3c00 : 0),
+                 ::weft::fp16::from_bits(__hisinf(a.y) ? 0x3c00 : 0));
 }
 
 // ---- math: computed in double, rounded once -----------------------------------------------------
 
 namespace weft::fp16 {
 template <typename F>
-inline __half apply(__half h, F f) { return from_double(f(double(to_float(h)))); }
+inline __half apply(__half h, F f) {
+  return from_double(f(double(to_float(h))));
+}
 }  // namespace weft::fp16
 
-#define WEFT_FP16_MATH_(name, name2, expr)                                                     \
-  inline __half name(__half h) { return ::weft::fp16::apply(h, [](double v) { return expr; }); } \
+#define WEFT_FP16_MATH_(name, name2, expr)                        \
+  inline __half name(__half h) {                                  \
+    return ::weft::fp16::apply(h, [](double v) { return expr; }); \
+  }                                                               \
   inline __half2 name2(__half2 h) { return __half2(name(h.x), name(h.y)); }
 WEFT_FP16_MATH_(hsqrt, h2sqrt, std::sqrt(v))
 WEFT_FP16_MATH_(hrsqrt, h2rsqrt, 1.0 / std::sqrt(v))
@@ -423,10 +566,12 @@ inline __half2 __ldcs(const __half2* p) { return *p; }
 // ---- atomics: compare-and-swap loops on the 16- or 32-bit storage ------------------------------
 
 inline __half atomicAdd(__half* address, __half v) {
-  return ::weft::fp::atomic_update<__half, unsigned short>(address, [v](__half old) { return __hadd(old, v); });
+  return ::weft::fp::atomic_update<__half, unsigned short>(
+      address, [v](__half old) { return __hadd(old, v); });
 }
 inline __half2 atomicAdd(__half2* address, __half2 v) {
-  return ::weft::fp::atomic_update<__half2, unsigned int>(address, [v](__half2 old) { return __hadd2(old, v); });
+  return ::weft::fp::atomic_update<__half2, unsigned int>(
+      address, [v](__half2 old) { return __hadd2(old, v); });
 }
 inline __half2 unsafeAtomicAdd(__half2* address, __half2 v) { return atomicAdd(address, v); }
 
@@ -478,7 +623,8 @@ class numeric_limits<__half> {
 // The short names come with an explicit #include <hip/hip_fp16.h> (as with AMD's header),
 // not when hip_runtime.h pulls the types in, so programs that only include hip_runtime.h
 // keep the names `half` and `half2` to themselves.
-#if !defined(WEFT_HIP_FP16_ALIASES) && !defined(HIP_NO_HALF) && !defined(WEFT_HIP_RUNTIME_INCLUDES_FP16)
+#if !defined(WEFT_HIP_FP16_ALIASES) && !defined(HIP_NO_HALF) && \
+    !defined(WEFT_HIP_RUNTIME_INCLUDES_FP16)
 #define WEFT_HIP_FP16_ALIASES
 using half = __half;
 using half2 = __half2;

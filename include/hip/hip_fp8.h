@@ -12,12 +12,11 @@
 #ifndef WEFT_HIP_FP8_H
 #define WEFT_HIP_FP8_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
-#include <hip/weft/device/hd_begin.h>
 #include <hip/hip_bf16.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_vector_types.h>
+#include <hip/weft/device/hd_begin.h>
 #include <hip/weft/fp_round.h>
 
 #include <cmath>
@@ -69,7 +68,7 @@ inline __hip_fp8_storage_t encode(const ::weft::fp::Decoded& d, __hip_saturation
   const unsigned nan = s.fnuz ? 0x80u : sign | 0x7fu;
   // What a value past the largest finite one becomes.
   const unsigned overflow = sat == __HIP_SATFINITE ? sign | s.format.max_code
-                            : s.has_infinity       ? sign | (s.format.max_code + 1)
+                          : s.has_infinity         ? sign | (s.format.max_code + 1)
                                                    : nan;
   if (d.is_nan) return __hip_fp8_storage_t(nan);
   if (d.is_inf) return __hip_fp8_storage_t(overflow);
@@ -92,18 +91,23 @@ inline float decode(__hip_fp8_storage_t b, __hip_fp8_interpretation_t interp) {
   if (is_nan(b, interp)) return std::numeric_limits<float>::quiet_NaN();
   const bool negative = (b & 0x80) != 0;
   if (s.has_infinity && (b & 0x7f) == s.format.max_code + 1)
-    return negative ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    return negative ? -std::numeric_limits<float>::infinity()
+                    : std::numeric_limits<float>::infinity();
   const int frac_bits = s.format.frac_bits;
   const unsigned e = (b & 0x7fu) >> frac_bits, m = b & ((1u << frac_bits) - 1);
-  const float magnitude = e == 0 ? std::ldexp(float(m), s.format.min_exp - frac_bits)
-                                 : std::ldexp(float(m | (1u << frac_bits)), int(e) - s.bias - frac_bits);
+  const float magnitude = e == 0
+                            ? std::ldexp(float(m), s.format.min_exp - frac_bits)
+                            : std::ldexp(float(m | (1u << frac_bits)), int(e) - s.bias - frac_bits);
   return negative ? -magnitude : magnitude;
 }
 
 template <typename T>
-inline __hip_fp8_storage_t from_value(T v, __hip_saturation_t sat, __hip_fp8_interpretation_t interp) {
-  if constexpr (std::is_integral<T>::value) return encode(::weft::fp::decode(double(v)), sat, interp);
-  else if constexpr (std::is_same<T, float>::value) return encode(::weft::fp::decode(v), sat, interp);
+inline __hip_fp8_storage_t from_value(T v, __hip_saturation_t sat,
+                                      __hip_fp8_interpretation_t interp) {
+  if constexpr (std::is_integral<T>::value)
+    return encode(::weft::fp::decode(double(v)), sat, interp);
+  else if constexpr (std::is_same<T, float>::value)
+    return encode(::weft::fp::decode(v), sat, interp);
   else return encode(::weft::fp::decode(double(v)), sat, interp);
 }
 
@@ -126,124 +130,136 @@ inline __hip_fp8_storage_t __hip_cvt_double_to_fp8(const double d, const __hip_s
                                                    const __hip_fp8_interpretation_t interp) {
   return ::weft::fp8::from_value(d, sat, interp);
 }
-inline __hip_fp8_storage_t __hip_cvt_halfraw_to_fp8(const __half_raw h, const __hip_saturation_t sat,
+inline __hip_fp8_storage_t __hip_cvt_halfraw_to_fp8(const __half_raw h,
+                                                    const __hip_saturation_t sat,
                                                     const __hip_fp8_interpretation_t interp) {
   return ::weft::fp8::from_value(::weft::fp::half_bits_to_float(h.x), sat, interp);
 }
-inline __hip_fp8_storage_t __hip_cvt_bfloat16raw_to_fp8(const __hip_bfloat16_raw b, const __hip_saturation_t sat,
+inline __hip_fp8_storage_t __hip_cvt_bfloat16raw_to_fp8(const __hip_bfloat16_raw b,
+                                                        const __hip_saturation_t sat,
                                                         const __hip_fp8_interpretation_t interp) {
   return ::weft::fp8::from_value(::weft::fp::bf16_bits_to_float(b.x), sat, interp);
 }
 // Pairs: the first (x) value goes to the low byte.
 inline __hip_fp8x2_storage_t __hip_cvt_float2_to_fp8x2(const float2 f, const __hip_saturation_t sat,
                                                        const __hip_fp8_interpretation_t interp) {
-  return __hip_fp8x2_storage_t(__hip_cvt_float_to_fp8(f.x, sat, interp) | (__hip_cvt_float_to_fp8(f.y, sat, interp) << 8));
+  return __hip_fp8x2_storage_t(__hip_cvt_float_to_fp8(f.x, sat, interp) |
+                               (__hip_cvt_float_to_fp8(f.y, sat, interp) << 8));
 }
-inline __hip_fp8x2_storage_t __hip_cvt_double2_to_fp8x2(const double2 d, const __hip_saturation_t sat,
+inline __hip_fp8x2_storage_t __hip_cvt_double2_to_fp8x2(const double2 d,
+                                                        const __hip_saturation_t sat,
                                                         const __hip_fp8_interpretation_t interp) {
-  return __hip_fp8x2_storage_t(__hip_cvt_double_to_fp8(d.x, sat, interp) | (__hip_cvt_double_to_fp8(d.y, sat, interp) << 8));
+  return __hip_fp8x2_storage_t(__hip_cvt_double_to_fp8(d.x, sat, interp) |
+                               (__hip_cvt_double_to_fp8(d.y, sat, interp) << 8));
 }
-inline __hip_fp8x2_storage_t __hip_cvt_halfraw2_to_fp8x2(const __half2_raw h, const __hip_saturation_t sat,
+inline __hip_fp8x2_storage_t __hip_cvt_halfraw2_to_fp8x2(const __half2_raw h,
+                                                         const __hip_saturation_t sat,
                                                          const __hip_fp8_interpretation_t interp) {
   return __hip_fp8x2_storage_t(__hip_cvt_halfraw_to_fp8(__half_raw{h.x}, sat, interp) |
                                (__hip_cvt_halfraw_to_fp8(__half_raw{h.y}, sat, interp) << 8));
 }
-inline __hip_fp8x2_storage_t __hip_cvt_bfloat16raw2_to_fp8x2(const __hip_bfloat162_raw b, const __hip_saturation_t sat,
-                                                             const __hip_fp8_interpretation_t interp) {
-  return __hip_fp8x2_storage_t(__hip_cvt_bfloat16raw_to_fp8(__hip_bfloat16_raw{b.x}, sat, interp) |
-                               (__hip_cvt_bfloat16raw_to_fp8(__hip_bfloat16_raw{b.y}, sat, interp) << 8));
+inline __hip_fp8x2_storage_t __hip_cvt_bfloat16raw2_to_fp8x2(
+    const __hip_bfloat162_raw b, const __hip_saturation_t sat,
+    const __hip_fp8_interpretation_t interp) {
+  return __hip_fp8x2_storage_t(
+      __hip_cvt_bfloat16raw_to_fp8(__hip_bfloat16_raw{b.x}, sat, interp) |
+      (__hip_cvt_bfloat16raw_to_fp8(__hip_bfloat16_raw{b.y}, sat, interp) << 8));
 }
-inline __half_raw __hip_cvt_fp8_to_halfraw(const __hip_fp8_storage_t x, const __hip_fp8_interpretation_t interp) {
+inline __half_raw __hip_cvt_fp8_to_halfraw(const __hip_fp8_storage_t x,
+                                           const __hip_fp8_interpretation_t interp) {
   return __half_raw{::weft::fp::float_to_half_bits(::weft::fp8::decode(x, interp))};
 }
-inline __half2_raw __hip_cvt_fp8x2_to_halfraw2(const __hip_fp8x2_storage_t x, const __hip_fp8_interpretation_t interp) {
+inline __half2_raw __hip_cvt_fp8x2_to_halfraw2(const __hip_fp8x2_storage_t x,
+                                               const __hip_fp8_interpretation_t interp) {
   return __half2_raw{__hip_cvt_fp8_to_halfraw(__hip_fp8_storage_t(x & 0xff), interp).x,
                      __hip_cvt_fp8_to_halfraw(__hip_fp8_storage_t(x >> 8), interp).x};
 }
 
 // ---- the types ----------------------------------------------------------------------------------
 
-#define WEFT_FP8_SCALAR_(name, interp, we, wm)                                                      \
-  struct name {                                                                                     \
-    __hip_fp8_storage_t __x;                                                                        \
-    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                     \
-    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                       \
-    static constexpr unsigned int __we = we;                                                        \
-    static constexpr unsigned int __wm = wm;                                                        \
-    name() = default;                                                                               \
-    template <typename T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>     \
-    name(const T v) : __x(::weft::fp8::from_value(v, __default_saturation, interp)) {}              \
-    name(const __half h) : __x(__hip_cvt_halfraw_to_fp8(h, __default_saturation, interp)) {}        \
-    name(const __hip_bfloat16 b)                                                                    \
-        : __x(__hip_cvt_bfloat16raw_to_fp8(b, __default_saturation, interp)) {}                     \
-    template <typename T, typename std::enable_if<std::is_floating_point<T>::value, int>::type = 0> \
-    operator T() const {                                                                            \
-      return T(::weft::fp8::decode(__x, interp));                                                   \
-    }                                                                                               \
-    /* Integers: truncated toward zero, saturated, NaN -> 0. */                                     \
-    template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>       \
-    operator T() const {                                                                            \
-      return ::weft::fp8::to_integer<T>(__x, interp);                                               \
-    }                                                                                               \
-    operator __half() const { return __half(__hip_cvt_fp8_to_halfraw(__x, interp)); }               \
-    operator __hip_bfloat16() const { return __float2bfloat16(::weft::fp8::decode(__x, interp)); }  \
-  };                                                                                                \
+#define WEFT_FP8_SCALAR_(name, interp, we, wm)                                                     \
+  struct name {                                                                                    \
+    __hip_fp8_storage_t __x;                                                                       \
+    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                    \
+    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                      \
+    static constexpr unsigned int __we = we;                                                       \
+    static constexpr unsigned int __wm = wm;                                                       \
+    name() = default;                                                                              \
+    template <typename T, typename std::enable_if<std::is_arithmetic<T>::value, int>::type = 0>    \
+    name(const T v) : __x(::weft::fp8::from_value(v, __default_saturation, interp)) {}             \
+    name(const __half h) : __x(__hip_cvt_halfraw_to_fp8(h, __default_saturation, interp)) {}       \
+    name(const __hip_bfloat16 b)                                                                   \
+        : __x(__hip_cvt_bfloat16raw_to_fp8(b, __default_saturation, interp)) {}                    \
+    template <typename T,                                                                          \
+              typename std::enable_if<std::is_floating_point<T>::value, int>::type = 0>            \
+    operator T() const {                                                                           \
+      return T(::weft::fp8::decode(__x, interp));                                                  \
+    }                                                                                              \
+    /* Integers: truncated toward zero, saturated, NaN -> 0. */                                    \
+    template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>      \
+    operator T() const {                                                                           \
+      return ::weft::fp8::to_integer<T>(__x, interp);                                              \
+    }                                                                                              \
+    operator __half() const { return __half(__hip_cvt_fp8_to_halfraw(__x, interp)); }              \
+    operator __hip_bfloat16() const { return __float2bfloat16(::weft::fp8::decode(__x, interp)); } \
+  };                                                                                               \
   static_assert(sizeof(name) == 1, #name " is one byte")
 
-#define WEFT_FP8_X2_(name, interp, we, wm)                                                          \
-  struct name {                                                                                     \
-    __hip_fp8x2_storage_t __x;                                                                      \
-    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                     \
-    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                       \
-    static constexpr unsigned int __we = we;                                                        \
-    static constexpr unsigned int __wm = wm;                                                        \
-    name() = default;                                                                               \
-    name(const float2 v) : __x(__hip_cvt_float2_to_fp8x2(v, __default_saturation, interp)) {}       \
-    name(const double2 v) : __x(__hip_cvt_double2_to_fp8x2(v, __default_saturation, interp)) {}     \
-    name(const __half2 v) : __x(__hip_cvt_halfraw2_to_fp8x2(v, __default_saturation, interp)) {}    \
-    name(const __hip_bfloat162 v)                                                                   \
-        : __x(__hip_cvt_bfloat16raw2_to_fp8x2(v, __default_saturation, interp)) {}                  \
-    operator __half2() const { return __half2(__hip_cvt_fp8x2_to_halfraw2(__x, interp)); }          \
-    operator float2() const {                                                                       \
-      return float2(::weft::fp8::decode(__hip_fp8_storage_t(__x & 0xff), interp),                   \
-                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 8), interp));                    \
-    }                                                                                               \
-  };                                                                                                \
+#define WEFT_FP8_X2_(name, interp, we, wm)                                                       \
+  struct name {                                                                                  \
+    __hip_fp8x2_storage_t __x;                                                                   \
+    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                  \
+    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                    \
+    static constexpr unsigned int __we = we;                                                     \
+    static constexpr unsigned int __wm = wm;                                                     \
+    name() = default;                                                                            \
+    name(const float2 v) : __x(__hip_cvt_float2_to_fp8x2(v, __default_saturation, interp)) {}    \
+    name(const double2 v) : __x(__hip_cvt_double2_to_fp8x2(v, __default_saturation, interp)) {}  \
+    name(const __half2 v) : __x(__hip_cvt_halfraw2_to_fp8x2(v, __default_saturation, interp)) {} \
+    name(const __hip_bfloat162 v)                                                                \
+        : __x(__hip_cvt_bfloat16raw2_to_fp8x2(v, __default_saturation, interp)) {}               \
+    operator __half2() const { return __half2(__hip_cvt_fp8x2_to_halfraw2(__x, interp)); }       \
+    operator float2() const {                                                                    \
+      return float2(::weft::fp8::decode(__hip_fp8_storage_t(__x & 0xff), interp),                \
+                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 8), interp));                 \
+    }                                                                                            \
+  };                                                                                             \
   static_assert(sizeof(name) == 2, #name " is two bytes")
 
 // x4: the low pair (x, y) in the low 16 bits, the high pair (z, w) above.
-#define WEFT_FP8_X4_(name, interp, we, wm)                                                          \
-  struct name {                                                                                     \
-    __hip_fp8x4_storage_t __x;                                                                      \
-    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                     \
-    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                       \
-    static constexpr unsigned int __we = we;                                                        \
-    static constexpr unsigned int __wm = wm;                                                        \
-    name() = default;                                                                               \
-    name(const float4 v)                                                                            \
-        : __x(pack(__hip_cvt_float2_to_fp8x2(float2(v.x, v.y), __default_saturation, interp),       \
-                   __hip_cvt_float2_to_fp8x2(float2(v.z, v.w), __default_saturation, interp))) {}   \
-    name(const double4 v)                                                                           \
-        : __x(pack(__hip_cvt_double2_to_fp8x2(double2(v.x, v.y), __default_saturation, interp),     \
-                   __hip_cvt_double2_to_fp8x2(double2(v.z, v.w), __default_saturation, interp))) {} \
-    name(const __half2 low, const __half2 high)                                                     \
-        : __x(pack(__hip_cvt_halfraw2_to_fp8x2(low, __default_saturation, interp),                  \
-                   __hip_cvt_halfraw2_to_fp8x2(high, __default_saturation, interp))) {}             \
-    name(const __hip_bfloat162 low, const __hip_bfloat162 high)                                     \
-        : __x(pack(__hip_cvt_bfloat16raw2_to_fp8x2(low, __default_saturation, interp),              \
-                   __hip_cvt_bfloat16raw2_to_fp8x2(high, __default_saturation, interp))) {}         \
-    operator float4() const {                                                                       \
-      return float4(::weft::fp8::decode(__hip_fp8_storage_t(__x), interp),                          \
-                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 8), interp),                     \
-                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 16), interp),                    \
-                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 24), interp));                   \
-    }                                                                                               \
-                                                                                                    \
-   private:                                                                                         \
-    static __hip_fp8x4_storage_t pack(__hip_fp8x2_storage_t low, __hip_fp8x2_storage_t high) {      \
-      return __hip_fp8x4_storage_t(low) | (__hip_fp8x4_storage_t(high) << 16);                      \
-    }                                                                                               \
-  };                                                                                                \
+#define WEFT_FP8_X4_(name, interp, we, wm)                                                         \
+  struct name {                                                                                    \
+    __hip_fp8x4_storage_t __x;                                                                     \
+    static constexpr __hip_saturation_t __default_saturation = __HIP_SATFINITE;                    \
+    static constexpr __hip_fp8_interpretation_t __default_interpret = interp;                      \
+    static constexpr unsigned int __we = we;                                                       \
+    static constexpr unsigned int __wm = wm;                                                       \
+    name() = default;                                                                              \
+    name(const float4 v)                                                                           \
+        : __x(pack(__hip_cvt_float2_to_fp8x2(float2(v.x, v.y), __default_saturation, interp),      \
+                   __hip_cvt_float2_to_fp8x2(float2(v.z, v.w), __default_saturation, interp))) {}  \
+    name(const double4 v)                                                                          \
+        : __x(pack(__hip_cvt_double2_to_fp8x2(double2(v.x, v.y), __default_saturation, interp),    \
+                   __hip_cvt_double2_to_fp8x2(double2(v.z, v.w), __default_saturation, interp))) { \
+    }                                                                                              \
+    name(const __half2 low, const __half2 high)                                                    \
+        : __x(pack(__hip_cvt_halfraw2_to_fp8x2(low, __default_saturation, interp),                 \
+                   __hip_cvt_halfraw2_to_fp8x2(high, __default_saturation, interp))) {}            \
+    name(const __hip_bfloat162 low, const __hip_bfloat162 high)                                    \
+        : __x(pack(__hip_cvt_bfloat16raw2_to_fp8x2(low, __default_saturation, interp),             \
+                   __hip_cvt_bfloat16raw2_to_fp8x2(high, __default_saturation, interp))) {}        \
+    operator float4() const {                                                                      \
+      return float4(::weft::fp8::decode(__hip_fp8_storage_t(__x), interp),                         \
+                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 8), interp),                    \
+                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 16), interp),                   \
+                    ::weft::fp8::decode(__hip_fp8_storage_t(__x >> 24), interp));                  \
+    }                                                                                              \
+                                                                                                   \
+   private:                                                                                        \
+    static __hip_fp8x4_storage_t pack(__hip_fp8x2_storage_t low, __hip_fp8x2_storage_t high) {     \
+      return __hip_fp8x4_storage_t(low) | (__hip_fp8x4_storage_t(high) << 16);                     \
+    }                                                                                              \
+  };                                                                                               \
   static_assert(sizeof(name) == 4, #name " is four bytes")
 
 WEFT_FP8_SCALAR_(__hip_fp8_e4m3, __HIP_E4M3, 4, 3);

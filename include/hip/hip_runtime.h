@@ -11,7 +11,8 @@
 #define WEFT_HIP_RUNTIME_H
 
 #if defined(__CUDACC__) && !defined(__HIP__)
-#error "weft's headers do not serve CUDA front ends (nvcc, clang -x cuda): compile HIP sources with weftcc (clang -x hip) or a plain C++ compiler."
+#error \
+    "weft's headers do not serve CUDA front ends (nvcc, clang -x cuda): compile HIP sources with weftcc (clang -x hip) or a plain C++ compiler."
 #endif
 
 #if defined(__HIP__)
@@ -44,10 +45,10 @@
 #endif
 
 #include <hip/hip_common.h>
-#include <hip/hip_version.h>
 #include <hip/hip_runtime_api.h>
-#include <hip/library_types.h>
 #include <hip/hip_vector_types.h>
+#include <hip/hip_version.h>
+#include <hip/library_types.h>
 
 /* A __device__ or __constant__ variable names its own symbol: hipMemcpyToSymbol & co. take it
  * by reference (the C++ overloads in hip_runtime_api.h), as with AMD's HIP_SYMBOL(X) X. */

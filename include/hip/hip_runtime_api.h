@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #endif
 
-#include <hip/hip_version.h>
-#include <hip/hip_common.h>
 #include <hip/driver_types.h>
-#include <hip/texture_types.h>
+#include <hip/hip_common.h>
+#include <hip/hip_version.h>
 #include <hip/surface_types.h>
+#include <hip/texture_types.h>
 
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -73,17 +73,17 @@ enum {
  * AMD-only codes live at 1052 and up. Aliases (same value, older name) are marked "alias". */
 typedef enum WEFT_NODISCARD_ hipError_t {
   hipSuccess = 0,
-  hipErrorInvalidValue = 1,                 /* an argument is NULL or out of range */
+  hipErrorInvalidValue = 1, /* an argument is NULL or out of range */
   hipErrorOutOfMemory = 2,
-  hipErrorMemoryAllocation = 2,             /* alias */
+  hipErrorMemoryAllocation = 2, /* alias */
   hipErrorNotInitialized = 3,
-  hipErrorInitializationError = 3,          /* alias */
+  hipErrorInitializationError = 3, /* alias */
   hipErrorDeinitialized = 4,
   hipErrorProfilerDisabled = 5,
   hipErrorProfilerNotInitialized = 6,
   hipErrorProfilerAlreadyStarted = 7,
   hipErrorProfilerAlreadyStopped = 8,
-  hipErrorInvalidConfiguration = 9,         /* bad launch configuration */
+  hipErrorInvalidConfiguration = 9, /* bad launch configuration */
   hipErrorInvalidPitchValue = 12,
   hipErrorInvalidSymbol = 13,
   hipErrorInvalidDevicePointer = 17,
@@ -98,7 +98,7 @@ typedef enum WEFT_NODISCARD_ hipError_t {
   hipErrorInvalidContext = 201,
   hipErrorContextAlreadyCurrent = 202,
   hipErrorMapFailed = 205,
-  hipErrorMapBufferObjectFailed = 205,      /* alias */
+  hipErrorMapBufferObjectFailed = 205, /* alias */
   hipErrorUnmapFailed = 206,
   hipErrorArrayIsMapped = 207,
   hipErrorAlreadyMapped = 208,
@@ -119,10 +119,10 @@ typedef enum WEFT_NODISCARD_ hipError_t {
   hipErrorSharedObjectInitFailed = 303,
   hipErrorOperatingSystem = 304,
   hipErrorInvalidHandle = 400,
-  hipErrorInvalidResourceHandle = 400,      /* alias */
+  hipErrorInvalidResourceHandle = 400, /* alias */
   hipErrorIllegalState = 401,
   hipErrorNotFound = 500,
-  hipErrorNotReady = 600,                   /* not an error: work is still pending */
+  hipErrorNotReady = 600, /* not an error: work is still pending */
   hipErrorIllegalAddress = 700,
   hipErrorLaunchOutOfResources = 701,
   hipErrorLaunchTimeOut = 702,
@@ -130,10 +130,10 @@ typedef enum WEFT_NODISCARD_ hipError_t {
   hipErrorPeerAccessNotEnabled = 705,
   hipErrorSetOnActiveProcess = 708,
   hipErrorContextIsDestroyed = 709,
-  hipErrorAssert = 710,                     /* a kernel's assert() fired */
+  hipErrorAssert = 710, /* a kernel's assert() fired */
   hipErrorHostMemoryAlreadyRegistered = 712,
   hipErrorHostMemoryNotRegistered = 713,
-  hipErrorLaunchFailure = 719,              /* the device faulted while running a kernel */
+  hipErrorLaunchFailure = 719, /* the device faulted while running a kernel */
   hipErrorCooperativeLaunchTooLarge = 720,
   hipErrorNotSupported = 801,
   hipErrorStreamCaptureUnsupported = 900,
@@ -149,9 +149,9 @@ typedef enum WEFT_NODISCARD_ hipError_t {
   hipErrorInvalidChannelDescriptor = 911,
   hipErrorInvalidTexture = 912,
   hipErrorUnknown = 999,
-  hipErrorRuntimeMemory = 1052,             /* the HSA runtime failed a memory call */
-  hipErrorRuntimeOther = 1053,              /* the HSA runtime failed another call */
-  hipErrorTbd = 1054                        /* end marker */
+  hipErrorRuntimeMemory = 1052, /* the HSA runtime failed a memory call */
+  hipErrorRuntimeOther = 1053,  /* the HSA runtime failed another call */
+  hipErrorTbd = 1054            /* end marker */
 } hipError_t;
 
 #undef WEFT_NODISCARD_
@@ -195,7 +195,7 @@ typedef struct hipUUID_t {
 typedef struct hipDeviceProp_t {
   char name[256];
   hipUUID uuid;
-  char luid[8];                   /* Windows only */
+  char luid[8]; /* Windows only */
   unsigned int luidDeviceNodeMask;
   size_t totalGlobalMem;
   size_t sharedMemPerBlock;
@@ -205,7 +205,7 @@ typedef struct hipDeviceProp_t {
   int maxThreadsPerBlock;
   int maxThreadsDim[3];
   int maxGridSize[3];
-  int clockRate;                  /* kHz */
+  int clockRate; /* kHz */
   size_t totalConstMem;
   int major;
   int minor;
@@ -246,8 +246,8 @@ typedef struct hipDeviceProp_t {
   int tccDriver;
   int asyncEngineCount;
   int unifiedAddressing;
-  int memoryClockRate;            /* kHz */
-  int memoryBusWidth;             /* bits */
+  int memoryClockRate; /* kHz */
+  int memoryBusWidth;  /* bits */
   int l2CacheSize;
   int persistingL2CacheMaxSize;
   int maxThreadsPerMultiProcessor;
@@ -289,9 +289,9 @@ typedef struct hipDeviceProp_t {
   int reserved[63];
   int hipReserved[32];
   /* AMD-only fields. */
-  char gcnArchName[256];          /* e.g. "gfx90a:sramecc+:xnack-" */
+  char gcnArchName[256]; /* e.g. "gfx90a:sramecc+:xnack-" */
   size_t maxSharedMemoryPerMultiProcessor;
-  int clockInstructionRate;       /* kHz of the clock() counter */
+  int clockInstructionRate; /* kHz of the clock() counter */
   hipDeviceArch_t arch;
   unsigned int* hdpMemFlushCntl;
   unsigned int* hdpRegFlushCntl;
@@ -381,14 +381,14 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeComputeCapabilityMinor,
   hipDeviceAttributeMultiGpuBoardGroupID,
   hipDeviceAttributeMultiprocessorCount,
-  hipDeviceAttributeUnused1, /* 64: was Name */
+  hipDeviceAttributeUnused1,              /* 64: was Name */
   hipDeviceAttributePageableMemoryAccess, /* 65 */
   hipDeviceAttributePageableMemoryAccessUsesHostPageTables,
   hipDeviceAttributePciBusId,
   hipDeviceAttributePciDeviceId,
   hipDeviceAttributePciDomainId,
   hipDeviceAttributePciDomainID = hipDeviceAttributePciDomainId, /* 69, older spelling */
-  hipDeviceAttributePersistingL2CacheMaxSize, /* 70 */
+  hipDeviceAttributePersistingL2CacheMaxSize,                    /* 70 */
   hipDeviceAttributeMaxRegistersPerBlock,
   hipDeviceAttributeMaxRegistersPerMultiprocessor,
   hipDeviceAttributeReservedSharedMemPerBlock,
@@ -404,7 +404,7 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeTotalConstantMemory,
   hipDeviceAttributeTotalGlobalMem,
   hipDeviceAttributeUnifiedAddressing, /* 85 */
-  hipDeviceAttributeUnused2, /* 86: was Uuid */
+  hipDeviceAttributeUnused2,           /* 86: was Uuid */
   hipDeviceAttributeWarpSize,
   hipDeviceAttributeMemoryPoolsSupported,
   hipDeviceAttributeVirtualMemoryManagementSupported,
@@ -416,10 +416,10 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeAmdSpecificBegin = 10000,
 
   hipDeviceAttributeClockInstructionRate = hipDeviceAttributeAmdSpecificBegin, /* 10000 */
-  hipDeviceAttributeUnused3, /* was Arch */
+  hipDeviceAttributeUnused3,                                                   /* was Arch */
   hipDeviceAttributeMaxSharedMemoryPerMultiprocessor,
-  hipDeviceAttributeUnused4, /* was GcnArch */
-  hipDeviceAttributeUnused5, /* was GcnArchName */
+  hipDeviceAttributeUnused4,         /* was GcnArch */
+  hipDeviceAttributeUnused5,         /* was GcnArchName */
   hipDeviceAttributeHdpMemFlushCntl, /* 10005 */
   hipDeviceAttributeHdpRegFlushCntl,
   hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc,
@@ -433,7 +433,7 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributePhysicalMultiProcessorCount, /* 10015 */
   hipDeviceAttributeFineGrainSupport,
   hipDeviceAttributeWallClockRate, /* kHz of wall_clock64() */
-  hipDeviceAttributeNumberOfXccs, /* XCCs in the current compute partition */
+  hipDeviceAttributeNumberOfXccs,  /* XCCs in the current compute partition */
   hipDeviceAttributeMaxAvailableVgprsPerThread,
   hipDeviceAttributePciChipId, /* 10020 */
 
@@ -555,12 +555,12 @@ typedef struct hipFuncAttributes {
 
 /* hipDeviceGetLimit / hipDeviceSetLimit. Other values give hipErrorUnsupportedLimit. */
 enum hipLimit_t {
-  hipLimitStackSize = 0x0,             /* per-thread stack bytes */
+  hipLimitStackSize = 0x0, /* per-thread stack bytes */
   hipLimitPrintfFifoSize = 0x01,
-  hipLimitMallocHeapSize = 0x02,       /* device malloc() heap bytes */
-  hipExtLimitScratchMin = 0x1000,      /* read-only scratch floor (AMD, 7.0) */
-  hipExtLimitScratchMax = 0x1001,      /* read-only scratch ceiling (AMD, 7.0) */
-  hipExtLimitScratchCurrent = 0x1002,  /* current scratch limit (AMD, 7.0) */
+  hipLimitMallocHeapSize = 0x02,      /* device malloc() heap bytes */
+  hipExtLimitScratchMin = 0x1000,     /* read-only scratch floor (AMD, 7.0) */
+  hipExtLimitScratchMax = 0x1001,     /* read-only scratch ceiling (AMD, 7.0) */
+  hipExtLimitScratchCurrent = 0x1002, /* current scratch limit (AMD, 7.0) */
   hipLimitRange
 };
 
@@ -713,7 +713,7 @@ typedef union hipStreamBatchMemOpParams_union {
       uint32_t value;
       uint64_t value64;
     };
-    unsigned int flags; /* hipStreamWaitValue* */
+    unsigned int flags;   /* hipStreamWaitValue* */
     hipDeviceptr_t alias; /* unused on AMD */
   } waitValue;
   struct hipStreamMemOpWriteValueParams_t {
@@ -840,9 +840,7 @@ typedef enum hipMemAllocationGranularity_flags {
   hipMemAllocationGranularityRecommended = 0x1
 } hipMemAllocationGranularity_flags;
 
-typedef enum hipMemHandleType {
-  hipMemHandleTypeGeneric = 0x0
-} hipMemHandleType;
+typedef enum hipMemHandleType { hipMemHandleTypeGeneric = 0x0 } hipMemHandleType;
 
 typedef enum hipMemOperationType {
   hipMemOperationTypeMap = 0x1,
@@ -964,10 +962,7 @@ typedef enum hipJitCacheMode {
   hipJitCacheOptionCA
 } hipJitCacheMode;
 
-typedef enum hipJitFallback {
-  hipJitPreferPTX = 0,
-  hipJitPreferBinary
-} hipJitFallback;
+typedef enum hipJitFallback { hipJitPreferPTX = 0, hipJitPreferBinary } hipJitFallback;
 
 /* hipLibraryLoadData / hipLibraryLoadFromFile options. */
 typedef enum hipLibraryOption_e {
@@ -1328,13 +1323,9 @@ typedef enum hipGraphMemAttributeType {
   hipGraphMemAttrReservedMemHigh
 } hipGraphMemAttributeType;
 
-typedef enum hipUserObjectFlags {
-  hipUserObjectNoDestructorSync = 0x1
-} hipUserObjectFlags;
+typedef enum hipUserObjectFlags { hipUserObjectNoDestructorSync = 0x1 } hipUserObjectFlags;
 
-typedef enum hipUserObjectRetainFlags {
-  hipGraphUserObjectMove = 0x1
-} hipUserObjectRetainFlags;
+typedef enum hipUserObjectRetainFlags { hipGraphUserObjectMove = 0x1 } hipUserObjectRetainFlags;
 
 typedef enum hipGraphInstantiateFlags {
   hipGraphInstantiateFlagAutoFreeOnLaunch = 1,
@@ -1439,8 +1430,8 @@ typedef enum hipGraphDependencyType {
 typedef struct hipGraphEdgeData {
   unsigned char from_port; /* hipGraphKernelNodePort* of the upstream node */
   unsigned char reserved[5];
-  unsigned char to_port;   /* must be 0 */
-  unsigned char type;      /* hipGraphDependencyType */
+  unsigned char to_port; /* must be 0 */
+  unsigned char type;    /* hipGraphDependencyType */
 } hipGraphEdgeData;
 
 /* Driver-style graph memset node. */
@@ -1456,7 +1447,6 @@ typedef struct HIP_MEMSET_NODE_PARAMS {
 /* Stream callbacks. */
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* userData);
 
-
 /* =============================================================================================
  * 3. Entry points (C linkage; the extern "C" block opened above the handle types)
  * ============================================================================================= */
@@ -1471,7 +1461,7 @@ hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t device
 hipError_t hipDeviceGetName(char* name, int len, hipDevice_t device);
 hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t device);
 hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr attr, int srcDevice,
-    int dstDevice);
+                                    int dstDevice);
 hipError_t hipDeviceGetPCIBusId(char* pciBusId, int len, int device);
 hipError_t hipDeviceGetByPCIBusId(int* device, const char* pciBusId);
 hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t device);
@@ -1496,10 +1486,10 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config);
 hipError_t hipSetDeviceFlags(unsigned flags);
 hipError_t hipChooseDevice(int* device, const hipDeviceProp_t* prop);
 hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t* linktype,
-    uint32_t* hopcount);
+                                        uint32_t* hopcount);
 hipError_t hipDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
 hipError_t hipDeviceGetTexture1DLinearMaxWidth(size_t* max_width, const hipChannelFormatDesc* desc,
-    int device);
+                                               int device);
 
 /* ---- Errors ---------------------------------------------------------------------------------- */
 
@@ -1524,29 +1514,29 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int* flags);
 hipError_t hipStreamGetPriority(hipStream_t stream, int* priority);
 hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t* device);
 hipError_t hipExtStreamCreateWithCUMask(hipStream_t* stream, uint32_t cuMaskSize,
-    const uint32_t* cuMask);
+                                        const uint32_t* cuMask);
 hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t* cuMask);
 hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void* userData,
-    unsigned int flags);
+                                unsigned int flags);
 hipError_t hipStreamAttachMemAsync(hipStream_t stream, void* dev_ptr, size_t length __dparm(0),
-    unsigned int flags __dparm(hipMemAttachSingle));
+                                   unsigned int flags __dparm(hipMemAttachSingle));
 hipError_t hipStreamGetId(hipStream_t stream, unsigned long long* streamId);
 hipError_t hipStreamSetAttribute(hipStream_t stream, hipStreamAttrID attr,
-    const hipStreamAttrValue* value);
+                                 const hipStreamAttrValue* value);
 hipError_t hipStreamGetAttribute(hipStream_t stream, hipStreamAttrID attr,
-    hipStreamAttrValue* value_out);
+                                 hipStreamAttrValue* value_out);
 hipError_t hipStreamCopyAttributes(hipStream_t dst, hipStream_t src);
 
 /* ---- Stream memory operations ---------------------------------------------------------------- */
 
 hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags,
-    uint32_t mask __dparm(0xFFFFFFFF));
+                                uint32_t mask __dparm(0xFFFFFFFF));
 hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags,
-    uint64_t mask __dparm(0xFFFFFFFFFFFFFFFF));
+                                uint64_t mask __dparm(0xFFFFFFFFFFFFFFFF));
 hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags);
 hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags);
 hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
-    hipStreamBatchMemOpParams* paramArray, unsigned int flags);
+                               hipStreamBatchMemOpParams* paramArray, unsigned int flags);
 
 /* ---- Events ---------------------------------------------------------------------------------- */
 
@@ -1558,16 +1548,16 @@ hipError_t hipEventSynchronize(hipEvent_t event);
 hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop);
 hipError_t hipEventQuery(hipEvent_t event);
 hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream __dparm(0),
-    unsigned int flags __dparm(0));
+                                   unsigned int flags __dparm(0));
 
 /* ---- Pointer attributes ---------------------------------------------------------------------- */
 
 hipError_t hipPointerSetAttribute(const void* value, hipPointer_attribute attribute,
-    hipDeviceptr_t ptr);
+                                  hipDeviceptr_t ptr);
 hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr);
 hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute, hipDeviceptr_t ptr);
 hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute* attributes,
-    void** data, hipDeviceptr_t ptr);
+                                      void** data, hipDeviceptr_t ptr);
 
 /* ---- Memory: allocation and host memory ------------------------------------------------------ */
 
@@ -1585,7 +1575,7 @@ hipError_t hipHostRegister(void* hostPtr, size_t sizeBytes, unsigned int flags);
 hipError_t hipHostUnregister(void* hostPtr);
 hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
 hipError_t hipMemAllocPitch(hipDeviceptr_t* dptr, size_t* pitch, size_t widthInBytes, size_t height,
-    unsigned int elementSizeBytes);
+                            unsigned int elementSizeBytes);
 hipError_t hipFree(void* ptr);
 hipError_t hipFreeHost(void* ptr);
 hipError_t hipHostFree(void* ptr);
@@ -1598,107 +1588,109 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t* pbase, size_t* psize, hipDevice
 
 hipError_t hipMemcpy(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind);
 hipError_t hipMemcpyWithStream(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind,
-    hipStream_t stream);
+                               hipStream_t stream);
 hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, const void* src, size_t sizeBytes);
 hipError_t hipMemcpyDtoH(void* dst, hipDeviceptr_t src, size_t sizeBytes);
 hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes);
 hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, const void* src, size_t sizeBytes,
-    hipStream_t stream);
+                              hipStream_t stream);
 hipError_t hipMemcpyDtoHAsync(void* dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream);
 hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes,
-    hipStream_t stream);
+                              hipStream_t stream);
 hipError_t hipMemcpyAsync(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind,
-    hipStream_t stream __dparm(0));
+                          hipStream_t stream __dparm(0));
 hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-    size_t height, hipMemcpyKind kind);
+                       size_t height, hipMemcpyKind kind);
 hipError_t hipMemcpyParam2D(const hip_Memcpy2D* pCopy);
 hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* pCopy, hipStream_t stream __dparm(0));
 hipError_t hipMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-    size_t height, hipMemcpyKind kind, hipStream_t stream __dparm(0));
+                            size_t height, hipMemcpyKind kind, hipStream_t stream __dparm(0));
 hipError_t hipMemcpy3D(const struct hipMemcpy3DParms* p);
 hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms* p, hipStream_t stream __dparm(0));
 hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* pCopy);
 hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* pCopy, hipStream_t stream);
 hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* pCopy);
 hipError_t hipMemcpyBatchAsync(void** dsts, void** srcs, size_t* sizes, size_t count,
-    hipMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs, size_t* failIdx,
-    hipStream_t stream __dparm(0));
+                               hipMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs,
+                               size_t* failIdx, hipStream_t stream __dparm(0));
 hipError_t hipMemcpy3DBatchAsync(size_t numOps, struct hipMemcpy3DBatchOp* opList, size_t* failIdx,
-    unsigned long long flags, hipStream_t stream __dparm(0));
+                                 unsigned long long flags, hipStream_t stream __dparm(0));
 
 /* ---- Memory: fills --------------------------------------------------------------------------- */
 
 hipError_t hipMemset(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count);
 hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count,
-    hipStream_t stream __dparm(0));
+                            hipStream_t stream __dparm(0));
 hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count);
 hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count,
-    hipStream_t stream __dparm(0));
+                             hipStream_t stream __dparm(0));
 hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count);
 hipError_t hipMemsetAsync(void* dst, int value, size_t sizeBytes, hipStream_t stream __dparm(0));
 hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count,
-    hipStream_t stream __dparm(0));
+                             hipStream_t stream __dparm(0));
 hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height);
 hipError_t hipMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height,
-    hipStream_t stream __dparm(0));
+                            hipStream_t stream __dparm(0));
 hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
 hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
-    hipStream_t stream __dparm(0));
+                            hipStream_t stream __dparm(0));
 hipError_t hipMemsetD2D8(hipDeviceptr_t dst, size_t dstPitch, unsigned char value, size_t width,
-    size_t height);
+                         size_t height);
 hipError_t hipMemsetD2D8Async(hipDeviceptr_t dst, size_t dstPitch, unsigned char value,
-    size_t width, size_t height, hipStream_t stream __dparm(0));
+                              size_t width, size_t height, hipStream_t stream __dparm(0));
 hipError_t hipMemsetD2D16(hipDeviceptr_t dst, size_t dstPitch, unsigned short value, size_t width,
-    size_t height);
+                          size_t height);
 hipError_t hipMemsetD2D16Async(hipDeviceptr_t dst, size_t dstPitch, unsigned short value,
-    size_t width, size_t height, hipStream_t stream __dparm(0));
+                               size_t width, size_t height, hipStream_t stream __dparm(0));
 hipError_t hipMemsetD2D32(hipDeviceptr_t dst, size_t dstPitch, unsigned int value, size_t width,
-    size_t height);
+                          size_t height);
 hipError_t hipMemsetD2D32Async(hipDeviceptr_t dst, size_t dstPitch, unsigned int value,
-    size_t width, size_t height, hipStream_t stream __dparm(0));
+                               size_t width, size_t height, hipStream_t stream __dparm(0));
 
 /* ---- Memory: arrays -------------------------------------------------------------------------- */
 
 hipError_t hipMemcpyAtoD(hipDeviceptr_t dstDevice, hipArray_t srcArray, size_t srcOffset,
-    size_t ByteCount);
+                         size_t ByteCount);
 hipError_t hipMemcpyDtoA(hipArray_t dstArray, size_t dstOffset, hipDeviceptr_t srcDevice,
-    size_t ByteCount);
+                         size_t ByteCount);
 hipError_t hipMemcpyAtoA(hipArray_t dstArray, size_t dstOffset, hipArray_t srcArray,
-    size_t srcOffset, size_t ByteCount);
+                         size_t srcOffset, size_t ByteCount);
 hipError_t hipMemcpyAtoHAsync(void* dstHost, hipArray_t srcArray, size_t srcOffset,
-    size_t ByteCount, hipStream_t stream);
+                              size_t ByteCount, hipStream_t stream);
 hipError_t hipMemcpyHtoAAsync(hipArray_t dstArray, size_t dstOffset, const void* srcHost,
-    size_t ByteCount, hipStream_t stream);
+                              size_t ByteCount, hipStream_t stream);
 hipError_t hipMallocArray(hipArray_t* array, const hipChannelFormatDesc* desc, size_t width,
-    size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
+                          size_t height __dparm(0), unsigned int flags __dparm(hipArrayDefault));
 hipError_t hipArrayCreate(hipArray_t* pHandle, const HIP_ARRAY_DESCRIPTOR* pAllocateArray);
 hipError_t hipArrayDestroy(hipArray_t array);
 hipError_t hipArray3DCreate(hipArray_t* array, const HIP_ARRAY3D_DESCRIPTOR* pAllocateArray);
 hipError_t hipFreeArray(hipArray_t array);
 hipError_t hipMalloc3DArray(hipArray_t* array, const struct hipChannelFormatDesc* desc,
-    struct hipExtent extent, unsigned int flags);
+                            struct hipExtent extent, unsigned int flags);
 hipError_t hipArrayGetInfo(hipChannelFormatDesc* desc, hipExtent* extent, unsigned int* flags,
-    hipArray_t array);
+                           hipArray_t array);
 hipError_t hipArrayGetDescriptor(HIP_ARRAY_DESCRIPTOR* pArrayDescriptor, hipArray_t array);
 hipError_t hipArray3DGetDescriptor(HIP_ARRAY3D_DESCRIPTOR* pArrayDescriptor, hipArray_t array);
 hipError_t hipMemcpy2DToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
-    size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
 hipError_t hipMemcpy2DToArrayAsync(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
-    size_t spitch, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream __dparm(0));
+                                   size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
+                                   hipStream_t stream __dparm(0));
 hipError_t hipMemcpy2DArrayToArray(hipArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-    hipArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height,
-    hipMemcpyKind kind);
+                                   hipArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t width, size_t height, hipMemcpyKind kind);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipMemcpyToArray(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
-    size_t count, hipMemcpyKind kind);
+                            size_t count, hipMemcpyKind kind);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipMemcpyFromArray(void* dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset,
-    size_t count, hipMemcpyKind kind);
+                              size_t count, hipMemcpyKind kind);
 hipError_t hipMemcpy2DFromArray(void* dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-    size_t hOffset, size_t width, size_t height, hipMemcpyKind kind);
+                                size_t hOffset, size_t width, size_t height, hipMemcpyKind kind);
 hipError_t hipMemcpy2DFromArrayAsync(void* dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-    size_t hOffset, size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream __dparm(0));
+                                     size_t hOffset, size_t width, size_t height,
+                                     hipMemcpyKind kind, hipStream_t stream __dparm(0));
 hipError_t hipMemcpyAtoH(void* dst, hipArray_t srcArray, size_t srcOffset, size_t count);
 hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void* srcHost, size_t count);
 
@@ -1707,32 +1699,36 @@ hipError_t hipMemcpyHtoA(hipArray_t dstArray, size_t dstOffset, const void* srcH
 hipError_t hipGetSymbolAddress(void** devPtr, const void* symbol);
 hipError_t hipGetSymbolSize(size_t* size, const void* symbol);
 hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t sizeBytes,
-    size_t offset __dparm(0), hipMemcpyKind kind __dparm(hipMemcpyHostToDevice));
+                             size_t offset __dparm(0),
+                             hipMemcpyKind kind __dparm(hipMemcpyHostToDevice));
 hipError_t hipMemcpyToSymbolAsync(const void* symbol, const void* src, size_t sizeBytes,
-    size_t offset, hipMemcpyKind kind, hipStream_t stream __dparm(0));
+                                  size_t offset, hipMemcpyKind kind, hipStream_t stream __dparm(0));
 hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t sizeBytes,
-    size_t offset __dparm(0), hipMemcpyKind kind __dparm(hipMemcpyDeviceToHost));
+                               size_t offset __dparm(0),
+                               hipMemcpyKind kind __dparm(hipMemcpyDeviceToHost));
 hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t sizeBytes, size_t offset,
-    hipMemcpyKind kind, hipStream_t stream __dparm(0));
+                                    hipMemcpyKind kind, hipStream_t stream __dparm(0));
 
 /* ---- Managed memory -------------------------------------------------------------------------- */
 
 hipError_t hipMallocManaged(void** dev_ptr, size_t size,
-    unsigned int flags __dparm(hipMemAttachGlobal));
+                            unsigned int flags __dparm(hipMemAttachGlobal));
 hipError_t hipMemPrefetchAsync(const void* dev_ptr, size_t count, int device,
-    hipStream_t stream __dparm(0));
+                               hipStream_t stream __dparm(0));
 hipError_t hipMemAdvise(const void* dev_ptr, size_t count, hipMemoryAdvise advice, int device);
 hipError_t hipMemRangeGetAttribute(void* data, size_t data_size, hipMemRangeAttribute attribute,
-    const void* dev_ptr, size_t count);
+                                   const void* dev_ptr, size_t count);
 hipError_t hipMemRangeGetAttributes(void** data, size_t* data_sizes,
-    hipMemRangeAttribute* attributes, size_t num_attributes, const void* dev_ptr, size_t count);
+                                    hipMemRangeAttribute* attributes, size_t num_attributes,
+                                    const void* dev_ptr, size_t count);
 hipError_t hipMemPrefetchAsync_v2(const void* dev_ptr, size_t count, hipMemLocation location,
-    unsigned int flags, hipStream_t stream __dparm(0));
+                                  unsigned int flags, hipStream_t stream __dparm(0));
 hipError_t hipMemPrefetchBatchAsync(void** dev_ptrs, size_t* sizes, size_t count,
-    hipMemLocation* prefetch_locs, size_t* prefetch_loc_idxs, size_t num_prefetch_locs,
-    unsigned long long flags, hipStream_t stream);
+                                    hipMemLocation* prefetch_locs, size_t* prefetch_loc_idxs,
+                                    size_t num_prefetch_locs, unsigned long long flags,
+                                    hipStream_t stream);
 hipError_t hipMemAdvise_v2(const void* dev_ptr, size_t count, hipMemoryAdvise advice,
-    hipMemLocation location);
+                           hipMemLocation location);
 
 /* ---- Stream-ordered allocator and memory pools ----------------------------------------------- */
 
@@ -1742,53 +1738,57 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold);
 hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value);
 hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void* value);
 hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc* desc_list,
-    size_t count);
+                               size_t count);
 hipError_t hipMemPoolGetAccess(hipMemAccessFlags* flags, hipMemPool_t mem_pool,
-    hipMemLocation* location);
+                               hipMemLocation* location);
 hipError_t hipMemPoolCreate(hipMemPool_t* mem_pool, const hipMemPoolProps* pool_props);
 hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool);
 hipError_t hipMallocFromPoolAsync(void** dev_ptr, size_t size, hipMemPool_t mem_pool,
-    hipStream_t stream);
+                                  hipStream_t stream);
 hipError_t hipMemPoolExportToShareableHandle(void* shared_handle, hipMemPool_t mem_pool,
-    hipMemAllocationHandleType handle_type, unsigned int flags);
+                                             hipMemAllocationHandleType handle_type,
+                                             unsigned int flags);
 hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t* mem_pool, void* shared_handle,
-    hipMemAllocationHandleType handle_type, unsigned int flags);
+                                               hipMemAllocationHandleType handle_type,
+                                               unsigned int flags);
 hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData* export_data, void* dev_ptr);
 hipError_t hipMemPoolImportPointer(void** dev_ptr, hipMemPool_t mem_pool,
-    hipMemPoolPtrExportData* export_data);
+                                   hipMemPoolPtrExportData* export_data);
 hipError_t hipMemGetDefaultMemPool(hipMemPool_t* mem_pool, hipMemLocation* location,
-    hipMemAllocationType type);
+                                   hipMemAllocationType type);
 hipError_t hipMemSetMemPool(hipMemLocation* location, hipMemAllocationType type, hipMemPool_t pool);
 hipError_t hipMemGetMemPool(hipMemPool_t* pool, hipMemLocation* location,
-    hipMemAllocationType type);
+                            hipMemAllocationType type);
 
 /* ---- Virtual memory management --------------------------------------------------------------- */
 
 hipError_t hipMemAddressFree(void* devPtr, size_t size);
 hipError_t hipMemAddressReserve(void** ptr, size_t size, size_t alignment, void* addr,
-    unsigned long long flags);
+                                unsigned long long flags);
 hipError_t hipMemCreate(hipMemGenericAllocationHandle_t* handle, size_t size,
-    const hipMemAllocationProp* prop, unsigned long long flags);
+                        const hipMemAllocationProp* prop, unsigned long long flags);
 hipError_t hipMemExportToShareableHandle(void* shareableHandle,
-    hipMemGenericAllocationHandle_t handle, hipMemAllocationHandleType handleType,
-    unsigned long long flags);
+                                         hipMemGenericAllocationHandle_t handle,
+                                         hipMemAllocationHandleType handleType,
+                                         unsigned long long flags);
 hipError_t hipMemGetAccess(unsigned long long* flags, const hipMemLocation* location, void* ptr);
 hipError_t hipMemGetAllocationGranularity(size_t* granularity, const hipMemAllocationProp* prop,
-    hipMemAllocationGranularity_flags option);
+                                          hipMemAllocationGranularity_flags option);
 hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp* prop,
-    hipMemGenericAllocationHandle_t handle);
+                                                   hipMemGenericAllocationHandle_t handle);
 hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t* handle, void* osHandle,
-    hipMemAllocationHandleType shHandleType);
+                                           hipMemAllocationHandleType shHandleType);
 hipError_t hipMemMap(void* ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
-    unsigned long long flags);
+                     unsigned long long flags);
 hipError_t hipMemMapArrayAsync(hipArrayMapInfo* mapInfoList, unsigned int count,
-    hipStream_t stream);
+                               hipStream_t stream);
 hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle);
 hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t* handle, void* addr);
 hipError_t hipMemSetAccess(void* ptr, size_t size, const hipMemAccessDesc* desc, size_t count);
 hipError_t hipMemUnmap(void* ptr, size_t size);
 hipError_t hipMemGetHandleForAddressRange(void* handle, hipDeviceptr_t dptr, size_t size,
-    hipMemRangeHandleType handleType, unsigned long long flags);
+                                          hipMemRangeHandleType handleType,
+                                          unsigned long long flags);
 
 /* ---- Peer access ----------------------------------------------------------------------------- */
 
@@ -1796,9 +1796,9 @@ hipError_t hipDeviceCanAccessPeer(int* canAccessPeer, int deviceId, int peerDevi
 hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags);
 hipError_t hipDeviceDisablePeerAccess(int peerDeviceId);
 hipError_t hipMemcpyPeer(void* dst, int dstDeviceId, const void* src, int srcDeviceId,
-    size_t sizeBytes);
+                         size_t sizeBytes);
 hipError_t hipMemcpyPeerAsync(void* dst, int dstDeviceId, const void* src, int srcDevice,
-    size_t sizeBytes, hipStream_t stream __dparm(0));
+                              size_t sizeBytes, hipStream_t stream __dparm(0));
 hipError_t hipMemcpy3DPeer(hipMemcpy3DPeerParms* p);
 hipError_t hipMemcpy3DPeerAsync(hipMemcpy3DPeerParms* p, hipStream_t stream __dparm(0));
 
@@ -1813,20 +1813,22 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t* event, hipIpcEventHandle_t handle);
 /* ---- External memory and semaphores ---------------------------------------------------------- */
 
 hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t* extSem_out,
-    const hipExternalSemaphoreHandleDesc* semHandleDesc);
+                                      const hipExternalSemaphoreHandleDesc* semHandleDesc);
 hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
-    const hipExternalSemaphoreSignalParams* paramsArray, unsigned int numExtSems,
-    hipStream_t stream);
+                                            const hipExternalSemaphoreSignalParams* paramsArray,
+                                            unsigned int numExtSems, hipStream_t stream);
 hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
-    const hipExternalSemaphoreWaitParams* paramsArray, unsigned int numExtSems, hipStream_t stream);
+                                          const hipExternalSemaphoreWaitParams* paramsArray,
+                                          unsigned int numExtSems, hipStream_t stream);
 hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem);
 hipError_t hipImportExternalMemory(hipExternalMemory_t* extMem_out,
-    const hipExternalMemoryHandleDesc* memHandleDesc);
-hipError_t hipExternalMemoryGetMappedBuffer(void ** devPtr, hipExternalMemory_t extMem,
-    const hipExternalMemoryBufferDesc* bufferDesc);
+                                   const hipExternalMemoryHandleDesc* memHandleDesc);
+hipError_t hipExternalMemoryGetMappedBuffer(void** devPtr, hipExternalMemory_t extMem,
+                                            const hipExternalMemoryBufferDesc* bufferDesc);
 hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem);
-hipError_t hipExternalMemoryGetMappedMipmappedArray(hipMipmappedArray_t* mipmap,
-    hipExternalMemory_t extMem, const hipExternalMemoryMipmappedArrayDesc* mipmapDesc);
+hipError_t hipExternalMemoryGetMappedMipmappedArray(
+    hipMipmappedArray_t* mipmap, hipExternalMemory_t extMem,
+    const hipExternalMemoryMipmappedArrayDesc* mipmapDesc);
 
 /* ---- Contexts (deprecated on AMD) ------------------------------------------------------------ */
 
@@ -1879,9 +1881,9 @@ hipError_t hipFuncSetAttribute(const void* func, hipFuncAttribute attr, int valu
 hipError_t hipFuncSetCacheConfig(const void* func, hipFuncCache_t config);
 hipError_t hipFuncSetSharedMemConfig(const void* func, hipSharedMemConfig config);
 hipError_t hipModuleGetGlobal(hipDeviceptr_t* dptr, size_t* bytes, hipModule_t hmod,
-    const char* name);
+                              const char* name);
 hipError_t hipGetProcAddress(const char* symbol, void** pfn, int hipVersion, uint64_t flags,
-    hipDriverProcAddressQueryResult* symbolStatus);
+                             hipDriverProcAddressQueryResult* symbolStatus);
 hipError_t hipModuleLoad(hipModule_t* module, const char* fname);
 hipError_t hipModuleUnload(hipModule_t module);
 hipError_t hipModuleGetFunction(hipFunction_t* function, hipModule_t module, const char* kname);
@@ -1890,326 +1892,363 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
 hipError_t hipGetFuncBySymbol(hipFunction_t* functionPtr, const void* symbolPtr);
 hipError_t hipModuleLoadData(hipModule_t* module, const void* image);
 hipError_t hipModuleLoadDataEx(hipModule_t* module, const void* image, unsigned int numOptions,
-    hipJitOption* options, void** optionValues);
+                               hipJitOption* options, void** optionValues);
 hipError_t hipKernelSetAttribute(hipFunction_attribute attrib, int value, hipKernel_t kernel,
-    hipDevice_t dev);
+                                 hipDevice_t dev);
 hipError_t hipKernelGetFunction(hipFunction_t* pFunc, hipKernel_t kernel);
 hipError_t hipModuleLoadFatBinary(hipModule_t* module, const void* fatbin);
 hipError_t hipModuleGetFunctionCount(unsigned int* count, hipModule_t mod);
 hipError_t hipKernelGetAttribute(int* pi, hipFunction_attribute attrib, hipKernel_t kernel,
-    hipDevice_t dev);
+                                 hipDevice_t dev);
 hipError_t hipLibraryLoadData(hipLibrary_t* library, const void* code, hipJitOption* jitOptions,
-    void** jitOptionsValues, unsigned int numJitOptions, hipLibraryOption* libraryOptions,
-    void** libraryOptionValues, unsigned int numLibraryOptions);
+                              void** jitOptionsValues, unsigned int numJitOptions,
+                              hipLibraryOption* libraryOptions, void** libraryOptionValues,
+                              unsigned int numLibraryOptions);
 hipError_t hipLibraryLoadFromFile(hipLibrary_t* library, const char* fileName,
-    hipJitOption* jitOptions, void** jitOptionsValues, unsigned int numJitOptions,
-    hipLibraryOption* libraryOptions, void** libraryOptionValues, unsigned int numLibraryOptions);
+                                  hipJitOption* jitOptions, void** jitOptionsValues,
+                                  unsigned int numJitOptions, hipLibraryOption* libraryOptions,
+                                  void** libraryOptionValues, unsigned int numLibraryOptions);
 hipError_t hipLibraryUnload(hipLibrary_t library);
 hipError_t hipLibraryGetKernel(hipKernel_t* pKernel, hipLibrary_t library, const char* name);
 hipError_t hipLibraryGetKernelCount(unsigned int* count, hipLibrary_t library);
 hipError_t hipLibraryEnumerateKernels(hipKernel_t* kernels, unsigned int numKernels,
-    hipLibrary_t library);
+                                      hipLibrary_t library);
 hipError_t hipKernelGetLibrary(hipLibrary_t* library, hipKernel_t kernel);
 hipError_t hipKernelGetName(const char** name, hipKernel_t kernel);
 hipError_t hipKernelGetParamInfo(hipKernel_t kernel, size_t paramIndex, size_t* paramOffset,
-    size_t* paramSize);
+                                 size_t* paramSize);
 hipError_t hipGetDriverEntryPoint(const char* symbol, void** funcPtr, unsigned long long flags,
-    hipDriverEntryPointQueryResult* driverStatus);
+                                  hipDriverEntryPointQueryResult* driverStatus);
 hipError_t hipLinkAddData(hipLinkState_t state, hipJitInputType type, void* data, size_t size,
-    const char* name, unsigned int numOptions, hipJitOption* options, void** optionValues);
+                          const char* name, unsigned int numOptions, hipJitOption* options,
+                          void** optionValues);
 hipError_t hipLinkAddFile(hipLinkState_t state, hipJitInputType type, const char* path,
-    unsigned int numOptions, hipJitOption* options, void** optionValues);
+                          unsigned int numOptions, hipJitOption* options, void** optionValues);
 hipError_t hipLinkComplete(hipLinkState_t state, void** hipBinOut, size_t* sizeOut);
 hipError_t hipLinkCreate(unsigned int numOptions, hipJitOption* options, void** optionValues,
-    hipLinkState_t* stateOut);
+                         hipLinkState_t* stateOut);
 hipError_t hipLinkDestroy(hipLinkState_t state);
 
 /* ---- Kernel launch --------------------------------------------------------------------------- */
 
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
-    unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
-    unsigned int sharedMemBytes, hipStream_t stream, void** kernelParams, void** extra);
+                                 unsigned int gridDimZ, unsigned int blockDimX,
+                                 unsigned int blockDimY, unsigned int blockDimZ,
+                                 unsigned int sharedMemBytes, hipStream_t stream,
+                                 void** kernelParams, void** extra);
 hipError_t hipModuleLaunchCooperativeKernel(hipFunction_t f, unsigned int gridDimX,
-    unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-    unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream, void** kernelParams);
+                                            unsigned int gridDimY, unsigned int gridDimZ,
+                                            unsigned int blockDimX, unsigned int blockDimY,
+                                            unsigned int blockDimZ, unsigned int sharedMemBytes,
+                                            hipStream_t stream, void** kernelParams);
 hipError_t hipModuleLaunchCooperativeKernelMultiDevice(hipFunctionLaunchParams* launchParamsList,
-    unsigned int numDevices, unsigned int flags);
+                                                       unsigned int numDevices, unsigned int flags);
 hipError_t hipLaunchCooperativeKernel(const void* f, dim3 gridDim, dim3 blockDimX,
-    void** kernelParams, unsigned int sharedMemBytes, hipStream_t stream);
+                                      void** kernelParams, unsigned int sharedMemBytes,
+                                      hipStream_t stream);
 hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams* launchParamsList, int numDevices,
-    unsigned int flags);
+                                                 unsigned int flags);
 hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams* launchParamsList, int numDevices,
-    unsigned int flags);
+                                              unsigned int flags);
 hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
-    hipStream_t stream __dparm(0));
+                            hipStream_t stream __dparm(0));
 hipError_t hipSetupArgument(const void* arg, size_t size, size_t offset);
 hipError_t hipLaunchByPtr(const void* func);
 hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem __dparm(0),
-    hipStream_t stream __dparm(0));
+                                      hipStream_t stream __dparm(0));
 hipError_t __hipPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem,
-    hipStream_t* stream);
+                                     hipStream_t* stream);
 hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
-    void** args, size_t sharedMemBytes __dparm(0), hipStream_t stream __dparm(0));
+                           void** args, size_t sharedMemBytes __dparm(0),
+                           hipStream_t stream __dparm(0));
 hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData);
 hipError_t hipExtLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
-    void** args, size_t sharedMemBytes, hipStream_t stream, hipEvent_t startEvent,
-    hipEvent_t stopEvent, int flags);
+                              void** args, size_t sharedMemBytes, hipStream_t stream,
+                              hipEvent_t startEvent, hipEvent_t stopEvent, int flags);
 hipError_t hipLaunchKernelExC(const hipLaunchConfig_t* config, const void* fPtr, void** args);
 hipError_t hipDrvLaunchKernelEx(const HIP_LAUNCH_CONFIG* config, hipFunction_t f, void** params,
-    void** extra);
+                                void** extra);
 
 /* ---- Occupancy ------------------------------------------------------------------------------- */
 
 hipError_t hipModuleOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, hipFunction_t f,
-    size_t dynSharedMemPerBlk, int blockSizeLimit);
+                                                   size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int* gridSize, int* blockSize,
-    hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit, unsigned int flags);
+                                                            hipFunction_t f,
+                                                            size_t dynSharedMemPerBlk,
+                                                            int blockSizeLimit, unsigned int flags);
 hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, hipFunction_t f,
-    int blockSize, size_t dynSharedMemPerBlk);
-hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks,
-    hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags);
+                                                              int blockSize,
+                                                              size_t dynSharedMemPerBlk);
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags);
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* f,
-    int blockSize, size_t dynSharedMemPerBlk);
-hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* f,
-    int blockSize, size_t dynSharedMemPerBlk, unsigned int flags __dparm(hipOccupancyDefault));
+                                                        int blockSize, size_t dynSharedMemPerBlk);
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, const void* f, int blockSize, size_t dynSharedMemPerBlk,
+    unsigned int flags __dparm(hipOccupancyDefault));
 hipError_t hipOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, const void* f,
-    size_t dynSharedMemPerBlk, int blockSizeLimit);
+                                             size_t dynSharedMemPerBlk, int blockSizeLimit);
 hipError_t hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* f,
-    int numBlocks, int blockSize);
+                                                    int numBlocks, int blockSize);
 
 /* ---- Stream capture -------------------------------------------------------------------------- */
 
 hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode);
 hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
-    const hipGraphNode_t* dependencies, const hipGraphEdgeData* dependencyData,
-    size_t numDependencies, hipStreamCaptureMode mode);
+                                        const hipGraphNode_t* dependencies,
+                                        const hipGraphEdgeData* dependencyData,
+                                        size_t numDependencies, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* pGraph);
 hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus,
-    unsigned long long* pId);
+                                   unsigned long long* pId);
 hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus* captureStatus_out,
-    unsigned long long* id_out __dparm(0), hipGraph_t* graph_out __dparm(0),
-    const hipGraphNode_t** dependencies_out __dparm(0), size_t* numDependencies_out __dparm(0));
+                                      unsigned long long* id_out __dparm(0),
+                                      hipGraph_t* graph_out __dparm(0),
+                                      const hipGraphNode_t** dependencies_out __dparm(0),
+                                      size_t* numDependencies_out __dparm(0));
 hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus);
 hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t* dependencies,
-    size_t numDependencies, unsigned int flags __dparm(0));
+                                              size_t numDependencies,
+                                              unsigned int flags __dparm(0));
 hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode);
 
 /* ---- Graphs ---------------------------------------------------------------------------------- */
 
 hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
-    const hipGraphNode_t* dependencies, size_t numDependencies,
-    const hipBatchMemOpNodeParams* nodeParams);
+                                     const hipGraphNode_t* dependencies, size_t numDependencies,
+                                     const hipBatchMemOpNodeParams* nodeParams);
 hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode,
-    hipBatchMemOpNodeParams* nodeParams_out);
+                                           hipBatchMemOpNodeParams* nodeParams_out);
 hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode,
-    hipBatchMemOpNodeParams* nodeParams);
+                                           hipBatchMemOpNodeParams* nodeParams);
 hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    const hipBatchMemOpNodeParams* nodeParams);
+                                               const hipBatchMemOpNodeParams* nodeParams);
 hipError_t hipGraphCreate(hipGraph_t* pGraph, unsigned int flags);
 hipError_t hipGraphDestroy(hipGraph_t graph);
 hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t* from,
-    const hipGraphNode_t* to, size_t numDependencies);
+                                   const hipGraphNode_t* to, size_t numDependencies);
 hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t* from,
-    const hipGraphNode_t* to, size_t numDependencies);
+                                      const hipGraphNode_t* to, size_t numDependencies);
 hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t* from, hipGraphNode_t* to,
-    size_t* numEdges);
+                            size_t* numEdges);
 hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t* nodes, size_t* numNodes);
 hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t* pRootNodes,
-    size_t* pNumRootNodes);
+                                size_t* pNumRootNodes);
 hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t* pDependencies,
-    size_t* pNumDependencies);
+                                       size_t* pNumDependencies);
 hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t* pDependentNodes,
-    size_t* pNumDependentNodes);
+                                         size_t* pNumDependentNodes);
 hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType* pType);
 hipError_t hipGraphDestroyNode(hipGraphNode_t node);
 hipError_t hipGraphClone(hipGraph_t* pGraphClone, hipGraph_t originalGraph);
 hipError_t hipGraphNodeFindInClone(hipGraphNode_t* pNode, hipGraphNode_t originalNode,
-    hipGraph_t clonedGraph);
+                                   hipGraph_t clonedGraph);
 hipError_t hipGraphInstantiate(hipGraphExec_t* pGraphExec, hipGraph_t graph,
-    hipGraphNode_t* pErrorNode, char* pLogBuffer, size_t bufferSize);
+                               hipGraphNode_t* pErrorNode, char* pLogBuffer, size_t bufferSize);
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* pGraphExec, hipGraph_t graph,
-    unsigned long long flags);
+                                        unsigned long long flags);
 hipError_t hipGraphInstantiateWithParams(hipGraphExec_t* pGraphExec, hipGraph_t graph,
-    hipGraphInstantiateParams* instantiateParams);
+                                         hipGraphInstantiateParams* instantiateParams);
 hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipGraphAddNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, hipGraphNodeParams* nodeParams);
+                           const hipGraphNode_t* pDependencies, size_t numDependencies,
+                           hipGraphNodeParams* nodeParams);
 hipError_t hipGraphExecGetFlags(hipGraphExec_t graphExec, unsigned long long* flags);
 hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams* nodeParams);
 hipError_t hipGraphExecNodeSetParams(hipGraphExec_t graphExec, hipGraphNode_t node,
-    hipGraphNodeParams* nodeParams);
+                                     hipGraphNodeParams* nodeParams);
 hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec);
 hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
-    hipGraphNode_t* hErrorNode_out, hipGraphExecUpdateResult* updateResult_out);
+                              hipGraphNode_t* hErrorNode_out,
+                              hipGraphExecUpdateResult* updateResult_out);
 hipError_t hipGraphAddKernelNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipKernelNodeParams* pNodeParams);
+                                 const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                 const hipKernelNodeParams* pNodeParams);
 hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams* pNodeParams);
 hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams* pNodeParams);
 hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    const hipKernelNodeParams* pNodeParams);
+                                           const hipKernelNodeParams* pNodeParams);
 hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
-    const hipGraphNode_t* dependencies, size_t numDependencies, const HIP_MEMCPY3D* copyParams,
-    hipCtx_t ctx);
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const HIP_MEMCPY3D* copyParams, hipCtx_t ctx);
 hipError_t hipGraphAddMemcpyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipMemcpy3DParms* pCopyParams);
+                                 const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                 const hipMemcpy3DParms* pCopyParams);
 hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms* pNodeParams);
 hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms* pNodeParams);
 hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
-    const hipKernelNodeAttrValue* value);
+                                          const hipKernelNodeAttrValue* value);
 hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
-    hipKernelNodeAttrValue* value);
+                                          hipKernelNodeAttrValue* value);
 hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    hipMemcpy3DParms* pNodeParams);
+                                           hipMemcpy3DParms* pNodeParams);
 hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, void* dst, const void* src,
-    size_t count, hipMemcpyKind kind);
+                                   const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                   void* dst, const void* src, size_t count, hipMemcpyKind kind);
 hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const void* src,
-    size_t count, hipMemcpyKind kind);
+                                         size_t count, hipMemcpyKind kind);
 hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    void* dst, const void* src, size_t count, hipMemcpyKind kind);
+                                             void* dst, const void* src, size_t count,
+                                             hipMemcpyKind kind);
 hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, void* dst, const void* symbol,
-    size_t count, size_t offset, hipMemcpyKind kind);
+                                           const hipGraphNode_t* pDependencies,
+                                           size_t numDependencies, void* dst, const void* symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind);
 hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst, const void* symbol,
-    size_t count, size_t offset, hipMemcpyKind kind);
+                                                 size_t count, size_t offset, hipMemcpyKind kind);
 hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    void* dst, const void* symbol, size_t count, size_t offset, hipMemcpyKind kind);
+                                                     void* dst, const void* symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind);
 hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, const void* symbol,
-    const void* src, size_t count, size_t offset, hipMemcpyKind kind);
+                                         const hipGraphNode_t* pDependencies,
+                                         size_t numDependencies, const void* symbol,
+                                         const void* src, size_t count, size_t offset,
+                                         hipMemcpyKind kind);
 hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol,
-    const void* src, size_t count, size_t offset, hipMemcpyKind kind);
+                                               const void* src, size_t count, size_t offset,
+                                               hipMemcpyKind kind);
 hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    const void* symbol, const void* src, size_t count, size_t offset, hipMemcpyKind kind);
+                                                   const void* symbol, const void* src,
+                                                   size_t count, size_t offset, hipMemcpyKind kind);
 hipError_t hipGraphAddMemsetNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipMemsetParams* pMemsetParams);
+                                 const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                 const hipMemsetParams* pMemsetParams);
 hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams* pNodeParams);
 hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams* pNodeParams);
 hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    const hipMemsetParams* pNodeParams);
+                                           const hipMemsetParams* pNodeParams);
 hipError_t hipGraphAddHostNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipHostNodeParams* pNodeParams);
+                               const hipGraphNode_t* pDependencies, size_t numDependencies,
+                               const hipHostNodeParams* pNodeParams);
 hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams* pNodeParams);
 hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams* pNodeParams);
 hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    const hipHostNodeParams* pNodeParams);
+                                         const hipHostNodeParams* pNodeParams);
 hipError_t hipGraphAddChildGraphNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, hipGraph_t childGraph);
+                                     const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                     hipGraph_t childGraph);
 hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t* pGraph);
 hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-    hipGraph_t childGraph);
+                                               hipGraph_t childGraph);
 hipError_t hipGraphAddEmptyNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies);
+                                const hipGraphNode_t* pDependencies, size_t numDependencies);
 hipError_t hipGraphAddEventRecordNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, hipEvent_t event);
+                                      const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                      hipEvent_t event);
 hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t* event_out);
 hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event);
 hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    hipEvent_t event);
+                                               hipEvent_t event);
 hipError_t hipGraphAddEventWaitNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, hipEvent_t event);
+                                    const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                    hipEvent_t event);
 hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t* event_out);
 hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event);
 hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    hipEvent_t event);
+                                             hipEvent_t event);
 hipError_t hipGraphAddMemAllocNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    hipMemAllocNodeParams* pNodeParams);
+                                   const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                   hipMemAllocNodeParams* pNodeParams);
 hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodeParams* pNodeParams);
 hipError_t hipGraphAddMemFreeNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies, void* dev_ptr);
+                                  const hipGraphNode_t* pDependencies, size_t numDependencies,
+                                  void* dev_ptr);
 hipError_t hipGraphMemFreeNodeGetParams(hipGraphNode_t node, void* dev_ptr);
 hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
 hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void* value);
 hipError_t hipDeviceGraphMemTrim(int device);
 hipError_t hipUserObjectCreate(hipUserObject_t* object_out, void* ptr, hipHostFn_t destroy,
-    unsigned int initialRefcount, unsigned int flags);
+                               unsigned int initialRefcount, unsigned int flags);
 hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count __dparm(1));
 hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count __dparm(1));
 hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object,
-    unsigned int count __dparm(1), unsigned int flags __dparm(0));
+                                    unsigned int count __dparm(1), unsigned int flags __dparm(0));
 hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object,
-    unsigned int count __dparm(1));
+                                     unsigned int count __dparm(1));
 hipError_t hipGraphDebugDotPrint(hipGraph_t graph, const char* path, unsigned int flags);
 hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t hSrc, hipGraphNode_t hDst);
 hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    unsigned int isEnabled);
+                                  unsigned int isEnabled);
 hipError_t hipGraphNodeGetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    unsigned int* isEnabled);
-hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipExternalSemaphoreWaitNodeParams* nodeParams);
-hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-    const hipGraphNode_t* pDependencies, size_t numDependencies,
-    const hipExternalSemaphoreSignalNodeParams* nodeParams);
-hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode,
-    const hipExternalSemaphoreSignalNodeParams* nodeParams);
-hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode,
-    const hipExternalSemaphoreWaitNodeParams* nodeParams);
-hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode,
-    hipExternalSemaphoreSignalNodeParams* params_out);
-hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode,
-    hipExternalSemaphoreWaitNodeParams* params_out);
-hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(hipGraphExec_t hGraphExec,
+                                  unsigned int* isEnabled);
+hipError_t hipGraphAddExternalSemaphoresWaitNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreWaitNodeParams* nodeParams);
+hipError_t hipGraphAddExternalSemaphoresSignalNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreSignalNodeParams* nodeParams);
+hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(
     hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams* nodeParams);
-hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(hipGraphExec_t hGraphExec,
+hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(
     hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams* nodeParams);
+hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams* params_out);
+hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams* params_out);
+hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreSignalNodeParams* nodeParams);
+hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreWaitNodeParams* nodeParams);
 hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t hNode, HIP_MEMCPY3D* nodeParams);
 hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D* nodeParams);
 hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
-    const hipGraphNode_t* dependencies, size_t numDependencies, const hipMemsetParams* memsetParams,
-    hipCtx_t ctx);
+                                    const hipGraphNode_t* dependencies, size_t numDependencies,
+                                    const hipMemsetParams* memsetParams, hipCtx_t ctx);
 hipError_t hipDrvGraphAddMemFreeNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
-    const hipGraphNode_t* dependencies, size_t numDependencies, hipDeviceptr_t dptr);
+                                     const hipGraphNode_t* dependencies, size_t numDependencies,
+                                     hipDeviceptr_t dptr);
 hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    const HIP_MEMCPY3D* copyParams, hipCtx_t ctx);
+                                              const HIP_MEMCPY3D* copyParams, hipCtx_t ctx);
 hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-    const hipMemsetParams* memsetParams, hipCtx_t ctx);
+                                              const hipMemsetParams* memsetParams, hipCtx_t ctx);
 
 /* ---- Texture objects and mipmapped arrays ---------------------------------------------------- */
 
 hipError_t hipCreateTextureObject(hipTextureObject_t* pTexObject, const hipResourceDesc* pResDesc,
-    const hipTextureDesc* pTexDesc, const struct hipResourceViewDesc* pResViewDesc);
+                                  const hipTextureDesc* pTexDesc,
+                                  const struct hipResourceViewDesc* pResViewDesc);
 hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject);
 hipError_t hipGetChannelDesc(hipChannelFormatDesc* desc, hipArray_const_t array);
 hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc* pResDesc,
-    hipTextureObject_t textureObject);
+                                           hipTextureObject_t textureObject);
 hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc* pResViewDesc,
-    hipTextureObject_t textureObject);
+                                               hipTextureObject_t textureObject);
 hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc* pTexDesc,
-    hipTextureObject_t textureObject);
+                                          hipTextureObject_t textureObject);
 hipError_t hipTexObjectCreate(hipTextureObject_t* pTexObject, const HIP_RESOURCE_DESC* pResDesc,
-    const HIP_TEXTURE_DESC* pTexDesc, const HIP_RESOURCE_VIEW_DESC* pResViewDesc);
+                              const HIP_TEXTURE_DESC* pTexDesc,
+                              const HIP_RESOURCE_VIEW_DESC* pResViewDesc);
 hipError_t hipTexObjectDestroy(hipTextureObject_t texObject);
 hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC* pResDesc, hipTextureObject_t texObject);
 hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC* pResViewDesc,
-    hipTextureObject_t texObject);
+                                           hipTextureObject_t texObject);
 hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC* pTexDesc, hipTextureObject_t texObject);
 hipError_t hipMallocMipmappedArray(hipMipmappedArray_t* mipmappedArray,
-    const struct hipChannelFormatDesc* desc, struct hipExtent extent, unsigned int numLevels,
-    unsigned int flags __dparm(0));
+                                   const struct hipChannelFormatDesc* desc, struct hipExtent extent,
+                                   unsigned int numLevels, unsigned int flags __dparm(0));
 hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray);
 hipError_t hipGetMipmappedArrayLevel(hipArray_t* levelArray,
-    hipMipmappedArray_const_t mipmappedArray, unsigned int level);
+                                     hipMipmappedArray_const_t mipmappedArray, unsigned int level);
 hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t* pHandle,
-    HIP_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc, unsigned int numMipmapLevels);
+                                   HIP_ARRAY3D_DESCRIPTOR* pMipmappedArrayDesc,
+                                   unsigned int numMipmapLevels);
 hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray);
 hipError_t hipMipmappedArrayGetLevel(hipArray_t* pLevelArray, hipMipmappedArray_t hMipMappedArray,
-    unsigned int level);
+                                     unsigned int level);
 hipError_t hipMipmappedArrayGetMemoryRequirements(hipArrayMemoryRequirements* memoryRequirements,
-    hipMipmappedArray_t mipmap, hipDevice_t device);
+                                                  hipMipmappedArray_t mipmap, hipDevice_t device);
 
 /* ---- Texture references (deprecated) --------------------------------------------------------- */
 
 hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t hmod, const char* name);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipBindTextureToMipmappedArray(const textureReference* tex,
-    hipMipmappedArray_const_t mipmappedArray, const hipChannelFormatDesc* desc);
+                                          hipMipmappedArray_const_t mipmappedArray,
+                                          const hipChannelFormatDesc* desc);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipGetTextureReference(const textureReference** texref, const void* symbol);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
@@ -2218,7 +2257,7 @@ HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetArray(hipArray_t* pArray, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetAddressMode(textureReference* texRef, int dim,
-    enum hipTextureAddressMode am);
+                                   enum hipTextureAddressMode am);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetArray(textureReference* tex, hipArray_const_t array, unsigned int flags);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
@@ -2227,16 +2266,17 @@ HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetFlags(textureReference* texRef, unsigned int Flags);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_Format fmt,
-    int NumPackedComponents);
+                              int NumPackedComponents);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipBindTexture(size_t* offset, const textureReference* tex, const void* devPtr,
-    const hipChannelFormatDesc* desc, size_t size __dparm(UINT_MAX));
+                          const hipChannelFormatDesc* desc, size_t size __dparm(UINT_MAX));
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipBindTexture2D(size_t* offset, const textureReference* tex, const void* devPtr,
-    const hipChannelFormatDesc* desc, size_t width, size_t height, size_t pitch);
+                            const hipChannelFormatDesc* desc, size_t width, size_t height,
+                            size_t pitch);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipBindTextureToArray(const textureReference* tex, hipArray_const_t array,
-    const hipChannelFormatDesc* desc);
+                                 const hipChannelFormatDesc* desc);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipGetTextureAlignmentOffset(size_t* offset, const textureReference* texref);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
@@ -2245,32 +2285,32 @@ HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetAddress(hipDeviceptr_t* dev_ptr, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode* pam, const textureReference* texRef,
-    int dim);
+                                   int dim);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode* pfm, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetFlags(unsigned int* pFlags, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetFormat(hipArray_Format* pFormat, int* pNumChannels,
-    const textureReference* texRef);
+                              const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetMaxAnisotropy(int* pmaxAnsio, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode* pfm,
-    const textureReference* texRef);
+                                        const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetMipmapLevelBias(float* pbias, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp, float* pmaxMipmapLevelClamp,
-    const textureReference* texRef);
+                                        const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray, const textureReference* texRef);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetAddress(size_t* ByteOffset, textureReference* texRef, hipDeviceptr_t dptr,
-    size_t bytes);
+                               size_t bytes);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetAddress2D(textureReference* texRef, const HIP_ARRAY_DESCRIPTOR* desc,
-    hipDeviceptr_t dptr, size_t Pitch);
+                                 hipDeviceptr_t dptr, size_t Pitch);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetMaxAnisotropy(textureReference* texRef, unsigned int maxAniso);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
@@ -2281,10 +2321,10 @@ HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetMipmapLevelBias(textureReference* texRef, float bias);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetMipmapLevelClamp(textureReference* texRef, float minMipMapLevelClamp,
-    float maxMipMapLevelClamp);
+                                        float maxMipMapLevelClamp);
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
 hipError_t hipTexRefSetMipmappedArray(textureReference* texRef,
-    struct hipMipmappedArray* mipmappedArray, unsigned int Flags);
+                                      struct hipMipmappedArray* mipmappedArray, unsigned int Flags);
 
 /* ---- Surface objects ------------------------------------------------------------------------- */
 
@@ -2294,13 +2334,13 @@ hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject);
 /* ---- Graphics interoperability --------------------------------------------------------------- */
 
 hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t* resources,
-    hipStream_t stream __dparm(0));
+                                   hipStream_t stream __dparm(0));
 hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t* array, hipGraphicsResource_t resource,
-    unsigned int arrayIndex, unsigned int mipLevel);
+                                                unsigned int arrayIndex, unsigned int mipLevel);
 hipError_t hipGraphicsResourceGetMappedPointer(void** devPtr, size_t* size,
-    hipGraphicsResource_t resource);
+                                               hipGraphicsResource_t resource);
 hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t* resources,
-    hipStream_t stream __dparm(0));
+                                     hipStream_t stream __dparm(0));
 hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource);
 
 /* ---- Profiler control (deprecated) ----------------------------------------------------------- */
@@ -2328,71 +2368,82 @@ hipError_t hipExtSetLoggingParams(size_t log_level, size_t log_size, size_t log_
 
 hipError_t hipMemcpy_spt(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind);
 hipError_t hipMemcpyToSymbol_spt(const void* symbol, const void* src, size_t sizeBytes,
-    size_t offset __dparm(0), hipMemcpyKind kind __dparm(hipMemcpyHostToDevice));
+                                 size_t offset __dparm(0),
+                                 hipMemcpyKind kind __dparm(hipMemcpyHostToDevice));
 hipError_t hipMemcpyFromSymbol_spt(void* dst, const void* symbol, size_t sizeBytes,
-    size_t offset __dparm(0), hipMemcpyKind kind __dparm(hipMemcpyDeviceToHost));
+                                   size_t offset __dparm(0),
+                                   hipMemcpyKind kind __dparm(hipMemcpyDeviceToHost));
 hipError_t hipMemcpy2D_spt(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-    size_t height, hipMemcpyKind kind);
+                           size_t height, hipMemcpyKind kind);
 hipError_t hipMemcpy2DFromArray_spt(void* dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-    size_t hOffset, size_t width, size_t height, hipMemcpyKind kind);
+                                    size_t hOffset, size_t width, size_t height,
+                                    hipMemcpyKind kind);
 hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms* p);
 hipError_t hipMemset_spt(void* dst, int value, size_t sizeBytes);
 hipError_t hipMemsetAsync_spt(void* dst, int value, size_t sizeBytes,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                              hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemset2D_spt(void* dst, size_t pitch, int value, size_t width, size_t height);
 hipError_t hipMemset2DAsync_spt(void* dst, size_t pitch, int value, size_t width, size_t height,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemset3DAsync_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent);
 hipError_t hipMemcpyAsync_spt(void* dst, const void* src, size_t sizeBytes, hipMemcpyKind kind,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                              hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms* p,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpy2DAsync_spt(void* dst, size_t dpitch, const void* src, size_t spitch,
-    size_t width, size_t height, hipMemcpyKind kind,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                size_t width, size_t height, hipMemcpyKind kind,
+                                hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpyFromSymbolAsync_spt(void* dst, const void* symbol, size_t sizeBytes,
-    size_t offset, hipMemcpyKind kind, hipStream_t stream __dparm(hipStreamPerThread));
+                                        size_t offset, hipMemcpyKind kind,
+                                        hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpyToSymbolAsync_spt(const void* symbol, const void* src, size_t sizeBytes,
-    size_t offset, hipMemcpyKind kind, hipStream_t stream __dparm(hipStreamPerThread));
+                                      size_t offset, hipMemcpyKind kind,
+                                      hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpyFromArray_spt(void* dst, hipArray_const_t src, size_t wOffsetSrc,
-    size_t hOffset, size_t count, hipMemcpyKind kind);
+                                  size_t hOffset, size_t count, hipMemcpyKind kind);
 hipError_t hipMemcpy2DToArray_spt(hipArray_t dst, size_t wOffset, size_t hOffset, const void* src,
-    size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
+                                  size_t spitch, size_t width, size_t height, hipMemcpyKind kind);
 hipError_t hipMemcpy2DFromArrayAsync_spt(void* dst, size_t dpitch, hipArray_const_t src,
-    size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, hipMemcpyKind kind,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                         size_t wOffsetSrc, size_t hOffsetSrc, size_t width,
+                                         size_t height, hipMemcpyKind kind,
+                                         hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipMemcpy2DToArrayAsync_spt(hipArray_t dst, size_t wOffset, size_t hOffset,
-    const void* src, size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
-    hipStream_t stream __dparm(hipStreamPerThread));
+                                       const void* src, size_t spitch, size_t width, size_t height,
+                                       hipMemcpyKind kind,
+                                       hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipStreamQuery_spt(hipStream_t stream);
 hipError_t hipStreamSynchronize_spt(hipStream_t stream);
 hipError_t hipStreamGetPriority_spt(hipStream_t stream, int* priority);
 hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event,
-    unsigned int flags __dparm(0));
+                                  unsigned int flags __dparm(0));
 hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int* flags);
 hipError_t hipStreamAddCallback_spt(hipStream_t stream, hipStreamCallback_t callback,
-    void* userData, unsigned int flags);
+                                    void* userData, unsigned int flags);
 hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipLaunchCooperativeKernel_spt(const void* f, dim3 gridDim, dim3 blockDim,
-    void** kernelParams, uint32_t sharedMemBytes, hipStream_t hStream __dparm(hipStreamPerThread));
+                                          void** kernelParams, uint32_t sharedMemBytes,
+                                          hipStream_t hStream __dparm(hipStreamPerThread));
 hipError_t hipLaunchKernel_spt(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
-    void** args, size_t sharedMemBytes, hipStream_t stream __dparm(hipStreamPerThread));
+                               void** args, size_t sharedMemBytes,
+                               hipStream_t stream __dparm(hipStreamPerThread));
 hipError_t hipGraphLaunch_spt(hipGraphExec_t graphExec, hipStream_t stream);
 hipError_t hipStreamBeginCapture_spt(hipStream_t stream, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture_spt(hipStream_t stream, hipGraph_t* pGraph);
 hipError_t hipStreamIsCapturing_spt(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus);
 hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream, hipStreamCaptureStatus* pCaptureStatus,
-    unsigned long long* pId);
+                                       unsigned long long* pId);
 hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream,
-    hipStreamCaptureStatus* captureStatus_out, unsigned long long* id_out, hipGraph_t* graph_out,
-    const hipGraphNode_t** dependencies_out, size_t* numDependencies_out);
+                                          hipStreamCaptureStatus* captureStatus_out,
+                                          unsigned long long* id_out, hipGraph_t* graph_out,
+                                          const hipGraphNode_t** dependencies_out,
+                                          size_t* numDependencies_out);
 hipError_t hipLaunchHostFunc_spt(hipStream_t stream, hipHostFn_t fn, void* userData);
 hipError_t hipGetDriverEntryPoint_spt(const char* symbol, void** funcPtr, unsigned long long flags,
-    hipDriverEntryPointQueryResult* status);
+                                      hipDriverEntryPointQueryResult* status);
 hipError_t hipGetProcAddress_spt(const char* symbol, void** pfn, int hipVersion, uint64_t flags,
-    hipDriverProcAddressQueryResult* symbolStatus);
+                                 hipDriverProcAddressQueryResult* symbolStatus);
 
 /* ---- weft extensions ------------------------------------------------------------------------- */
 /* None here: weft-specific declarations live in <hip/weft/...>. */
@@ -2432,13 +2483,13 @@ hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
   return err;
 }
 template <typename T>
-hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes,
-                             size_t offset = 0, hipMemcpyKind kind = hipMemcpyHostToDevice) {
+hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes, size_t offset = 0,
+                             hipMemcpyKind kind = hipMemcpyHostToDevice) {
   return ::hipMemcpyToSymbol(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind);
 }
 template <typename T>
-hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_t sizeBytes,
-                                  size_t offset, hipMemcpyKind kind, hipStream_t stream = 0) {
+hipError_t hipMemcpyToSymbolAsync(const T& symbol, const void* src, size_t sizeBytes, size_t offset,
+                                  hipMemcpyKind kind, hipStream_t stream = 0) {
   return ::hipMemcpyToSymbolAsync(static_cast<const void*>(&symbol), src, sizeBytes, offset, kind,
                                   stream);
 }
@@ -2450,20 +2501,22 @@ hipError_t hipMemcpyFromSymbol(void* dst, const T& symbol, size_t sizeBytes, siz
 template <typename T>
 hipError_t hipMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t sizeBytes, size_t offset,
                                     hipMemcpyKind kind, hipStream_t stream = 0) {
-  return ::hipMemcpyFromSymbolAsync(dst, static_cast<const void*>(&symbol), sizeBytes, offset,
-                                    kind, stream);
+  return ::hipMemcpyFromSymbolAsync(dst, static_cast<const void*>(&symbol), sizeBytes, offset, kind,
+                                    stream);
 }
 
 /* Occupancy with a kernel (function pointer) instead of an untyped address. */
 template <class F>
 inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, F f, int blockSize,
                                                                size_t dynSharedMemPerBlk) {
-  return ::hipOccupancyMaxActiveBlocksPerMultiprocessor(
-      numBlocks, weft_detail::entry_address(f), blockSize, dynSharedMemPerBlk);
+  return ::hipOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, weft_detail::entry_address(f),
+                                                        blockSize, dynSharedMemPerBlk);
 }
 template <class F>
-inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
-    int* numBlocks, F f, int blockSize, size_t dynSharedMemPerBlk, unsigned int flags) {
+inline hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, F f,
+                                                                        int blockSize,
+                                                                        size_t dynSharedMemPerBlk,
+                                                                        unsigned int flags) {
   return ::hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
       numBlocks, weft_detail::entry_address(f), blockSize, dynSharedMemPerBlk, flags);
 }
@@ -2471,9 +2524,8 @@ template <typename F>
 inline hipError_t hipOccupancyMaxPotentialBlockSize(int* gridSize, int* blockSize, F kernel,
                                                     size_t dynSharedMemPerBlk = 0,
                                                     int blockSizeLimit = 0) {
-  return ::hipOccupancyMaxPotentialBlockSize(gridSize, blockSize,
-                                             weft_detail::entry_address(kernel),
-                                             dynSharedMemPerBlk, blockSizeLimit);
+  return ::hipOccupancyMaxPotentialBlockSize(
+      gridSize, blockSize, weft_detail::entry_address(kernel), dynSharedMemPerBlk, blockSizeLimit);
 }
 template <typename F>
 inline hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int* gridSize, int* blockSize,
@@ -2482,16 +2534,14 @@ inline hipError_t hipOccupancyMaxPotentialBlockSizeWithFlags(int* gridSize, int*
                                                              int blockSizeLimit = 0,
                                                              unsigned int flags = 0) {
   (void)flags; /* only the default behaviour exists */
-  return ::hipOccupancyMaxPotentialBlockSize(gridSize, blockSize,
-                                             weft_detail::entry_address(kernel),
-                                             dynSharedMemPerBlk, blockSizeLimit);
+  return ::hipOccupancyMaxPotentialBlockSize(
+      gridSize, blockSize, weft_detail::entry_address(kernel), dynSharedMemPerBlk, blockSizeLimit);
 }
 template <typename F>
 inline hipError_t hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, F f,
                                                            int numBlocks, int blockSize) {
-  return ::hipOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize,
-                                                    weft_detail::entry_address(f), numBlocks,
-                                                    blockSize);
+  return ::hipOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, weft_detail::entry_address(f),
+                                                    numBlocks, blockSize);
 }
 
 /* Block size with the best occupancy when dynamic shared memory depends on the block size.
@@ -2545,9 +2595,10 @@ static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
   return hipSuccess;
 }
 template <typename UnaryFunction, class F>
-static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(
-    int* min_grid_size, int* block_size, F func, UnaryFunction smem_for_block,
-    int block_size_limit = 0) {
+static inline hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size,
+                                                                       int* block_size, F func,
+                                                                       UnaryFunction smem_for_block,
+                                                                       int block_size_limit = 0) {
   return hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(min_grid_size, block_size, func,
                                                                 smem_for_block, block_size_limit);
 }
@@ -2614,47 +2665,45 @@ static inline hipError_t hipBindTexture(size_t* offset, const struct texture<T, 
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex,
-                                        const void* devPtr, const struct hipChannelFormatDesc& desc,
-                                        size_t size = UINT_MAX) {
+static inline hipError_t
+    hipBindTexture(size_t* offset, const struct texture<T, dim, readMode>& tex, const void* devPtr,
+                   const struct hipChannelFormatDesc& desc, size_t size = UINT_MAX) {
   return hipBindTexture(offset, &tex, devPtr, &desc, size);
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTexture2D(size_t* offset,
-                                          const struct texture<T, dim, readMode>& tex,
-                                          const void* devPtr, size_t width, size_t height,
-                                          size_t pitch) {
+static inline hipError_t
+    hipBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                     const void* devPtr, size_t width, size_t height, size_t pitch) {
   return hipBindTexture2D(offset, &tex, devPtr, &tex.channelDesc, width, height, pitch);
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTexture2D(size_t* offset,
-                                          const struct texture<T, dim, readMode>& tex,
-                                          const void* devPtr,
-                                          const struct hipChannelFormatDesc& desc, size_t width,
-                                          size_t height, size_t pitch) {
+static inline hipError_t
+    hipBindTexture2D(size_t* offset, const struct texture<T, dim, readMode>& tex,
+                     const void* devPtr, const struct hipChannelFormatDesc& desc, size_t width,
+                     size_t height, size_t pitch) {
   return hipBindTexture2D(offset, &tex, devPtr, &desc, width, height, pitch);
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTextureToArray(const struct texture<T, dim, readMode>& tex,
-                                               hipArray_const_t array) {
+static inline hipError_t
+    hipBindTextureToArray(const struct texture<T, dim, readMode>& tex, hipArray_const_t array) {
   struct hipChannelFormatDesc desc;
   hipError_t err = hipGetChannelDesc(&desc, array);
   return err == hipSuccess ? hipBindTextureToArray(&tex, array, &desc) : err;
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTextureToArray(const struct texture<T, dim, readMode>& tex,
-                                               hipArray_const_t array,
-                                               const struct hipChannelFormatDesc& desc) {
+static inline hipError_t
+    hipBindTextureToArray(const struct texture<T, dim, readMode>& tex, hipArray_const_t array,
+                          const struct hipChannelFormatDesc& desc) {
   return hipBindTextureToArray(&tex, array, &desc);
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTextureToMipmappedArray(
-    const struct texture<T, dim, readMode>& tex, hipMipmappedArray_const_t mipmappedArray) {
+static inline hipError_t hipBindTextureToMipmappedArray(const struct texture<T, dim, readMode>& tex,
+                                                        hipMipmappedArray_const_t mipmappedArray) {
   hipArray_t level0 = nullptr;
   hipError_t err = hipGetMipmappedArrayLevel(&level0, mipmappedArray, 0);
   if (err != hipSuccess) return err;
@@ -2664,9 +2713,9 @@ static inline hipError_t hipBindTextureToMipmappedArray(
 }
 template <class T, int dim, enum hipTextureReadMode readMode>
 HIP_DEPRECATED(HIP_DEPRECATED_MSG)
-static inline hipError_t hipBindTextureToMipmappedArray(
-    const struct texture<T, dim, readMode>& tex, hipMipmappedArray_const_t mipmappedArray,
-    const struct hipChannelFormatDesc& desc) {
+static inline hipError_t hipBindTextureToMipmappedArray(const struct texture<T, dim, readMode>& tex,
+                                                        hipMipmappedArray_const_t mipmappedArray,
+                                                        const struct hipChannelFormatDesc& desc) {
   return hipBindTextureToMipmappedArray(&tex, mipmappedArray, &desc);
 }
 template <class T, int dim, enum hipTextureReadMode readMode>

@@ -15,5 +15,4 @@
 /* major * 10^7 + minor * 10^5 + patch, the value hipRuntimeGetVersion reports. */
 #define HIP_VERSION (HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
 
-
 #endif /* HIP_VERSION_H */

@@ -3,9 +3,9 @@
 #ifndef HIP_INCLUDE_HIP_TEXTURE_TYPES_H
 #define HIP_INCLUDE_HIP_TEXTURE_TYPES_H
 
-#include <hip/hip_common.h>
-#include <hip/driver_types.h>
 #include <hip/channel_descriptor.h>
+#include <hip/driver_types.h>
+#include <hip/hip_common.h>
 
 #if defined(__clang__)
 #pragma clang diagnostic push
@@ -38,15 +38,9 @@ enum hipTextureAddressMode {
   hipAddressModeBorder = 3
 };
 
-enum hipTextureFilterMode {
-  hipFilterModePoint = 0,
-  hipFilterModeLinear = 1
-};
+enum hipTextureFilterMode { hipFilterModePoint = 0, hipFilterModeLinear = 1 };
 
-enum hipTextureReadMode {
-  hipReadModeElementType = 0,
-  hipReadModeNormalizedFloat = 1
-};
+enum hipTextureReadMode { hipReadModeElementType = 0, hipReadModeNormalizedFloat = 1 };
 
 /* Legacy texture reference (deprecated texture<> API). */
 typedef struct textureReference {

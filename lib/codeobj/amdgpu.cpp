@@ -14,7 +14,8 @@ Status read_u32(const MsgValue& map, std::string_view key, uint32_t& out, bool r
     return Status();
   }
   auto u = v->as_uint();
-  if (!u || *u > UINT32_MAX) return invalid_image(text_of("AMDGPU metadata: ", key, " is not a 32-bit count"));
+  if (!u || *u > UINT32_MAX)
+    return invalid_image(text_of("AMDGPU metadata: ", key, " is not a 32-bit count"));
   out = static_cast<uint32_t>(*u);
   return Status();
 }
@@ -25,11 +26,13 @@ std::string_view string_or_empty(const MsgValue& map, std::string_view key) {
 }
 
 Status read_arg(const MsgValue& m, AmdgpuKernelArg& arg) {
-  if (m.type != MsgValue::Type::kMap) return invalid_image("AMDGPU metadata: an argument is not a map");
+  if (m.type != MsgValue::Type::kMap)
+    return invalid_image("AMDGPU metadata: an argument is not a map");
   WEFT_RETURN_IF_ERROR(read_u32(m, ".offset", arg.offset, true));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".size", arg.size, true));
   const MsgValue* kind = m.find(".value_kind");
-  if (!kind || !kind->as_string()) return invalid_image("AMDGPU metadata: argument lacks .value_kind");
+  if (!kind || !kind->as_string())
+    return invalid_image("AMDGPU metadata: argument lacks .value_kind");
   arg.value_kind = *kind->as_string();
   arg.name = string_or_empty(m, ".name");
   arg.address_space = string_or_empty(m, ".address_space");
@@ -37,7 +40,8 @@ Status read_arg(const MsgValue& m, AmdgpuKernelArg& arg) {
 }
 
 Status read_kernel(const MsgValue& m, AmdgpuKernelMeta& k) {
-  if (m.type != MsgValue::Type::kMap) return invalid_image("AMDGPU metadata: a kernel entry is not a map");
+  if (m.type != MsgValue::Type::kMap)
+    return invalid_image("AMDGPU metadata: a kernel entry is not a map");
   const MsgValue* name = m.find(".name");
   const MsgValue* symbol = m.find(".symbol");
   if (!name || !name->as_string() || !symbol || !symbol->as_string())
@@ -47,15 +51,18 @@ Status read_kernel(const MsgValue& m, AmdgpuKernelMeta& k) {
   WEFT_RETURN_IF_ERROR(read_u32(m, ".kernarg_segment_size", k.kernarg_segment_size, true));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".kernarg_segment_align", k.kernarg_segment_align, true));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".group_segment_fixed_size", k.group_segment_fixed_size, true));
-  WEFT_RETURN_IF_ERROR(read_u32(m, ".private_segment_fixed_size", k.private_segment_fixed_size, true));
+  WEFT_RETURN_IF_ERROR(
+      read_u32(m, ".private_segment_fixed_size", k.private_segment_fixed_size, true));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".max_flat_workgroup_size", k.max_flat_workgroup_size, false));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".wavefront_size", k.wavefront_size, false));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".sgpr_count", k.sgpr_count, false));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".vgpr_count", k.vgpr_count, false));
   WEFT_RETURN_IF_ERROR(read_u32(m, ".agpr_count", k.agpr_count, false));
-  if (const MsgValue* v = m.find(".uses_dynamic_stack"); v && v->as_bool()) k.uses_dynamic_stack = *v->as_bool();
+  if (const MsgValue* v = m.find(".uses_dynamic_stack"); v && v->as_bool())
+    k.uses_dynamic_stack = *v->as_bool();
   if (const MsgValue* args = m.find(".args")) {
-    if (args->type != MsgValue::Type::kArray) return invalid_image("AMDGPU metadata: .args is not an array");
+    if (args->type != MsgValue::Type::kArray)
+      return invalid_image("AMDGPU metadata: .args is not an array");
     k.args.resize(args->array.size());
     for (size_t i = 0; i < k.args.size(); ++i) {
       WEFT_RETURN_IF_ERROR(read_arg(args->array[i], k.args[i]));
@@ -72,7 +79,8 @@ Status read_kernel(const MsgValue& m, AmdgpuKernelMeta& k) {
 
 Result<AmdgpuMetadata> parse_amdgpu_metadata(Bytes bytes) {
   WEFT_ASSIGN_OR_RETURN(MsgValue root, parse_msgpack(bytes));
-  if (root.type != MsgValue::Type::kMap) return invalid_image("AMDGPU metadata: top level is not a map");
+  if (root.type != MsgValue::Type::kMap)
+    return invalid_image("AMDGPU metadata: top level is not a map");
   AmdgpuMetadata md;
   const MsgValue* version = root.find("amdhsa.version");
   if (!version || version->type != MsgValue::Type::kArray || version->array.size() < 2 ||
@@ -80,11 +88,13 @@ Result<AmdgpuMetadata> parse_amdgpu_metadata(Bytes bytes) {
     return invalid_image("AMDGPU metadata: missing or bad amdhsa.version");
   md.version_major = static_cast<uint32_t>(*version->array[0].as_uint());
   md.version_minor = static_cast<uint32_t>(*version->array[1].as_uint());
-  if (md.version_major != 1) return invalid_image(text_of("AMDGPU metadata: unsupported version ", md.version_major));
+  if (md.version_major != 1)
+    return invalid_image(text_of("AMDGPU metadata: unsupported version ", md.version_major));
   md.target = string_or_empty(root, "amdhsa.target");
   const MsgValue* kernels = root.find("amdhsa.kernels");
   if (kernels) {
-    if (kernels->type != MsgValue::Type::kArray) return invalid_image("AMDGPU metadata: amdhsa.kernels is not an array");
+    if (kernels->type != MsgValue::Type::kArray)
+      return invalid_image("AMDGPU metadata: amdhsa.kernels is not an array");
     md.kernels.resize(kernels->array.size());
     for (size_t i = 0; i < md.kernels.size(); ++i)
       WEFT_RETURN_IF_ERROR(read_kernel(kernels->array[i], md.kernels[i]));
@@ -93,7 +103,8 @@ Result<AmdgpuMetadata> parse_amdgpu_metadata(Bytes bytes) {
 }
 
 Result<KernelDescriptor> parse_kernel_descriptor(Bytes b) {
-  if (b.size() < kKernelDescriptorSize) return invalid_image("kernel descriptor: shorter than 64 bytes");
+  if (b.size() < kKernelDescriptorSize)
+    return invalid_image("kernel descriptor: shorter than 64 bytes");
   KernelDescriptor kd;
   kd.group_segment_fixed_size = *read_le<uint32_t>(b, 0);
   kd.private_segment_fixed_size = *read_le<uint32_t>(b, 4);
@@ -111,10 +122,13 @@ Result<AmdgpuCodeObject> read_amdgpu_code_object(Bytes bytes) {
   AmdgpuCodeObject co;
   WEFT_ASSIGN_OR_RETURN(co.elf, parse_elf(bytes));
   const ElfFile& elf = co.elf;
-  if (elf.machine != kElfMachineAmdgpu) return invalid_image(text_of("not an AMDGPU ELF (e_machine ", elf.machine, ")"));
-  if (elf.os_abi != kElfOsAbiAmdgpuHsa) return invalid_image(text_of("AMDGPU ELF: OS ABI ", elf.os_abi, " is not HSA"));
+  if (elf.machine != kElfMachineAmdgpu)
+    return invalid_image(text_of("not an AMDGPU ELF (e_machine ", elf.machine, ")"));
+  if (elf.os_abi != kElfOsAbiAmdgpuHsa)
+    return invalid_image(text_of("AMDGPU ELF: OS ABI ", elf.os_abi, " is not HSA"));
   if (elf.abi_version < 1 || elf.abi_version > 4)
-    return invalid_image(text_of("AMDGPU ELF: code object ABI version ", elf.abi_version, " is not supported (v3-v6)"));
+    return invalid_image(text_of("AMDGPU ELF: code object ABI version ", elf.abi_version,
+                                 " is not supported (v3-v6)"));
   co.code_object_version = elf.abi_version + 2u;
   WEFT_ASSIGN_OR_RETURN(co.target, amdgpu_target_from_flags(elf.flags, elf.abi_version));
   WEFT_ASSIGN_OR_RETURN(std::vector<ElfNote> notes, elf_notes(elf));
@@ -125,9 +139,12 @@ Result<AmdgpuCodeObject> read_amdgpu_code_object(Bytes bytes) {
   WEFT_ASSIGN_OR_RETURN(co.metadata, parse_amdgpu_metadata(md_note->desc));
   for (const AmdgpuKernelMeta& meta : co.metadata.kernels) {
     const ElfSymbol* kd_sym = elf.symbol(meta.symbol);
-    if (!kd_sym) return invalid_image(text_of("AMDGPU ELF: kernel descriptor ", meta.symbol, " is missing"));
+    if (!kd_sym)
+      return invalid_image(text_of("AMDGPU ELF: kernel descriptor ", meta.symbol, " is missing"));
     auto kd_bytes = elf.bytes_at(kd_sym->value, kKernelDescriptorSize);
-    if (!kd_bytes) return invalid_image(text_of("AMDGPU ELF: kernel descriptor ", meta.symbol, " lies outside the file"));
+    if (!kd_bytes)
+      return invalid_image(
+          text_of("AMDGPU ELF: kernel descriptor ", meta.symbol, " lies outside the file"));
     AmdgpuKernel k;
     k.meta = meta;
     k.descriptor_vaddr = kd_sym->value;

@@ -32,7 +32,8 @@ Result<Bundle> parse_bundle(Bytes b) {
     auto offset = read_le<uint64_t>(b, at);
     auto size = read_le<uint64_t>(b, at + 8);
     auto id_size = read_le<uint64_t>(b, at + 16);
-    if (!offset || !size || !id_size) return invalid_image(text_of("offload bundle: entry ", i, " truncated"));
+    if (!offset || !size || !id_size)
+      return invalid_image(text_of("offload bundle: entry ", i, " truncated"));
     auto id = sub_span(b, at + 24, *id_size);
     if (!id) return invalid_image(text_of("offload bundle: ID of entry ", i, " out of range"));
     auto data = sub_span(b, *offset, *size);
@@ -98,25 +99,26 @@ Result<CompressedBundleHeader> parse_compressed_header(Bytes b) {
       uncompressed = read_le<uint64_t>(b, 16);
       hash = read_le<uint64_t>(b, 24);
       break;
-    default:
-      return invalid_image(text_of("compressed bundle: unknown version ", h.version));
+    default: return invalid_image(text_of("compressed bundle: unknown version ", h.version));
   }
   if (!total || !uncompressed || !hash) return invalid_image("compressed bundle: truncated header");
-  if (*method > 1) return invalid_image(text_of("compressed bundle: unknown compression method ", *method));
+  if (*method > 1)
+    return invalid_image(text_of("compressed bundle: unknown compression method ", *method));
   h.method = static_cast<Compression>(*method);
   h.total_size = *total;
   h.uncompressed_size = *uncompressed;
   h.hash = *hash;
   if (h.total_size != 0 && (h.total_size < h.header_size || h.total_size > b.size()))
-    return invalid_image(text_of("compressed bundle: total size ", h.total_size, " does not fit ", b.size(),
-                                 " bytes"));
+    return invalid_image(text_of("compressed bundle: total size ", h.total_size, " does not fit ",
+                                 b.size(), " bytes"));
   return h;
 }
 
 Result<std::vector<std::byte>> decompress_bundle(Bytes b, uint64_t max_output) {
   WEFT_ASSIGN_OR_RETURN(CompressedBundleHeader h, parse_compressed_header(b));
   if (h.uncompressed_size > max_output)
-    return invalid_image(text_of("compressed bundle: ", h.uncompressed_size, " bytes uncompressed is too large"));
+    return invalid_image(
+        text_of("compressed bundle: ", h.uncompressed_size, " bytes uncompressed is too large"));
   uint64_t end = h.total_size ? h.total_size : b.size();
   Bytes payload = b.subspan(h.header_size, end - h.header_size);
   // The claimed size is allocated up front: check it against what the data can
@@ -128,9 +130,11 @@ Result<std::vector<std::byte>> decompress_bundle(Bytes b, uint64_t max_output) {
     size_t frame = ZSTD_findFrameCompressedSize(payload.data(), payload.size());
     if (ZSTD_isError(frame)) return invalid_image("compressed bundle: zstd frame is corrupt");
     unsigned long long content = ZSTD_getFrameContentSize(payload.data(), frame);
-    if (content == ZSTD_CONTENTSIZE_ERROR) return invalid_image("compressed bundle: zstd frame is corrupt");
+    if (content == ZSTD_CONTENTSIZE_ERROR)
+      return invalid_image("compressed bundle: zstd frame is corrupt");
     // Without a recorded size: each block (3-byte header, 1 byte of RLE) yields at most 128 KiB.
-    bound = content != ZSTD_CONTENTSIZE_UNKNOWN ? content : uint64_t(frame) * (128 << 10) / 4 + (128 << 10);
+    bound = content != ZSTD_CONTENTSIZE_UNKNOWN ? content
+                                                : uint64_t(frame) * (128 << 10) / 4 + (128 << 10);
   }
   if (h.uncompressed_size > bound)
     return invalid_image(text_of("compressed bundle: header claims ", h.uncompressed_size,
@@ -185,7 +189,8 @@ std::vector<std::byte> write_bundle(const std::vector<BundleInput>& entries, uin
 }
 
 Result<std::vector<std::byte>> compress_bundle(Bytes bundle, Compression method, uint16_t version) {
-  if (version < 1 || version > 3) return Status(hipErrorInvalidValue, "compressed bundle version must be 1-3");
+  if (version < 1 || version > 3)
+    return Status(hipErrorInvalidValue, "compressed bundle version must be 1-3");
   std::vector<std::byte> payload;
   if (method == Compression::kZlib) {
     uLongf size = compressBound(static_cast<uLong>(bundle.size()));

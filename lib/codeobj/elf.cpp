@@ -32,8 +32,10 @@ Status read_header_tables(ElfFile& elf, Bytes b) {
   uint64_t shstrndx = *read_le<uint16_t>(b, 62);
 
   if (phnum > 0) {
-    if (phentsize != kPhdrSize) return invalid_image(text_of("ELF: program header size ", phentsize));
-    if (!sub_span(b, phoff, phnum * kPhdrSize)) return invalid_image("ELF: program headers out of range");
+    if (phentsize != kPhdrSize)
+      return invalid_image(text_of("ELF: program header size ", phentsize));
+    if (!sub_span(b, phoff, phnum * kPhdrSize))
+      return invalid_image("ELF: program headers out of range");
     for (uint64_t i = 0; i < phnum; ++i) {
       uint64_t at = phoff + i * kPhdrSize;
       ElfSegment s;
@@ -44,7 +46,8 @@ Status read_header_tables(ElfFile& elf, Bytes b) {
       s.filesz = *read_le<uint64_t>(b, at + 32);
       s.memsz = *read_le<uint64_t>(b, at + 40);
       s.align = *read_le<uint64_t>(b, at + 48);
-      if (!sub_span(b, s.offset, s.filesz)) return invalid_image(text_of("ELF: segment ", i, " out of range"));
+      if (!sub_span(b, s.offset, s.filesz))
+        return invalid_image(text_of("ELF: segment ", i, " out of range"));
       elf.segments.push_back(s);
     }
   }
@@ -91,7 +94,8 @@ Status read_header_tables(ElfFile& elf, Bytes b) {
 
 Status read_symbols(ElfFile& elf, const ElfSection& table, bool dynamic) {
   if (table.entsize != kSymSize) return invalid_image("ELF: symbol entry size is not 24");
-  if (table.link >= elf.sections.size()) return invalid_image("ELF: symbol string table index out of range");
+  if (table.link >= elf.sections.size())
+    return invalid_image("ELF: symbol string table index out of range");
   Bytes strings = elf.sections[table.link].data;
   uint64_t count = table.data.size() / kSymSize;
   for (uint64_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
@@ -206,7 +210,8 @@ Result<std::vector<ElfNote>> elf_notes(const ElfFile& elf) {
   }
   if (!from_sections) {
     for (const ElfSegment& p : elf.segments)
-      if (p.type == kSegmentNote) WEFT_RETURN_IF_ERROR(add(*sub_span(elf.bytes, p.offset, p.filesz), p.align));
+      if (p.type == kSegmentNote)
+        WEFT_RETURN_IF_ERROR(add(*sub_span(elf.bytes, p.offset, p.filesz), p.align));
   }
   return all;
 }

@@ -64,7 +64,9 @@ Status add_bundle_entries(Bytes bytes, std::vector<CodeObjectCandidate>& out) {
       if (!target.ok()) continue;
       c.target = target.value();
     }
-    c.ptx_upward = id.arch == "nvptx64" && (is_ptx_text(e.data) || (is_nvidia_fatbin(e.data) && nvidia_fatbin_has_ptx(e.data)));
+    c.ptx_upward =
+        id.arch == "nvptx64" &&
+        (is_ptx_text(e.data) || (is_nvidia_fatbin(e.data) && nvidia_fatbin_has_ptx(e.data)));
     out.push_back(std::move(c));
   }
   return Status();
@@ -75,12 +77,14 @@ Status add_bundle_entries(Bytes bytes, std::vector<CodeObjectCandidate>& out) {
 constexpr uint64_t kMaxImage = kMaxImageSize;
 
 // Reads `n` bytes at `offset` of the caller's image into `out`, or fails naming `what`.
-Status read_into(const ImageReader& read, uint64_t offset, std::span<std::byte> out, const char* what) {
+Status read_into(const ImageReader& read, uint64_t offset, std::span<std::byte> out,
+                 const char* what) {
   if (offset > kMaxImage || out.size() > kMaxImage - offset)
     return invalid_image(text_of(what, " lies beyond the ", kMaxImage >> 20, " MiB image limit"));
   if (!read(offset, out))
-    return invalid_image(text_of(what, " (bytes ", offset, "..", offset + out.size(),
-                                 ") is not readable memory: the image is truncated or its headers are corrupt"));
+    return invalid_image(
+        text_of(what, " (bytes ", offset, "..", offset + out.size(),
+                ") is not readable memory: the image is truncated or its headers are corrupt"));
   return Status();
 }
 
@@ -96,8 +100,8 @@ Result<T> read_field(const ImageReader& read, uint64_t offset, const char* what)
 // Every (offset, size) pair is checked against the cap before it is added.
 Result<uint64_t> end_of(uint64_t offset, uint64_t size, const char* what) {
   if (offset > kMaxImage || size > kMaxImage - offset)
-    return invalid_image(text_of(what, " ends beyond the ", kMaxImage >> 20, " MiB image limit (offset ", offset,
-                                 ", size ", size, ")"));
+    return invalid_image(text_of(what, " ends beyond the ", kMaxImage >> 20,
+                                 " MiB image limit (offset ", offset, ", size ", size, ")"));
   return offset + size;
 }
 
@@ -108,7 +112,8 @@ Result<size_t> elf_extent(const ImageReader& read) {
   uint64_t phoff = *read_le<uint64_t>(header, 32), shoff = *read_le<uint64_t>(header, 40);
   uint64_t phnum = *read_le<uint16_t>(header, 56), shnum = *read_le<uint16_t>(header, 60);
   uint64_t phentsize = *read_le<uint16_t>(header, 54), shentsize = *read_le<uint16_t>(header, 58);
-  if ((phnum && phentsize != 56) || (shnum && shentsize != 64)) return invalid_image("ELF: bad header sizes");
+  if ((phnum && phentsize != 56) || (shnum && shentsize != 64))
+    return invalid_image("ELF: bad header sizes");
   WEFT_ASSIGN_OR_RETURN(uint64_t ph_end, end_of(phoff, phnum * 56, "ELF program header table"));
   WEFT_ASSIGN_OR_RETURN(uint64_t sh_end, end_of(shoff, shnum * 64, "ELF section header table"));
   uint64_t end = std::max<uint64_t>({64, ph_end, sh_end});
@@ -116,14 +121,16 @@ Result<size_t> elf_extent(const ImageReader& read) {
   WEFT_RETURN_IF_ERROR(read_into(read, phoff, phdrs, "ELF program header table"));
   WEFT_RETURN_IF_ERROR(read_into(read, shoff, shdrs, "ELF section header table"));
   for (uint64_t i = 0; i < phnum; ++i) {
-    WEFT_ASSIGN_OR_RETURN(uint64_t e, end_of(*read_le<uint64_t>(Bytes(phdrs), i * 56 + 8),
-                                             *read_le<uint64_t>(Bytes(phdrs), i * 56 + 32), "ELF segment"));
+    WEFT_ASSIGN_OR_RETURN(uint64_t e,
+                          end_of(*read_le<uint64_t>(Bytes(phdrs), i * 56 + 8),
+                                 *read_le<uint64_t>(Bytes(phdrs), i * 56 + 32), "ELF segment"));
     end = std::max(end, e);
   }
   for (uint64_t i = 0; i < shnum; ++i) {
     if (*read_le<uint32_t>(Bytes(shdrs), i * 64 + 4) == kSectionNoBits) continue;
-    WEFT_ASSIGN_OR_RETURN(uint64_t e, end_of(*read_le<uint64_t>(Bytes(shdrs), i * 64 + 24),
-                                             *read_le<uint64_t>(Bytes(shdrs), i * 64 + 32), "ELF section"));
+    WEFT_ASSIGN_OR_RETURN(uint64_t e,
+                          end_of(*read_le<uint64_t>(Bytes(shdrs), i * 64 + 24),
+                                 *read_le<uint64_t>(Bytes(shdrs), i * 64 + 32), "ELF section"));
     end = std::max(end, e);
   }
   return static_cast<size_t>(end);
@@ -131,7 +138,8 @@ Result<size_t> elf_extent(const ImageReader& read) {
 
 Result<size_t> bundle_extent(const ImageReader& read) {
   WEFT_ASSIGN_OR_RETURN(uint64_t count, read_field<uint64_t>(read, 24, "offload bundle header"));
-  if (count > (1u << 16)) return invalid_image(text_of("offload bundle: ", count, " entries (at most 65536)"));
+  if (count > (1u << 16))
+    return invalid_image(text_of("offload bundle: ", count, " entries (at most 65536)"));
   uint64_t at = 32, end = 32;
   for (uint64_t i = 0; i < count; ++i) {
     std::byte raw[24];
@@ -139,7 +147,8 @@ Result<size_t> bundle_extent(const ImageReader& read) {
     Bytes entry(raw, 24);
     uint64_t offset = *read_le<uint64_t>(entry, 0), size = *read_le<uint64_t>(entry, 8);
     uint64_t id = *read_le<uint64_t>(entry, 16);
-    if (id > 4096) return invalid_image(text_of("offload bundle: entry ", i, " has a ", id, "-byte ID"));
+    if (id > 4096)
+      return invalid_image(text_of("offload bundle: entry ", i, " has a ", id, "-byte ID"));
     WEFT_ASSIGN_OR_RETURN(uint64_t entry_end, end_of(offset, size, "offload bundle entry"));
     at += 24 + id;  // at most 65536 * 4120 bytes: no overflow
     end = std::max({end, at, entry_end});
@@ -199,21 +208,31 @@ bool safe_copy(const void* from, void* to, size_t size) {
 
 Result<size_t> image_extent(const ImageReader& read) {
   std::byte magic_raw[kBundleMagic.size()];
-  if (!read(0, std::span<std::byte>(magic_raw, 4))) return invalid_image("the image pointer is not readable memory");
+  if (!read(0, std::span<std::byte>(magic_raw, 4)))
+    return invalid_image("the image pointer is not readable memory");
   Bytes magic(magic_raw, 4);
   if (is_elf(magic)) return elf_extent(read);
   if (is_compressed_bundle(magic)) {
-    WEFT_ASSIGN_OR_RETURN(uint16_t version, read_field<uint16_t>(read, 4, "compressed bundle header"));
+    WEFT_ASSIGN_OR_RETURN(uint16_t version,
+                          read_field<uint16_t>(read, 4, "compressed bundle header"));
     if (version == 2) {
-      WEFT_ASSIGN_OR_RETURN(uint32_t total, read_field<uint32_t>(read, 8, "compressed bundle header"));
-      if (total > kMaxImage) return invalid_image(text_of("compressed bundle: total size ", total, " is over the cap"));
-      if (total < 24) return invalid_image(text_of("compressed bundle: total size ", total, " is below its header"));
+      WEFT_ASSIGN_OR_RETURN(uint32_t total,
+                            read_field<uint32_t>(read, 8, "compressed bundle header"));
+      if (total > kMaxImage)
+        return invalid_image(text_of("compressed bundle: total size ", total, " is over the cap"));
+      if (total < 24)
+        return invalid_image(
+            text_of("compressed bundle: total size ", total, " is below its header"));
       return static_cast<size_t>(total);
     }
     if (version == 3) {
-      WEFT_ASSIGN_OR_RETURN(uint64_t total, read_field<uint64_t>(read, 8, "compressed bundle header"));
-      if (total > kMaxImage) return invalid_image(text_of("compressed bundle: total size ", total, " is over the cap"));
-      if (total < 32) return invalid_image(text_of("compressed bundle: total size ", total, " is below its header"));
+      WEFT_ASSIGN_OR_RETURN(uint64_t total,
+                            read_field<uint64_t>(read, 8, "compressed bundle header"));
+      if (total > kMaxImage)
+        return invalid_image(text_of("compressed bundle: total size ", total, " is over the cap"));
+      if (total < 32)
+        return invalid_image(
+            text_of("compressed bundle: total size ", total, " is below its header"));
       return static_cast<size_t>(total);
     }
     return invalid_image(text_of("compressed bundle version ", version,
@@ -229,15 +248,19 @@ Result<size_t> image_extent(const ImageReader& read) {
     std::byte npu_raw[kNpuHeaderSize];
     WEFT_RETURN_IF_ERROR(read_into(read, 0, npu_raw, "NPU code object header"));
     if (!is_npu_object(Bytes(npu_raw, sizeof(npu_raw))))
-      return invalid_image("image is neither an ELF code object nor a clang offload bundle nor an NPU object");
+      return invalid_image(
+          "image is neither an ELF code object nor a clang offload bundle nor an NPU object");
     uint64_t total = *read_le<uint64_t>(Bytes(npu_raw, sizeof(npu_raw)), 16);
     if (total > kMaxImage || total < kNpuHeaderSize)
-      return invalid_image(text_of("NPU code object: total size ", total, " is below its header or over the cap"));
+      return invalid_image(
+          text_of("NPU code object: total size ", total, " is below its header or over the cap"));
     return static_cast<size_t>(total);
   }
   if (is_nvidia_fatbin(magic)) {  // u32 magic, u16 version, u16 header size, u64 payload size
-    WEFT_ASSIGN_OR_RETURN(uint16_t header, read_field<uint16_t>(read, 6, "NVIDIA fat binary header"));
-    WEFT_ASSIGN_OR_RETURN(uint64_t payload, read_field<uint64_t>(read, 8, "NVIDIA fat binary header"));
+    WEFT_ASSIGN_OR_RETURN(uint16_t header,
+                          read_field<uint16_t>(read, 6, "NVIDIA fat binary header"));
+    WEFT_ASSIGN_OR_RETURN(uint64_t payload,
+                          read_field<uint64_t>(read, 8, "NVIDIA fat binary header"));
     WEFT_ASSIGN_OR_RETURN(uint64_t total, end_of(header, payload, "NVIDIA fat binary"));
     return static_cast<size_t>(total);
   }
@@ -267,7 +290,8 @@ Result<std::vector<std::byte>> copy_image(const std::byte* data) {
     size_t n = std::min(kChunk, size - at);
     bytes.resize(at + n);
     if (!safe_copy(data + at, bytes.data() + at, n))
-      return invalid_image(text_of("the image's headers claim ", size, " bytes, but memory from byte ", at,
+      return invalid_image(text_of("the image's headers claim ", size,
+                                   " bytes, but memory from byte ", at,
                                    " on is not readable: truncated or corrupt image"));
   }
   return bytes;
@@ -327,8 +351,7 @@ Result<OpenedImage> OpenedImage::open(Bytes bytes, uint64_t max_decompressed) {
       WEFT_RETURN_IF_ERROR(add_bundle_entries(image.storage_, image.candidates_));
       return image;
     }
-    default:
-      return invalid_image("image is neither an ELF code object nor a clang offload bundle");
+    default: return invalid_image("image is neither an ELF code object nor a clang offload bundle");
   }
 }
 
@@ -343,7 +366,8 @@ const CodeObjectCandidate* OpenedImage::select(std::string_view device_target) c
 std::string OpenedImage::targets_text() const {
   std::string out;
   for (const auto& c : candidates_)
-    out += (out.empty() ? "" : ", ") + (c.any_target ? std::string("a code object for the driver to judge") : c.target);
+    out += (out.empty() ? "" : ", ") +
+           (c.any_target ? std::string("a code object for the driver to judge") : c.target);
   return out.empty() ? "none" : out;
 }
 

@@ -22,7 +22,8 @@ class Decoder {
     if ((tag & 0xe0) == 0xa0) return blob(out, MsgValue::Type::kString, tag & 0x1f);
     switch (tag) {
       case 0xc0: out.type = MsgValue::Type::kNil; return Status();
-      case 0xc2: case 0xc3:
+      case 0xc2:
+      case 0xc3:
         out.type = MsgValue::Type::kBool;
         out.boolean = tag == 0xc3;
         return Status();
@@ -80,7 +81,8 @@ class Decoder {
     if (b_.size() - at_ < sizeof(T)) return false;
     using U = std::make_unsigned_t<T>;
     U v = 0;
-    for (size_t i = 0; i < sizeof(T); ++i) v = static_cast<U>((v << 8) | static_cast<uint8_t>(b_[at_ + i]));
+    for (size_t i = 0; i < sizeof(T); ++i)
+      v = static_cast<U>((v << 8) | static_cast<uint8_t>(b_[at_ + i]));
     at_ += sizeof(T);
     out = static_cast<T>(v);
     return true;

@@ -16,20 +16,24 @@ struct MachName {
 
 // EF_AMDGPU_MACH values (LLVM's ELF.h).
 constexpr MachName kMachNames[] = {
-    {0x20, "gfx600"},  {0x21, "gfx601"},  {0x22, "gfx700"},  {0x23, "gfx701"},
-    {0x24, "gfx702"},  {0x25, "gfx703"},  {0x26, "gfx704"},  {0x28, "gfx801"},
-    {0x29, "gfx802"},  {0x2a, "gfx803"},  {0x2b, "gfx810"},  {0x2c, "gfx900"},
-    {0x2d, "gfx902"},  {0x2e, "gfx904"},  {0x2f, "gfx906"},  {0x30, "gfx908"},
-    {0x31, "gfx909"},  {0x32, "gfx90c"},  {0x33, "gfx1010"}, {0x34, "gfx1011"},
-    {0x35, "gfx1012"}, {0x36, "gfx1030"}, {0x37, "gfx1031"}, {0x38, "gfx1032"},
-    {0x39, "gfx1033"}, {0x3a, "gfx602"},  {0x3b, "gfx705"},  {0x3c, "gfx805"},
-    {0x3d, "gfx1035"}, {0x3e, "gfx1034"}, {0x3f, "gfx90a"},  {0x40, "gfx940"},
-    {0x41, "gfx1100"}, {0x42, "gfx1013"}, {0x43, "gfx1150"}, {0x44, "gfx1103"},
-    {0x45, "gfx1036"}, {0x46, "gfx1101"}, {0x47, "gfx1102"}, {0x48, "gfx1200"},
-    {0x4a, "gfx1151"}, {0x4b, "gfx941"},  {0x4c, "gfx942"},  {0x4e, "gfx1201"},
-    {0x4f, "gfx950"},  {0x51, "gfx9-generic"}, {0x52, "gfx10-1-generic"},
-    {0x53, "gfx10-3-generic"}, {0x54, "gfx11-generic"}, {0x55, "gfx1152"},
-    {0x58, "gfx1153"}, {0x59, "gfx12-generic"}, {0x5f, "gfx9-4-generic"},
+    {0x20, "gfx600"},        {0x21, "gfx601"},          {0x22, "gfx700"},
+    {0x23, "gfx701"},        {0x24, "gfx702"},          {0x25, "gfx703"},
+    {0x26, "gfx704"},        {0x28, "gfx801"},          {0x29, "gfx802"},
+    {0x2a, "gfx803"},        {0x2b, "gfx810"},          {0x2c, "gfx900"},
+    {0x2d, "gfx902"},        {0x2e, "gfx904"},          {0x2f, "gfx906"},
+    {0x30, "gfx908"},        {0x31, "gfx909"},          {0x32, "gfx90c"},
+    {0x33, "gfx1010"},       {0x34, "gfx1011"},         {0x35, "gfx1012"},
+    {0x36, "gfx1030"},       {0x37, "gfx1031"},         {0x38, "gfx1032"},
+    {0x39, "gfx1033"},       {0x3a, "gfx602"},          {0x3b, "gfx705"},
+    {0x3c, "gfx805"},        {0x3d, "gfx1035"},         {0x3e, "gfx1034"},
+    {0x3f, "gfx90a"},        {0x40, "gfx940"},          {0x41, "gfx1100"},
+    {0x42, "gfx1013"},       {0x43, "gfx1150"},         {0x44, "gfx1103"},
+    {0x45, "gfx1036"},       {0x46, "gfx1101"},         {0x47, "gfx1102"},
+    {0x48, "gfx1200"},       {0x4a, "gfx1151"},         {0x4b, "gfx941"},
+    {0x4c, "gfx942"},        {0x4e, "gfx1201"},         {0x4f, "gfx950"},
+    {0x51, "gfx9-generic"},  {0x52, "gfx10-1-generic"}, {0x53, "gfx10-3-generic"},
+    {0x54, "gfx11-generic"}, {0x55, "gfx1152"},         {0x58, "gfx1153"},
+    {0x59, "gfx12-generic"}, {0x5f, "gfx9-4-generic"},
 };
 
 struct SmVersion {
@@ -77,7 +81,8 @@ Result<TargetId> parse_target_id(std::string_view text) {
   TargetId id;
   size_t colon = text.find(':');
   id.processor = std::string(text.substr(0, colon));
-  if (id.processor.empty()) return invalid_image(text_of("target ID \"", text, "\" has no processor"));
+  if (id.processor.empty())
+    return invalid_image(text_of("target ID \"", text, "\" has no processor"));
   while (colon != std::string_view::npos) {
     text.remove_prefix(colon + 1);
     colon = text.find(':');
@@ -121,7 +126,8 @@ std::string_view amdgpu_processor(uint32_t mach) {
 Result<std::string> amdgpu_target_from_flags(uint32_t flags, uint8_t abi_version) {
   std::string_view processor = amdgpu_processor(flags & 0xff);
   if (processor.empty())
-    return invalid_image(text_of("AMDGPU ELF: unknown processor (EF_AMDGPU_MACH ", flags & 0xff, ")"));
+    return invalid_image(
+        text_of("AMDGPU ELF: unknown processor (EF_AMDGPU_MACH ", flags & 0xff, ")"));
   std::string out(processor);
   if (abi_version >= 2) {  // code object v4+: two-bit modes, 0 unsupported, 1 any, 2 off, 3 on
     unsigned sramecc = (flags >> 10) & 3, xnack = (flags >> 8) & 3;

@@ -24,8 +24,9 @@ struct State {
 
   // level while on, 0 while off: what level() reads.
   void publish() {
-    detail::effective_level.store(on.load(std::memory_order_relaxed) ? level.load(std::memory_order_relaxed) : 0,
-                                  std::memory_order_relaxed);
+    detail::effective_level.store(
+        on.load(std::memory_order_relaxed) ? level.load(std::memory_order_relaxed) : 0,
+        std::memory_order_relaxed);
   }
 };
 
@@ -60,8 +61,12 @@ uint64_t now_us() {
   return uint64_t(duration_cast<microseconds>(steady_clock::now().time_since_epoch()).count());
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 }  // namespace
 
@@ -100,8 +105,8 @@ bool is_enabled() { return state().on.load(std::memory_order_relaxed); }
 
 std::string_view category_name(uint32_t category) {
   static constexpr std::string_view kNames[] = {
-      "api",  "cmd",  "wait", "aql",  "queue", "sig", "lock", "kern", "copy", "copy2",
-      "res",  "init", "misc", "aql2", "code",  "cmd2", "loc", "mem",  "pool", "ts"};
+      "api", "cmd",  "wait", "aql",  "queue", "sig",  "lock", "kern", "copy", "copy2",
+      "res", "init", "misc", "aql2", "code",  "cmd2", "loc",  "mem",  "pool", "ts"};
   if (category == 0) return "misc";
   unsigned bit = unsigned(std::countr_zero(category));
   return bit < std::size(kNames) ? kNames[bit] : "misc";
@@ -116,7 +121,8 @@ std::string format_line(Level lvl, uint32_t category, std::string_view message, 
 }
 
 void write(Level lvl, uint32_t category, std::string_view message) {
-  std::string line = format_line(lvl, category, message, now_us(), long(::getpid()), this_thread_id());
+  std::string line =
+      format_line(lvl, category, message, now_us(), long(::getpid()), this_thread_id());
   // One write(2) per line keeps concurrent messages whole.
   ssize_t ignored = ::write(STDERR_FILENO, line.data(), line.size());
   (void)ignored;
@@ -125,20 +131,25 @@ void write(Level lvl, uint32_t category, std::string_view message) {
 uint32_t api_category(std::string_view name) {
   if (contains(name, "Graph")) return contains(name, "Launch") ? uint32_t(kCommand) : 0u;
   if (contains(name, "Launch") || starts_with(name, "hipConfigureCall")) return kKernel;
-  if (starts_with(name, "hipMemcpy") || starts_with(name, "hipMemset") || starts_with(name, "hipMemPrefetch"))
+  if (starts_with(name, "hipMemcpy") || starts_with(name, "hipMemset") ||
+      starts_with(name, "hipMemPrefetch"))
     return kCopy;
   if (starts_with(name, "hipMemPool") || starts_with(name, "hipMallocFromPool") ||
       (contains(name, "Async") && (starts_with(name, "hipMalloc") || starts_with(name, "hipFree"))))
     return kMemoryPool;
-  if (starts_with(name, "hipMalloc") || starts_with(name, "hipFree") || starts_with(name, "hipHostMalloc") ||
-      starts_with(name, "hipHostFree") || starts_with(name, "hipHostAlloc") || starts_with(name, "hipHostRegister") ||
-      starts_with(name, "hipHostUnregister") || starts_with(name, "hipExtMalloc") || starts_with(name, "hipMemAlloc") ||
-      starts_with(name, "hipMemCreate") || starts_with(name, "hipMemRelease") || starts_with(name, "hipMemMap") ||
+  if (starts_with(name, "hipMalloc") || starts_with(name, "hipFree") ||
+      starts_with(name, "hipHostMalloc") || starts_with(name, "hipHostFree") ||
+      starts_with(name, "hipHostAlloc") || starts_with(name, "hipHostRegister") ||
+      starts_with(name, "hipHostUnregister") || starts_with(name, "hipExtMalloc") ||
+      starts_with(name, "hipMemAlloc") || starts_with(name, "hipMemCreate") ||
+      starts_with(name, "hipMemRelease") || starts_with(name, "hipMemMap") ||
       starts_with(name, "hipMemUnmap") || starts_with(name, "hipMemAddress"))
     return kMemory;
-  if (contains(name, "Synchronize") || contains(name, "Query") || starts_with(name, "hipStreamWait"))
+  if (contains(name, "Synchronize") || contains(name, "Query") ||
+      starts_with(name, "hipStreamWait"))
     return kWait;
-  if (starts_with(name, "hipModule") || starts_with(name, "__hipRegister") || starts_with(name, "__hipUnregister"))
+  if (starts_with(name, "hipModule") || starts_with(name, "__hipRegister") ||
+      starts_with(name, "__hipUnregister"))
     return kCode;
   if (name == "hipInit" || name == "hipDeviceReset") return kInit;
   return 0;
@@ -152,7 +163,8 @@ void warn_once(std::string_view key, std::string_view message) {
     std::lock_guard lock(mutex);
     if (!seen->emplace(key).second) return;
   }
-  if (enabled(Level::kWarning, kInit) || !env::settings().log_level_set) write(Level::kWarning, kInit, message);
+  if (enabled(Level::kWarning, kInit) || !env::settings().log_level_set)
+    write(Level::kWarning, kInit, message);
 }
 
 }  // namespace weft::log

@@ -29,7 +29,8 @@ int memory_type_to_abi5(int v) {
   switch (v) {
     case hipMemoryTypeHost: return k5Host;
     case hipMemoryTypeDevice: return k5Device;
-    case hipMemoryTypeManaged: return k5Device;  // 5.x had no managed type: device memory with isManaged
+    case hipMemoryTypeManaged:
+      return k5Device;  // 5.x had no managed type: device memory with isManaged
     case hipMemoryTypeArray: return k5Array;
     case hipMemoryTypeUnified: return k5Unified;
     default: return k5Host;  // hipMemoryTypeUnregistered: plain host memory
@@ -69,7 +70,8 @@ int graph_node_type_to_abi5(int v) {
 void* real(const char* name, const char* node) {
   void* f = dlvsym(RTLD_NEXT, name, node);
   if (!f) {
-    std::fprintf(stderr, "libamdhip64.so.5 (weft): %s@%s is missing from libamdhip64.so.7\n", name, node);
+    std::fprintf(stderr, "libamdhip64.so.5 (weft): %s@%s is missing from libamdhip64.so.7\n", name,
+                 node);
     std::abort();
   }
   return f;
@@ -82,22 +84,28 @@ F resolve(const char* name, const char* node) {
 
 hip_Memcpy2D to_current(const hip_Memcpy2D& p) {
   hip_Memcpy2D out = p;
-  out.srcMemoryType = static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.srcMemoryType)));
-  out.dstMemoryType = static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.dstMemoryType)));
+  out.srcMemoryType =
+      static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.srcMemoryType)));
+  out.dstMemoryType =
+      static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.dstMemoryType)));
   return out;
 }
 
 HIP_MEMCPY3D to_current(const HIP_MEMCPY3D& p) {
   HIP_MEMCPY3D out = p;
-  out.srcMemoryType = static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.srcMemoryType)));
-  out.dstMemoryType = static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.dstMemoryType)));
+  out.srcMemoryType =
+      static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.srcMemoryType)));
+  out.dstMemoryType =
+      static_cast<hipMemoryType>(memory_type_from_abi5(static_cast<int>(p.dstMemoryType)));
   return out;
 }
 
 }  // namespace
 
-WEFT_ABI5_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes, const void* ptr) {
-  static auto f = resolve<hipError_t (*)(hipPointerAttribute_t*, const void*)>("hipPointerGetAttributes", "hip_4.2");
+WEFT_ABI5_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attributes,
+                                                    const void* ptr) {
+  static auto f = resolve<hipError_t (*)(hipPointerAttribute_t*, const void*)>(
+      "hipPointerGetAttributes", "hip_4.2");
   hipError_t rc = f(attributes, ptr);
   if (rc == hipSuccess && attributes) {
     // 5.x answered hipErrorInvalidValue for memory HIP does not know (7.0 made it success).
@@ -107,31 +115,37 @@ WEFT_ABI5_EXPORT hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attri
   return rc;
 }
 
-WEFT_ABI5_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
-  static auto f = resolve<hipError_t (*)(void*, hipPointer_attribute, hipDeviceptr_t)>("hipPointerGetAttribute", "hip_5.0");
+WEFT_ABI5_EXPORT hipError_t hipPointerGetAttribute(void* data, hipPointer_attribute attribute,
+                                                   hipDeviceptr_t ptr) {
+  static auto f = resolve<hipError_t (*)(void*, hipPointer_attribute, hipDeviceptr_t)>(
+      "hipPointerGetAttribute", "hip_5.0");
   hipError_t rc = f(data, attribute, ptr);
   if (rc == hipSuccess && data && attribute == HIP_POINTER_ATTRIBUTE_MEMORY_TYPE)
-    *static_cast<unsigned*>(data) = static_cast<unsigned>(memory_type_to_abi5(static_cast<int>(*static_cast<unsigned*>(data))));
+    *static_cast<unsigned*>(data) =
+        static_cast<unsigned>(memory_type_to_abi5(static_cast<int>(*static_cast<unsigned*>(data))));
   return rc;
 }
 
-WEFT_ABI5_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int count, hipPointer_attribute* attributes, void** data,
-                                                       hipDeviceptr_t ptr) {
+WEFT_ABI5_EXPORT hipError_t hipDrvPointerGetAttributes(unsigned int count,
+                                                       hipPointer_attribute* attributes,
+                                                       void** data, hipDeviceptr_t ptr) {
   static auto f = resolve<hipError_t (*)(unsigned, hipPointer_attribute*, void**, hipDeviceptr_t)>(
       "hipDrvPointerGetAttributes", "hip_5.0");
   hipError_t rc = f(count, attributes, data, ptr);
   if (rc == hipSuccess && attributes && data)
     for (unsigned i = 0; i < count; ++i)
       if (attributes[i] == HIP_POINTER_ATTRIBUTE_MEMORY_TYPE && data[i])
-        *static_cast<unsigned*>(data[i]) =
-            static_cast<unsigned>(memory_type_to_abi5(static_cast<int>(*static_cast<unsigned*>(data[i]))));
+        *static_cast<unsigned*>(data[i]) = static_cast<unsigned>(
+            memory_type_to_abi5(static_cast<int>(*static_cast<unsigned*>(data[i]))));
   return rc;
 }
 
 WEFT_ABI5_EXPORT hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType* type) {
-  static auto f = resolve<hipError_t (*)(hipGraphNode_t, hipGraphNodeType*)>("hipGraphNodeGetType", "hip_4.5");
+  static auto f =
+      resolve<hipError_t (*)(hipGraphNode_t, hipGraphNodeType*)>("hipGraphNodeGetType", "hip_4.5");
   hipError_t rc = f(node, type);
-  if (rc == hipSuccess && type) *type = static_cast<hipGraphNodeType>(graph_node_type_to_abi5(*type));
+  if (rc == hipSuccess && type)
+    *type = static_cast<hipGraphNodeType>(graph_node_type_to_abi5(*type));
   return rc;
 }
 
@@ -143,14 +157,16 @@ WEFT_ABI5_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D* p) {
 }
 
 WEFT_ABI5_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* p, hipStream_t stream) {
-  static auto f = resolve<hipError_t (*)(const hip_Memcpy2D*, hipStream_t)>("hipMemcpyParam2DAsync", "hip_4.2");
+  static auto f =
+      resolve<hipError_t (*)(const hip_Memcpy2D*, hipStream_t)>("hipMemcpyParam2DAsync", "hip_4.2");
   if (!p) return f(p, stream);
   hip_Memcpy2D current = to_current(*p);
   return f(&current, stream);
 }
 
 WEFT_ABI5_EXPORT hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* p) {
-  static auto f = resolve<hipError_t (*)(const hip_Memcpy2D*)>("hipDrvMemcpy2DUnaligned", "hip_4.3");
+  static auto f =
+      resolve<hipError_t (*)(const hip_Memcpy2D*)>("hipDrvMemcpy2DUnaligned", "hip_4.3");
   if (!p) return f(p);
   hip_Memcpy2D current = to_current(*p);
   return f(&current);
@@ -164,7 +180,8 @@ WEFT_ABI5_EXPORT hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* p) {
 }
 
 WEFT_ABI5_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* p, hipStream_t stream) {
-  static auto f = resolve<hipError_t (*)(const HIP_MEMCPY3D*, hipStream_t)>("hipDrvMemcpy3DAsync", "hip_4.2");
+  static auto f =
+      resolve<hipError_t (*)(const HIP_MEMCPY3D*, hipStream_t)>("hipDrvMemcpy3DAsync", "hip_4.2");
   if (!p) return f(p, stream);
   HIP_MEMCPY3D current = to_current(*p);
   return f(&current, stream);
@@ -173,8 +190,9 @@ WEFT_ABI5_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* p, hipStream
 WEFT_ABI5_EXPORT hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t* node, hipGraph_t graph,
                                                      const hipGraphNode_t* deps, size_t count,
                                                      const HIP_MEMCPY3D* p, hipCtx_t ctx) {
-  static auto f = resolve<hipError_t (*)(hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
-                                         const HIP_MEMCPY3D*, hipCtx_t)>("hipDrvGraphAddMemcpyNode", "hip_5.6");
+  static auto f =
+      resolve<hipError_t (*)(hipGraphNode_t*, hipGraph_t, const hipGraphNode_t*, size_t,
+                             const HIP_MEMCPY3D*, hipCtx_t)>("hipDrvGraphAddMemcpyNode", "hip_5.6");
   if (!p) return f(node, graph, deps, count, p, ctx);
   HIP_MEMCPY3D current = to_current(*p);
   return f(node, graph, deps, count, &current, ctx);

@@ -13,8 +13,8 @@ hipError_t finish(const char* name, const Status& status, const std::string& arg
   // hipErrorNotReady answers a query; it is not an error (HIP 7 / CUDA rule).
   if (status.code() == hipErrorNotReady) return status.code();
   ts.last_error = status.code();
-  log::at(log::Level::kError, log::kApi, "{}({}) failed: {} ({}): {}", name, args, error_name(status.code()),
-             static_cast<int>(status.code()), status.message());
+  log::at(log::Level::kError, log::kApi, "{}({}) failed: {} ({}): {}", name, args,
+          error_name(status.code()), static_cast<int>(status.code()), status.message());
   return status.code();
 }
 
@@ -31,18 +31,21 @@ CallLog CallLog::open_enabled(const char* api_name) {
 }
 
 void CallLog::entered(const std::string& args) const {
-  log::write(log::Level::kDebug, log::kApi | log::api_category(name), fmt::format("{} ( {} ) ...", name, args));
+  log::write(log::Level::kDebug, log::kApi | log::api_category(name),
+             fmt::format("{} ( {} ) ...", name, args));
 }
 
 void CallLog::returned(const Status& status, const std::string& args) const {
   uint64_t took = monotonic_us() - started_us;
   uint32_t category = log::kApi | log::api_category(name);
   if (status.ok())
-    log::write(log::Level::kInfo, category, fmt::format("{} ( {} ) = hipSuccess : {} us", name, args, took));
-  else
     log::write(log::Level::kInfo, category,
-               fmt::format("{} ( {} ) = {} ({}) : {} us : {}", name, args, error_name(status.code()),
-                           static_cast<int>(status.code()), took, status.message()));
+               fmt::format("{} ( {} ) = hipSuccess : {} us", name, args, took));
+  else
+    log::write(
+        log::Level::kInfo, category,
+        fmt::format("{} ( {} ) = {} ({}) : {} us : {}", name, args, error_name(status.code()),
+                    static_cast<int>(status.code()), took, status.message()));
 }
 
 hipError_t sticky_error_of_current_device() {
@@ -64,14 +67,14 @@ Result<DeviceState*> device_at(int ordinal) {
   if (rt.device_count() == 0) return Status(hipErrorNoDevice, "no HIP agent is available");
   DeviceState* device = rt.device(ordinal);
   if (!device)
-    return Status(hipErrorInvalidDevice,
-                  fmt::format("device {} does not exist ({} available)", ordinal, rt.device_count()));
+    return Status(hipErrorInvalidDevice, fmt::format("device {} does not exist ({} available)",
+                                                     ordinal, rt.device_count()));
   return device;
 }
 
 namespace {
 Result<Ref<Stream>> per_thread_stream() {
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
   ThreadState& ts = thread_state();
   if (ts.per_thread_streams.size() <= size_t(device->ordinal()))
     ts.per_thread_streams.resize(device->ordinal() + 1);
@@ -86,14 +89,13 @@ Result<Ref<Stream>> per_thread_stream() {
 Result<Ref<Stream>> resolve_stream(hipStream_t stream, DefaultStream default_stream) {
   if (stream == nullptr || stream == hipStreamLegacy) {
     if (default_stream == kPerThread) return per_thread_stream();
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
-    WEFT_ASSIGN_OR_RETURN(Stream* null, device->null_stream());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+    WEFT_ASSIGN_OR_RETURN(Stream * null, device->null_stream());
     return Ref<Stream>(null);
   }
   if (stream == hipStreamPerThread) return per_thread_stream();
   Ref<Stream> found = Runtime::get().streams().find(stream);
-  if (!found)
-    return Status(hipErrorInvalidHandle, "stream handle is unknown or was destroyed");
+  if (!found) return Status(hipErrorInvalidHandle, "stream handle is unknown or was destroyed");
   return found;
 }
 

@@ -47,14 +47,11 @@ std::string arg_text(const T& value) {
     return value ? fmt::format("{}", reinterpret_cast<const void*>(value)) : "null";
   else if constexpr (std::is_enum_v<T> && sizeof(T) == sizeof(int))
     return fmt::format("{}", raw_value(value));
-  else if constexpr (std::is_enum_v<T>)
-    return fmt::format("{}", static_cast<long long>(value));
-  else if constexpr (std::is_arithmetic_v<T>)
-    return fmt::format("{}", value);
+  else if constexpr (std::is_enum_v<T>) return fmt::format("{}", static_cast<long long>(value));
+  else if constexpr (std::is_arithmetic_v<T>) return fmt::format("{}", value);
   else if constexpr (std::is_same_v<T, dim3>)
     return fmt::format("{{{},{},{}}}", value.x, value.y, value.z);
-  else
-    return "<value>";
+  else return "<value>";
 }
 
 template <typename... Args>
@@ -76,7 +73,8 @@ struct CallLog {
   uint64_t started_us = 0;
 
   static CallLog open(const char* api_name) {
-    if (log::level() < log::Level::kInfo) [[likely]] return {};
+    if (log::level() < log::Level::kInfo) [[likely]]
+      return {};
     return open_enabled(api_name);
   }
   static CallLog open_enabled(const char* api_name);
@@ -97,10 +95,12 @@ class TracedCall {
  public:
   template <typename... Args>
   TracedCall(const char* name, const Args&... args) noexcept {
-    if (trace::on()) [[unlikely]] open_ = open(name, args...);
+    if (trace::on()) [[unlikely]]
+      open_ = open(name, args...);
   }
   ~TracedCall() {
-    if (open_) [[unlikely]] trace::close_api_slice(thread_state().last_call);
+    if (open_) [[unlikely]]
+      trace::close_api_slice(thread_state().last_call);
   }
   TracedCall(const TracedCall&) = delete;
   TracedCall& operator=(const TracedCall&) = delete;
@@ -124,13 +124,13 @@ hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   if (fork_guard::in_forked_child()) [[unlikely]]
     return fork_guard::refuse(name);
   const CallLog logged = CallLog::open(name);
-  if (logged.name && log::level() >= log::Level::kDebug) [[unlikely]] logged.entered(args_text(args...));
+  if (logged.name && log::level() >= log::Level::kDebug) [[unlikely]]
+    logged.entered(args_text(args...));
   Status status;
   try {
     if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
       status = Status(sticky, "the device is in an error state from earlier work");
-    else
-      status = body();
+    else status = body();
   } catch (const std::bad_alloc&) {
     status = Status(hipErrorOutOfMemory, "host memory exhausted");
   } catch (const std::exception& e) {
@@ -138,7 +138,8 @@ hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   } catch (...) {
     status = Status(hipErrorUnknown, "internal exception");
   }
-  if (logged.name) [[unlikely]] logged.returned(status, args_text(args...));
+  if (logged.name) [[unlikely]]
+    logged.returned(status, args_text(args...));
   if (status.ok()) {
     thread_state().last_call = hipSuccess;
     return hipSuccess;

@@ -15,7 +15,7 @@
 namespace weft::api {
 
 struct RegionSide {
-  Ref<hipArray> array;   // an array side, or
+  Ref<hipArray> array;        // an array side, or
   const void* ptr = nullptr;  // linear memory
   Side side = Side::kEither;  //   what the kind says it is
   size_t pitch = 0;           //   bytes per row
@@ -36,8 +36,8 @@ Status copy_region(RegionSide dst, RegionSide src, size_t width_bytes, size_t he
 
 // The CopyOps of a region whose arrays live in linear memory (graph memcpy nodes);
 // hipErrorNotSupported for a native array, which no Op can carry.
-Result<std::vector<CopyOp>> plan_region(RegionSide dst, RegionSide src, size_t width_bytes, size_t height,
-                                        size_t depth);
+Result<std::vector<CopyOp>> plan_region(RegionSide dst, RegionSide src, size_t width_bytes,
+                                        size_t height, size_t depth);
 
 // The two sides of a hipMemcpy3DParms with an array: positions and the extent's
 // width count elements on array sides (CUDA's rule); returns the width in bytes.

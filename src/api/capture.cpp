@@ -26,7 +26,8 @@ Status end(hipStream_t stream, hipGraph_t* graph, DefaultStream default_stream) 
   return status;
 }
 
-Status is_capturing(hipStream_t stream, hipStreamCaptureStatus* status, DefaultStream default_stream) {
+Status is_capturing(hipStream_t stream, hipStreamCaptureStatus* status,
+                    DefaultStream default_stream) {
   if (!status) return invalid_value("null output pointer");
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(CaptureInfo info, capture_info(*s));
@@ -35,7 +36,8 @@ Status is_capturing(hipStream_t stream, hipStreamCaptureStatus* status, DefaultS
 }
 
 Status info_v2(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long long* id,
-               hipGraph_t* graph, const hipGraphNode_t** deps, size_t* count, DefaultStream default_stream) {
+               hipGraph_t* graph, const hipGraphNode_t** deps, size_t* count,
+               DefaultStream default_stream) {
   if (!status) return invalid_value("null status pointer");
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(CaptureInfo info, capture_info(*s));
@@ -52,18 +54,22 @@ Status info_v2(hipStream_t stream, hipStreamCaptureStatus* status, unsigned long
 }  // namespace
 
 WEFT_EXPORT hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
-  return call("hipStreamBeginCapture", [&] { return begin(stream, mode, kLegacy); }, stream, mode);
+  return call(
+      "hipStreamBeginCapture", [&] { return begin(stream, mode, kLegacy); }, stream, mode);
 }
 
 WEFT_EXPORT hipError_t hipStreamBeginCapture_spt(hipStream_t stream, hipStreamCaptureMode mode) {
-  return call("hipStreamBeginCapture_spt", [&] { return begin(stream, mode, kPerThread); }, stream, mode);
+  return call(
+      "hipStreamBeginCapture_spt", [&] { return begin(stream, mode, kPerThread); }, stream, mode);
 }
 
 WEFT_EXPORT hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
                                                     const hipGraphNode_t* deps,
                                                     const hipGraphEdgeData* edge_data, size_t count,
                                                     hipStreamCaptureMode mode) {
-  return call("hipStreamBeginCaptureToGraph", [&] {
+  return call(
+      "hipStreamBeginCaptureToGraph",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(Graph * g, graph_of(graph));
     WEFT_ASSIGN_OR_RETURN(std::vector<GraphNode*> nodes, nodes_of(deps, count));
     if (edge_data)
@@ -72,66 +78,86 @@ WEFT_EXPORT hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph
           return invalid_value("only default edges are supported");
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     return begin_capture(*s, mode, g, nodes);
-  }, stream, graph, deps, edge_data, count, mode);
+      },
+      stream, graph, deps, edge_data, count, mode);
 }
 
 WEFT_EXPORT hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t* graph) {
-  return call("hipStreamEndCapture", [&] { return end(stream, graph, kLegacy); }, stream, graph);
+  return call(
+      "hipStreamEndCapture", [&] { return end(stream, graph, kLegacy); }, stream, graph);
 }
 
 WEFT_EXPORT hipError_t hipStreamEndCapture_spt(hipStream_t stream, hipGraph_t* graph) {
-  return call("hipStreamEndCapture_spt", [&] { return end(stream, graph, kPerThread); }, stream, graph);
+  return call(
+      "hipStreamEndCapture_spt", [&] { return end(stream, graph, kPerThread); }, stream, graph);
 }
 
 WEFT_EXPORT hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus* status) {
-  return call("hipStreamIsCapturing", [&] { return is_capturing(stream, status, kLegacy); }, stream, status);
+  return call(
+      "hipStreamIsCapturing", [&] { return is_capturing(stream, status, kLegacy); }, stream,
+      status);
 }
 
-WEFT_EXPORT hipError_t hipStreamIsCapturing_spt(hipStream_t stream, hipStreamCaptureStatus* status) {
-  return call("hipStreamIsCapturing_spt", [&] { return is_capturing(stream, status, kPerThread); }, stream, status);
+WEFT_EXPORT hipError_t hipStreamIsCapturing_spt(hipStream_t stream,
+                                                hipStreamCaptureStatus* status) {
+  return call(
+      "hipStreamIsCapturing_spt", [&] { return is_capturing(stream, status, kPerThread); }, stream,
+      status);
 }
 
 WEFT_EXPORT hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus* status,
                                                unsigned long long* id) {
-  return call("hipStreamGetCaptureInfo", [&] {
-    return info_v2(stream, status, id, nullptr, nullptr, nullptr, kLegacy);
-  }, stream, status, id);
+  return call(
+      "hipStreamGetCaptureInfo",
+      [&] { return info_v2(stream, status, id, nullptr, nullptr, nullptr, kLegacy); }, stream,
+      status, id);
 }
 
-WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream, hipStreamCaptureStatus* status,
+WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_spt(hipStream_t stream,
+                                                   hipStreamCaptureStatus* status,
                                                    unsigned long long* id) {
-  return call("hipStreamGetCaptureInfo_spt", [&] {
-    return info_v2(stream, status, id, nullptr, nullptr, nullptr, kPerThread);
-  }, stream, status, id);
+  return call(
+      "hipStreamGetCaptureInfo_spt",
+      [&] { return info_v2(stream, status, id, nullptr, nullptr, nullptr, kPerThread); }, stream,
+      status, id);
 }
 
-WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus* status,
+WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream,
+                                                  hipStreamCaptureStatus* status,
                                                   unsigned long long* id, hipGraph_t* graph,
                                                   const hipGraphNode_t** deps, size_t* count) {
-  return call("hipStreamGetCaptureInfo_v2", [&] {
-    return info_v2(stream, status, id, graph, deps, count, kLegacy);
-  }, stream, status, id, graph, deps, count);
+  return call(
+      "hipStreamGetCaptureInfo_v2",
+      [&] { return info_v2(stream, status, id, graph, deps, count, kLegacy); }, stream, status, id,
+      graph, deps, count);
 }
 
-WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream, hipStreamCaptureStatus* status,
+WEFT_EXPORT hipError_t hipStreamGetCaptureInfo_v2_spt(hipStream_t stream,
+                                                      hipStreamCaptureStatus* status,
                                                       unsigned long long* id, hipGraph_t* graph,
                                                       const hipGraphNode_t** deps, size_t* count) {
-  return call("hipStreamGetCaptureInfo_v2_spt", [&] {
-    return info_v2(stream, status, id, graph, deps, count, kPerThread);
-  }, stream, status, id, graph, deps, count);
+  return call(
+      "hipStreamGetCaptureInfo_v2_spt",
+      [&] { return info_v2(stream, status, id, graph, deps, count, kPerThread); }, stream, status,
+      id, graph, deps, count);
 }
 
 WEFT_EXPORT hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t* deps,
                                                           size_t count, unsigned int flags) {
-  return call("hipStreamUpdateCaptureDependencies", [&] {
+  return call(
+      "hipStreamUpdateCaptureDependencies",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(std::vector<GraphNode*> nodes, nodes_of(deps, count));
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     return update_capture_dependencies(*s, nodes, flags);
-  }, stream, deps, count, flags);
+      },
+      stream, deps, count, flags);
 }
 
 WEFT_EXPORT hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* mode) {
-  return call("hipThreadExchangeStreamCaptureMode", [&] {
+  return call(
+      "hipThreadExchangeStreamCaptureMode",
+      [&] {
     if (!mode) return invalid_value("null mode pointer");
     const int requested = raw_value(*mode);
     if (requested != hipStreamCaptureModeGlobal && requested != hipStreamCaptureModeThreadLocal &&
@@ -142,5 +168,6 @@ WEFT_EXPORT hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode* 
     ts.capture_mode = requested;
     *mode = static_cast<hipStreamCaptureMode>(previous);
     return Status();
-  }, mode);
+      },
+      mode);
 }

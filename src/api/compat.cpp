@@ -32,8 +32,9 @@ WEFT_EXPORT void __hipGetPCH(const char** pch, unsigned int* size) {
 // registration replaces it, as in AMD's runtime) but never called; the log says so.
 WEFT_EXPORT void hipRegisterTracerCallback(const void* function) {
   g_tracer_callback.store(function, std::memory_order_relaxed);
-  log::warning("hipRegisterTracerCallback: weft produces no roctracer activity records; "
-               "use WEFT_TRACE for a timeline (docs/trace.md)");
+  log::warning(
+      "hipRegisterTracerCallback: weft produces no roctracer activity records; "
+      "use WEFT_TRACE for a timeline (docs/trace.md)");
 }
 
 // ROCm 5.x's out-of-line form of hipLaunchKernelGGL (amd_detail/functional_grid_launch.hpp):
@@ -41,14 +42,15 @@ WEFT_EXPORT void hipRegisterTracerCallback(const void* function) {
 // array of hipModuleLaunchKernel (HIP_LAUNCH_PARAM_BUFFER_POINTER, the packed arguments,
 // HIP_LAUNCH_PARAM_BUFFER_SIZE, ..., HIP_LAUNCH_PARAM_END).
 namespace hip_impl {
-__attribute__((visibility("default"))) void hipLaunchKernelGGLImpl(uintptr_t function_address, const dim3& numBlocks,
-                                                                   const dim3& dimBlocks, uint32_t sharedMemBytes,
-                                                                   hipStream_t stream, void** kernarg) {
+__attribute__((visibility("default"))) void hipLaunchKernelGGLImpl(
+    uintptr_t function_address, const dim3& numBlocks, const dim3& dimBlocks,
+    uint32_t sharedMemBytes, hipStream_t stream, void** kernarg) {
   // Void, as in AMD's library: failures are the thread's last error (hipGetLastError),
   // and each call below logs its own.
   hipFunction_t function = nullptr;
-  if (hipGetFuncBySymbol(&function, reinterpret_cast<const void*>(function_address)) != hipSuccess) return;
-  (void)hipModuleLaunchKernel(function, numBlocks.x, numBlocks.y, numBlocks.z, dimBlocks.x, dimBlocks.y,
-                              dimBlocks.z, sharedMemBytes, stream, nullptr, kernarg);
+  if (hipGetFuncBySymbol(&function, reinterpret_cast<const void*>(function_address)) != hipSuccess)
+    return;
+  (void)hipModuleLaunchKernel(function, numBlocks.x, numBlocks.y, numBlocks.z, dimBlocks.x,
+                              dimBlocks.y, dimBlocks.z, sharedMemBytes, stream, nullptr, kernarg);
 }
 }  // namespace hip_impl

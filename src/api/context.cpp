@@ -43,7 +43,7 @@ const Contexts& contexts() {
 thread_local std::vector<ihipCtx_t*> context_stack;
 
 Result<ihipCtx_t*> context_of(int ordinal) {
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
   return &contexts().table[device->ordinal()];
 }
 
@@ -52,11 +52,12 @@ Result<ihipCtx_t*> valid_context(hipCtx_t ctx) {
   const Contexts& all = contexts();
   for (int i = 0; i < all.count; ++i)
     if (ctx == &all.table[i]) return ctx;
-  return Status(hipErrorInvalidContext, fmt::format("{} is not a context", static_cast<void*>(ctx)));
+  return Status(hipErrorInvalidContext,
+                fmt::format("{} is not a context", static_cast<void*>(ctx)));
 }
 
 Status ordinal_of(hipCtx_t ctx, int* ordinal) {
-  WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, valid_context(ctx));
+  WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, valid_context(ctx));
   *ordinal = c->ordinal;
   return Status();
 }
@@ -80,41 +81,52 @@ using namespace weft;
 using namespace weft::api;
 
 WEFT_EXPORT hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device) {
-  return call("hipCtxCreate", [&] {
+  return call(
+      "hipCtxCreate",
+      [&] {
     if (!ctx) return invalid_value("null output context");
     WEFT_RETURN_IF_ERROR(check_context_flags(flags));
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, context_of(device));
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, context_of(device));
     Runtime::get().device(c->ordinal)->flags = flags;
     context_stack.push_back(c);
     make_current(c);
     *ctx = c;
     return Status();
-  }, ctx, flags, device);
+      },
+      ctx, flags, device);
 }
 
 WEFT_EXPORT hipError_t hipCtxDestroy(hipCtx_t ctx) {
-  return call("hipCtxDestroy", [&] {
+  return call(
+      "hipCtxDestroy",
+      [&] {
     if (!ctx) return invalid_value("null context");
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, valid_context(ctx));
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, valid_context(ctx));
     if (!context_stack.empty() && context_stack.back() == c) {
       context_stack.pop_back();
       if (!context_stack.empty()) make_current(context_stack.back());
     }
     return Status();
-  }, ctx);
+      },
+      ctx);
 }
 
 WEFT_EXPORT hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
-  return call("hipCtxPushCurrent", [&] {
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, valid_context(ctx));
+  return call(
+      "hipCtxPushCurrent",
+      [&] {
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, valid_context(ctx));
     context_stack.push_back(c);
     make_current(c);
     return Status();
-  }, ctx);
+      },
+      ctx);
 }
 
 WEFT_EXPORT hipError_t hipCtxPopCurrent(hipCtx_t* ctx) {
-  return call("hipCtxPopCurrent", [&] {
+  return call(
+      "hipCtxPopCurrent",
+      [&] {
     if (context_stack.empty())
       return Status(hipErrorInvalidContext, "this thread's context stack is empty");
     ihipCtx_t* top = context_stack.back();
@@ -122,59 +134,75 @@ WEFT_EXPORT hipError_t hipCtxPopCurrent(hipCtx_t* ctx) {
     if (ctx) *ctx = top;
     if (!context_stack.empty()) make_current(context_stack.back());
     return Status();
-  }, ctx);
+      },
+      ctx);
 }
 
 WEFT_EXPORT hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
-  return call("hipCtxSetCurrent", [&] {
+  return call(
+      "hipCtxSetCurrent",
+      [&] {
     if (!ctx) {  // unbinds: the top goes
       if (!context_stack.empty()) context_stack.pop_back();
       if (!context_stack.empty()) make_current(context_stack.back());
       return Status();
     }
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, valid_context(ctx));
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, valid_context(ctx));
     if (context_stack.empty()) context_stack.push_back(c);
     else context_stack.back() = c;
     make_current(c);
     return Status();
-  }, ctx);
+      },
+      ctx);
 }
 
 WEFT_EXPORT hipError_t hipCtxGetCurrent(hipCtx_t* ctx) {
-  return call("hipCtxGetCurrent", [&] {
+  return call(
+      "hipCtxGetCurrent",
+      [&] {
     if (!ctx) return invalid_value("null output context");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     WEFT_ASSIGN_OR_RETURN(*ctx, context_of(device->ordinal()));
     return Status();
-  }, ctx);
+      },
+      ctx);
 }
 
 WEFT_EXPORT hipError_t hipCtxGetDevice(hipDevice_t* device) {
-  return call("hipCtxGetDevice", [&] {
+  return call(
+      "hipCtxGetDevice",
+      [&] {
     if (!device) return invalid_value("null output device");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* d, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, current_device());
     *device = d->ordinal();
     return Status();
-  }, device);
+      },
+      device);
 }
 
 WEFT_EXPORT hipError_t hipCtxGetApiVersion(hipCtx_t ctx, unsigned int* apiVersion) {
-  return call("hipCtxGetApiVersion", [&] {
+  return call(
+      "hipCtxGetApiVersion",
+      [&] {
     if (!apiVersion) return invalid_value("null output version");
     if (ctx) WEFT_RETURN_IF_ERROR(valid_context(ctx).status());
     // Every context speaks the API of this library: the version hipDriverGetVersion reports.
     *apiVersion = HIP_VERSION;
     return Status();
-  }, ctx, apiVersion);
+      },
+      ctx, apiVersion);
 }
 
 WEFT_EXPORT hipError_t hipCtxGetFlags(unsigned int* flags) {
-  return call("hipCtxGetFlags", [&] {
+  return call(
+      "hipCtxGetFlags",
+      [&] {
     if (!flags) return invalid_value("null output flags");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     *flags = device->flags;
     return Status();
-  }, flags);
+      },
+      flags);
 }
 
 // The current context's settings are its device's: these forward to the device calls
@@ -195,66 +223,79 @@ WEFT_EXPORT hipError_t hipCtxSynchronize(void) { return hipDeviceSynchronize(); 
 
 WEFT_EXPORT hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   int peer = -1;
-  hipError_t checked = call("hipCtxEnablePeerAccess", [&] { return ordinal_of(peerCtx, &peer); },
-                            peerCtx, flags);
+  hipError_t checked = call(
+      "hipCtxEnablePeerAccess", [&] { return ordinal_of(peerCtx, &peer); }, peerCtx, flags);
   return checked != hipSuccess ? checked : hipDeviceEnablePeerAccess(peer, flags);
 }
 
 WEFT_EXPORT hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   int peer = -1;
-  hipError_t checked =
-      call("hipCtxDisablePeerAccess", [&] { return ordinal_of(peerCtx, &peer); }, peerCtx);
+  hipError_t checked = call(
+      "hipCtxDisablePeerAccess", [&] { return ordinal_of(peerCtx, &peer); }, peerCtx);
   return checked != hipSuccess ? checked : hipDeviceDisablePeerAccess(peer);
 }
 
 WEFT_EXPORT hipError_t hipDevicePrimaryCtxRetain(hipCtx_t* pctx, hipDevice_t dev) {
-  return call("hipDevicePrimaryCtxRetain", [&] {
+  return call(
+      "hipDevicePrimaryCtxRetain",
+      [&] {
     if (!pctx) return invalid_value("null output context");
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, context_of(dev));
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, context_of(dev));
     c->primary_retains.fetch_add(1, std::memory_order_relaxed);
     *pctx = c;
     return Status();
-  }, pctx, dev);
+      },
+      pctx, dev);
 }
 
 WEFT_EXPORT hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
-  return call("hipDevicePrimaryCtxRelease", [&] {
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, context_of(dev));
+  return call(
+      "hipDevicePrimaryCtxRelease",
+      [&] {
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, context_of(dev));
     // As AMD's runtime: releasing a context that is not retained is no error, and
     // the count never goes below zero.
     int refs = c->primary_retains.load(std::memory_order_relaxed);
     while (refs > 0 && !c->primary_retains.compare_exchange_weak(refs, refs - 1)) {
     }
     return Status();
-  }, dev);
+      },
+      dev);
 }
 
-WEFT_EXPORT hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int* flags, int* active) {
-  return call("hipDevicePrimaryCtxGetState", [&] {
+WEFT_EXPORT hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int* flags,
+                                                   int* active) {
+  return call(
+      "hipDevicePrimaryCtxGetState",
+      [&] {
     if (!flags) return invalid_value("null output flags");
     if (!active) return invalid_value("null output state");
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, context_of(dev));
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, context_of(dev));
     *flags = Runtime::get().device(c->ordinal)->flags;
     *active = c->primary_retains.load(std::memory_order_relaxed) > 0 ? 1 : 0;
     return Status();
-  }, dev, flags, active);
+      },
+      dev, flags, active);
 }
 
 WEFT_EXPORT hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
-  return call("hipDevicePrimaryCtxSetFlags", [&] {
-    WEFT_ASSIGN_OR_RETURN(ihipCtx_t* c, context_of(dev));
+  return call(
+      "hipDevicePrimaryCtxSetFlags",
+      [&] {
+    WEFT_ASSIGN_OR_RETURN(ihipCtx_t * c, context_of(dev));
     WEFT_RETURN_IF_ERROR(check_context_flags(flags));
     if (c->primary_retains.load(std::memory_order_relaxed) > 0)
       return Status(hipErrorContextAlreadyInUse,
                     fmt::format("the primary context of device {} is retained (active)", dev));
     Runtime::get().device(c->ordinal)->flags = flags;
     return Status();
-  }, dev, flags);
+      },
+      dev, flags);
 }
 
 WEFT_EXPORT hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
-  hipError_t checked = call("hipDevicePrimaryCtxReset",
-                            [&] { return context_of(dev).status(); }, dev);
+  hipError_t checked = call(
+      "hipDevicePrimaryCtxReset", [&] { return context_of(dev).status(); }, dev);
   if (checked != hipSuccess) return checked;
   // hipDeviceReset on that device: its streams, events and memory go.
   ThreadState& ts = thread_state();

@@ -9,9 +9,9 @@
 
 #include <hip/hip_version.h>
 
+#include <strings.h>
 #include <cstdio>
 #include <cstring>
-#include <strings.h>
 
 // The header renames these to their R0600 forms; weft exports every spelling.
 #undef hipGetDeviceProperties
@@ -86,7 +86,7 @@ void to_r0000(const hipDeviceProp_tR0600& n, hipDeviceProp_tR0000& o) {
 
 Status get_props(hipDeviceProp_tR0600* props, int ordinal) {
   if (!props) return invalid_value("null output pointer");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
   *props = device->props();
   return Status();
 }
@@ -117,76 +117,102 @@ Status choose(int* out, const hipDeviceProp_tR0600* want) {
 }  // namespace
 
 WEFT_EXPORT hipError_t hipInit(unsigned int flags) {
-  return call("hipInit", [&] {
+  return call(
+      "hipInit",
+      [&] {
     if (flags != 0) return invalid_value("flags must be 0");
-    if (Runtime::get().device_count() == 0) return Status(hipErrorNoDevice, "no HIP agent is available");
+    if (Runtime::get().device_count() == 0)
+      return Status(hipErrorNoDevice, "no HIP agent is available");
     return Status();
-  }, flags);
+      },
+      flags);
 }
 
 WEFT_EXPORT hipError_t hipDriverGetVersion(int* version) {
-  return call("hipDriverGetVersion", [&] {
+  return call(
+      "hipDriverGetVersion",
+      [&] {
     if (!version) return invalid_value("null output pointer");
     *version = HIP_VERSION;
     return Status();
-  }, version);
+      },
+      version);
 }
 
 WEFT_EXPORT hipError_t hipRuntimeGetVersion(int* version) {
-  return call("hipRuntimeGetVersion", [&] {
+  return call(
+      "hipRuntimeGetVersion",
+      [&] {
     if (!version) return invalid_value("null output pointer");
     *version = HIP_VERSION;
     return Status();
-  }, version);
+      },
+      version);
 }
 
 WEFT_EXPORT hipError_t hipGetDeviceCount(int* count) {
-  return call("hipGetDeviceCount", [&] {
+  return call(
+      "hipGetDeviceCount",
+      [&] {
     if (!count) return invalid_value("null output pointer");
     *count = Runtime::get().device_count();
     if (*count == 0) return Status(hipErrorNoDevice, "no HIP agent is available");
     return Status();
-  }, count);
+      },
+      count);
 }
 
 WEFT_EXPORT hipError_t hipSetDevice(int ordinal) {
-  return call("hipSetDevice", [&] {
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+  return call(
+      "hipSetDevice",
+      [&] {
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     thread_state().device = device->ordinal();
     thread_state().device_chosen = true;
     return Status();
-  }, ordinal);
+      },
+      ordinal);
 }
 
 WEFT_EXPORT hipError_t hipGetDevice(int* ordinal) {
-  return call("hipGetDevice", [&] {
+  return call(
+      "hipGetDevice",
+      [&] {
     if (!ordinal) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     *ordinal = device->ordinal();
     return Status();
-  }, ordinal);
+      },
+      ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGet(hipDevice_t* device, int ordinal) {
-  return call("hipDeviceGet", [&] {
+  return call(
+      "hipDeviceGet",
+      [&] {
     if (!device) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* d, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * d, device_at(ordinal));
     *device = d->ordinal();
     return Status();
-  }, device, ordinal);
+      },
+      device, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600* props, int ordinal) {
-  return call("hipGetDevicePropertiesR0600", [&] { return get_props(props, ordinal); }, props, ordinal);
+  return call(
+      "hipGetDevicePropertiesR0600", [&] { return get_props(props, ordinal); }, props, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipGetDevicePropertiesR0000(hipDeviceProp_tR0000* props, int ordinal) {
-  return call("hipGetDevicePropertiesR0000", [&] {
+  return call(
+      "hipGetDevicePropertiesR0000",
+      [&] {
     if (!props) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     to_r0000(device->props(), *props);
     return Status();
-  }, props, ordinal);
+      },
+      props, ordinal);
 }
 
 // The unversioned name keeps the R0000 layout: what HIP 5 binaries and dlsym get.
@@ -195,11 +221,14 @@ WEFT_EXPORT hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000* props, int o
 }
 
 WEFT_EXPORT hipError_t hipChooseDeviceR0600(int* device, const hipDeviceProp_tR0600* props) {
-  return call("hipChooseDeviceR0600", [&] { return choose(device, props); }, device, props);
+  return call(
+      "hipChooseDeviceR0600", [&] { return choose(device, props); }, device, props);
 }
 
 WEFT_EXPORT hipError_t hipChooseDeviceR0000(int* device, const hipDeviceProp_tR0000* props) {
-  return call("hipChooseDeviceR0000", [&] {
+  return call(
+      "hipChooseDeviceR0000",
+      [&] {
     if (!props) return invalid_value("null pointer");
     hipDeviceProp_tR0600 want{};
     std::memcpy(want.name, props->name, sizeof(want.name));
@@ -208,7 +237,8 @@ WEFT_EXPORT hipError_t hipChooseDeviceR0000(int* device, const hipDeviceProp_tR0
     want.totalGlobalMem = props->totalGlobalMem;
     want.multiProcessorCount = props->multiProcessorCount;
     return choose(device, &want);
-  }, device, props);
+      },
+      device, props);
 }
 
 WEFT_EXPORT hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* props) {
@@ -216,9 +246,11 @@ WEFT_EXPORT hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* 
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t attr, int ordinal) {
-  return call("hipDeviceGetAttribute", [&] {
+  return call(
+      "hipDeviceGetAttribute",
+      [&] {
     if (!value) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     int raw = raw_value(attr);
     if (raw < hipDeviceAttributeCudaCompatibleBegin || raw > hipDeviceAttributeVendorSpecificBegin)
       return invalid_value(fmt::format("{} is not a hipDeviceAttribute_t", raw));
@@ -230,42 +262,54 @@ WEFT_EXPORT hipError_t hipDeviceGetAttribute(int* value, hipDeviceAttribute_t at
     }
     WEFT_ASSIGN_OR_RETURN(*value, attribute_from_props(device->props(), known));
     return Status();
-  }, value, attr, ordinal);
+      },
+      value, attr, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetName(char* name, int length, hipDevice_t ordinal) {
-  return call("hipDeviceGetName", [&] {
+  return call(
+      "hipDeviceGetName",
+      [&] {
     if (!name || length <= 0) return invalid_value("null buffer or non-positive length");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     std::snprintf(name, static_cast<size_t>(length), "%s", device->props().name);
     return Status();
-  }, name, length, ordinal);
+      },
+      name, length, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetUuid(hipUUID* uuid, hipDevice_t ordinal) {
-  return call("hipDeviceGetUuid", [&] {
+  return call(
+      "hipDeviceGetUuid",
+      [&] {
     if (!uuid) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     *uuid = device->props().uuid;
     return Status();
-  }, uuid, ordinal);
+      },
+      uuid, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetPCIBusId(char* bus_id, int length, int ordinal) {
-  return call("hipDeviceGetPCIBusId", [&] {
+  return call(
+      "hipDeviceGetPCIBusId",
+      [&] {
     if (!bus_id || length <= 0) return invalid_value("null buffer or non-positive length");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     const auto& p = device->props();
     // Agents without a PCI address (the CPU) report zeros, as their properties do.
     int written = std::snprintf(bus_id, static_cast<size_t>(length), "%04x:%02x:%02x.0",
                                 p.pciDomainID, p.pciBusID, p.pciDeviceID);
     if (written >= length) return invalid_value("buffer too short for the bus id");
     return Status();
-  }, bus_id, length, ordinal);
+      },
+      bus_id, length, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetByPCIBusId(int* ordinal, const char* bus_id) {
-  return call("hipDeviceGetByPCIBusId", [&] {
+  return call(
+      "hipDeviceGetByPCIBusId",
+      [&] {
     if (!ordinal || !bus_id) return invalid_value("null pointer");
     Runtime& rt = Runtime::get();
     for (int i = 0; i < rt.device_count(); ++i) {
@@ -277,32 +321,41 @@ WEFT_EXPORT hipError_t hipDeviceGetByPCIBusId(int* ordinal, const char* bus_id) 
       }
     }
     return invalid_value(fmt::format("no device has PCI bus id \"{}\"", bus_id));
-  }, ordinal, bus_id);
+      },
+      ordinal, bus_id);
 }
 
 WEFT_EXPORT hipError_t hipDeviceTotalMem(size_t* bytes, hipDevice_t ordinal) {
-  return call("hipDeviceTotalMem", [&] {
+  return call(
+      "hipDeviceTotalMem",
+      [&] {
     if (!bytes) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     *bytes = device->props().totalGlobalMem;
     return Status();
-  }, bytes, ordinal);
+      },
+      bytes, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceComputeCapability(int* major, int* minor, hipDevice_t ordinal) {
-  return call("hipDeviceComputeCapability", [&] {
+  return call(
+      "hipDeviceComputeCapability",
+      [&] {
     if (!major || !minor) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, device_at(ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, device_at(ordinal));
     *major = device->props().major;
     *minor = device->props().minor;
     return Status();
-  }, major, minor, ordinal);
+      },
+      major, minor, ordinal);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetLimit(size_t* value, hipLimit_t limit) {
-  return call("hipDeviceGetLimit", [&] {
+  return call(
+      "hipDeviceGetLimit",
+      [&] {
     if (!value) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     switch (raw_value(limit)) {
       case hipLimitStackSize: {
         const size_t in_effect = device->driver_device().thread_stack_bytes();
@@ -313,12 +366,15 @@ WEFT_EXPORT hipError_t hipDeviceGetLimit(size_t* value, hipLimit_t limit) {
       case hipLimitMallocHeapSize: *value = device->limit_malloc_heap; return Status();
       default: return Status(hipErrorUnsupportedLimit, "unknown limit");
     }
-  }, value, limit);
+      },
+      value, limit);
 }
 
 WEFT_EXPORT hipError_t hipDeviceSetLimit(hipLimit_t limit, size_t value) {
-  return call("hipDeviceSetLimit", [&] {
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  return call(
+      "hipDeviceSetLimit",
+      [&] {
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     switch (raw_value(limit)) {
       case hipLimitStackSize:
         WEFT_RETURN_IF_ERROR(device->driver_device().set_thread_stack_bytes(value));
@@ -328,74 +384,94 @@ WEFT_EXPORT hipError_t hipDeviceSetLimit(hipLimit_t limit, size_t value) {
       case hipLimitMallocHeapSize: device->limit_malloc_heap = value; return Status();
       default: return Status(hipErrorUnsupportedLimit, "unknown limit");
     }
-  }, limit, value);
+      },
+      limit, value);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetCacheConfig(hipFuncCache_t* config) {
-  return call("hipDeviceGetCacheConfig", [&] {
+  return call(
+      "hipDeviceGetCacheConfig",
+      [&] {
     if (!config) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     *config = static_cast<hipFuncCache_t>(device->cache_config.load());
     return Status();
-  }, config);
+      },
+      config);
 }
 
 WEFT_EXPORT hipError_t hipDeviceSetCacheConfig(hipFuncCache_t config) {
-  return call("hipDeviceSetCacheConfig", [&] {
+  return call(
+      "hipDeviceSetCacheConfig",
+      [&] {
     int raw = raw_value(config);
     if (raw < hipFuncCachePreferNone || raw > hipFuncCachePreferEqual)
       return invalid_value(fmt::format("{} is not a hipFuncCache_t", raw));
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     device->cache_config = raw;
     return Status();
-  }, config);
+      },
+      config);
 }
 
 WEFT_EXPORT hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig* config) {
-  return call("hipDeviceGetSharedMemConfig", [&] {
+  return call(
+      "hipDeviceGetSharedMemConfig",
+      [&] {
     if (!config) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     *config = static_cast<hipSharedMemConfig>(device->shared_mem_config.load());
     return Status();
-  }, config);
+      },
+      config);
 }
 
 WEFT_EXPORT hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
-  return call("hipDeviceSetSharedMemConfig", [&] {
+  return call(
+      "hipDeviceSetSharedMemConfig",
+      [&] {
     if (config < hipSharedMemBankSizeDefault || config > hipSharedMemBankSizeEightByte)
       return invalid_value("unknown shared memory configuration");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     device->shared_mem_config = config;
     return Status();
-  }, config);
+      },
+      config);
 }
 
 WEFT_EXPORT hipError_t hipSetDeviceFlags(unsigned flags) {
-  return call("hipSetDeviceFlags", [&] {
-    constexpr unsigned kAllowed = hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax;
+  return call(
+      "hipSetDeviceFlags",
+      [&] {
+    constexpr unsigned kAllowed =
+        hipDeviceScheduleMask | hipDeviceMapHost | hipDeviceLmemResizeToMax;
     if (flags & ~kAllowed) return invalid_value("unknown device flags");
     unsigned schedule = flags & hipDeviceScheduleMask;
     if (schedule != hipDeviceScheduleAuto && schedule != hipDeviceScheduleSpin &&
         schedule != hipDeviceScheduleYield && schedule != hipDeviceScheduleBlockingSync)
       return invalid_value("more than one scheduling flag");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     device->flags = flags;
     return Status();
-  }, flags);
+      },
+      flags);
 }
 
 WEFT_EXPORT hipError_t hipGetDeviceFlags(unsigned int* flags) {
-  return call("hipGetDeviceFlags", [&] {
+  return call(
+      "hipGetDeviceFlags",
+      [&] {
     if (!flags) return invalid_value("null output pointer");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     *flags = device->flags;
     return Status();
-  }, flags);
+      },
+      flags);
 }
 
 WEFT_EXPORT hipError_t hipDeviceSynchronize(void) {
   return call("hipDeviceSynchronize", [&] {
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     WEFT_RETURN_IF_ERROR(graph::check_device_sync(*device));
     WEFT_RETURN_IF_ERROR(device->synchronize());
     mempool::after_synchronize();  // pools release memory above their thresholds
@@ -417,18 +493,19 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
   mempool::device_reset(*d);  // pool blocks go back through their pools
   for (auto& record : rt.pointers().erase_device(d->ordinal())) {
     if (record.external_mapping) continue;  // unmapped with the record's last reference
-    if (is_ipc_opening(record.base)) {       // another process's memory: only unmapped here
+    if (is_ipc_opening(record.base)) {      // another process's memory: only unmapped here
       if (forget_ipc_opening(record.base)) (void)d->driver_device().ipc_close_memory(record.base);
       continue;
     }
     MemoryKind kind = record.kind == AllocationKind::kHostPinned ? MemoryKind::kHostPinned
-                      : record.kind == AllocationKind::kManaged  ? MemoryKind::kManaged
+                    : record.kind == AllocationKind::kManaged    ? MemoryKind::kManaged
                                                                  : MemoryKind::kDevice;
     (void)d->driver_device().deallocate(record.base, record.size, kind);
   }
   d->drop_streams();
   ThreadState& ts = thread_state();
-  if (size_t(d->ordinal()) < ts.per_thread_streams.size()) ts.per_thread_streams[d->ordinal()] = nullptr;
+  if (size_t(d->ordinal()) < ts.per_thread_streams.size())
+    ts.per_thread_streams[d->ordinal()] = nullptr;
   d->flags = 0;
   d->clear_sticky_error();
   thread_state().last_error = hipSuccess;

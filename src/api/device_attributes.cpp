@@ -14,7 +14,8 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributeAccessPolicyMaxWindowSize: return p.accessPolicyMaxWindowSize;
     case hipDeviceAttributeAsyncEngineCount: return p.asyncEngineCount;
     case hipDeviceAttributeCanMapHostMemory: return p.canMapHostMemory;
-    case hipDeviceAttributeCanUseHostPointerForRegisteredMem: return p.canUseHostPointerForRegisteredMem;
+    case hipDeviceAttributeCanUseHostPointerForRegisteredMem:
+      return p.canUseHostPointerForRegisteredMem;
     case hipDeviceAttributeClockRate: return p.clockRate;
     case hipDeviceAttributeComputeMode: return p.computeMode;
     case hipDeviceAttributeComputePreemptionSupported: return p.computePreemptionSupported;
@@ -67,7 +68,8 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributeMaxThreadsDim: return p.maxThreadsDim[0];
     case hipDeviceAttributeMaxThreadsPerBlock: return p.maxThreadsPerBlock;
     case hipDeviceAttributeMaxThreadsPerMultiProcessor: return p.maxThreadsPerMultiProcessor;
-    case hipDeviceAttributeMaxPitch: return static_cast<int>(std::min<size_t>(p.memPitch, INT32_MAX));
+    case hipDeviceAttributeMaxPitch:
+      return static_cast<int>(std::min<size_t>(p.memPitch, INT32_MAX));
     case hipDeviceAttributeMemoryBusWidth: return p.memoryBusWidth;
     case hipDeviceAttributeMemoryClockRate: return p.memoryClockRate;
     case hipDeviceAttributeComputeCapabilityMinor: return p.minor;
@@ -85,10 +87,12 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributeReservedSharedMemPerBlock:
       return static_cast<int>(p.reservedSharedMemPerBlock);
     case hipDeviceAttributeMaxSharedMemoryPerBlock: return static_cast<int>(p.sharedMemPerBlock);
-    case hipDeviceAttributeSharedMemPerBlockOptin: return static_cast<int>(p.sharedMemPerBlockOptin);
+    case hipDeviceAttributeSharedMemPerBlockOptin:
+      return static_cast<int>(p.sharedMemPerBlockOptin);
     case hipDeviceAttributeSharedMemPerMultiprocessor:
       return static_cast<int>(p.sharedMemPerMultiprocessor);
-    case hipDeviceAttributeSingleToDoublePrecisionPerfRatio: return p.singleToDoublePrecisionPerfRatio;
+    case hipDeviceAttributeSingleToDoublePrecisionPerfRatio:
+      return p.singleToDoublePrecisionPerfRatio;
     case hipDeviceAttributeStreamPrioritiesSupported: return p.streamPrioritiesSupported;
     case hipDeviceAttributeSurfaceAlignment: return static_cast<int>(p.surfaceAlignment);
     case hipDeviceAttributeTccDriver: return p.tccDriver;
@@ -110,8 +114,7 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributeMaxSharedMemoryPerMultiprocessor:
       return static_cast<int>(p.maxSharedMemoryPerMultiProcessor);
     case hipDeviceAttributeHdpMemFlushCntl:
-    case hipDeviceAttributeHdpRegFlushCntl:
-      return 0;
+    case hipDeviceAttributeHdpRegFlushCntl: return 0;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedFunc:
       return p.cooperativeMultiDeviceUnmatchedFunc;
     case hipDeviceAttributeCooperativeMultiDeviceUnmatchedGridDim:
@@ -133,8 +136,8 @@ Result<int> attribute_from_props(const hipDeviceProp_tR0600& p, hipDeviceAttribu
     case hipDeviceAttributeNumberOfXccs: return 1;
     case hipDeviceAttributePciChipId: return p.pciDeviceID;
     default:
-      return Status(hipErrorInvalidValue,
-                    fmt::format("attribute {} is not known to this device", static_cast<int>(attr)));
+      return Status(hipErrorInvalidValue, fmt::format("attribute {} is not known to this device",
+                                                      static_cast<int>(attr)));
   }
 }
 

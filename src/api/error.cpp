@@ -25,7 +25,9 @@ WEFT_EXPORT hipError_t hipGetLastError(void) {
   return logged("hipGetLastError", error);
 }
 
-WEFT_EXPORT hipError_t hipPeekAtLastError(void) { return logged("hipPeekAtLastError", thread_state().last_error); }
+WEFT_EXPORT hipError_t hipPeekAtLastError(void) {
+  return logged("hipPeekAtLastError", thread_state().last_error);
+}
 
 WEFT_EXPORT hipError_t hipExtGetLastError(void) {
   ThreadState& ts = thread_state();
@@ -39,19 +41,25 @@ WEFT_EXPORT const char* hipGetErrorName(hipError_t error) { return error_name(er
 WEFT_EXPORT const char* hipGetErrorString(hipError_t error) { return error_string(error); }
 
 WEFT_EXPORT hipError_t hipDrvGetErrorName(hipError_t error, const char** name) {
-  return api::call("hipDrvGetErrorName", [&] {
+  return api::call(
+      "hipDrvGetErrorName",
+      [&] {
     if (!name) return api::invalid_value("null output pointer");
     *name = error_name(error);
     return Status();
-  }, error, name);
+      },
+      error, name);
 }
 
 WEFT_EXPORT hipError_t hipDrvGetErrorString(hipError_t error, const char** text) {
-  return api::call("hipDrvGetErrorString", [&] {
+  return api::call(
+      "hipDrvGetErrorString",
+      [&] {
     if (!text) return api::invalid_value("null output pointer");
     *text = error_string(error);
     return Status();
-  }, error, text);
+      },
+      error, text);
 }
 
 // Called by the generated weak stubs of functions weft does not implement yet.

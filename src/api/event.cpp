@@ -9,19 +9,20 @@ using namespace weft::api;
 
 namespace {
 
-constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming | hipEventInterprocess |
-                                 hipEventDisableSystemFence | hipEventReleaseToDevice |
-                                 hipEventReleaseToSystem;
+constexpr unsigned kEventFlags = hipEventBlockingSync | hipEventDisableTiming |
+                                 hipEventInterprocess | hipEventDisableSystemFence |
+                                 hipEventReleaseToDevice | hipEventReleaseToSystem;
 
 Status create(hipEvent_t* out, unsigned flags) {
   if (!out) return invalid_value("null output pointer");
   if (flags & ~kEventFlags) return invalid_value("unknown event flags");
-  constexpr unsigned kScopes = hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence;
+  constexpr unsigned kScopes =
+      hipEventReleaseToDevice | hipEventReleaseToSystem | hipEventDisableSystemFence;
   if (__builtin_popcount(flags & kScopes) > 1)
     return invalid_value("at most one of the release-scope flags may be given");
   if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
     return invalid_value("hipEventInterprocess requires hipEventDisableTiming");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
   EventOptions options;
   options.timing = (flags & hipEventDisableTiming) == 0;
   options.blocking_sync = (flags & hipEventBlockingSync) != 0;
@@ -37,7 +38,8 @@ Status create(hipEvent_t* out, unsigned flags) {
 // event reports it, and it becomes the device's sticky error, as a stream
 // synchronize would make it.
 Status device_error(const CoreEvent& event, Status status) {
-  if (!status.ok() && is_sticky_error(status.code())) event.device().set_sticky_error(status.code());
+  if (!status.ok() && is_sticky_error(status.code()))
+    event.device().set_sticky_error(status.code());
   return status;
 }
 
@@ -63,50 +65,66 @@ Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream
 }  // namespace
 
 WEFT_EXPORT hipError_t hipEventCreate(hipEvent_t* event) {
-  return call("hipEventCreate", [&] { return create(event, hipEventDefault); }, event);
+  return call(
+      "hipEventCreate", [&] { return create(event, hipEventDefault); }, event);
 }
 
 WEFT_EXPORT hipError_t hipEventCreateWithFlags(hipEvent_t* event, unsigned flags) {
-  return call("hipEventCreateWithFlags", [&] { return create(event, flags); }, event, flags);
+  return call(
+      "hipEventCreateWithFlags", [&] { return create(event, flags); }, event, flags);
 }
 
 WEFT_EXPORT hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
-  return call("hipEventRecord", [&] { return record(event, stream, kLegacy); }, event, stream);
+  return call(
+      "hipEventRecord", [&] { return record(event, stream, kLegacy); }, event, stream);
 }
 
 WEFT_EXPORT hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream) {
-  return call("hipEventRecord_spt", [&] { return record(event, stream, kPerThread); }, event, stream);
+  return call(
+      "hipEventRecord_spt", [&] { return record(event, stream, kPerThread); }, event, stream);
 }
 
 WEFT_EXPORT hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream,
                                                unsigned int flags) {
-  return call("hipEventRecordWithFlags", [&] {
+  return call(
+      "hipEventRecordWithFlags",
+      [&] {
     if (flags != 0 && flags != hipEventRecordExternal) return invalid_value("unknown flags");
     return record(event, stream, kLegacy);
-  }, event, stream, flags);
+      },
+      event, stream, flags);
 }
 
 WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
-  return call("hipEventSynchronize", [&] {
+  return call(
+      "hipEventSynchronize",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
     WEFT_RETURN_IF_ERROR(device_error(*e, e->driver_event().synchronize()));
     mempool::after_synchronize();  // pools release memory above their thresholds
     return Status();
-  }, event);
+      },
+      event);
 }
 
 WEFT_EXPORT hipError_t hipEventQuery(hipEvent_t event) {
-  return call("hipEventQuery", [&] {
+  return call(
+      "hipEventQuery",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
-    if (!e->driver_event().is_complete()) return Status(hipErrorNotReady, "recorded work is pending");
+    if (!e->driver_event().is_complete())
+      return Status(hipErrorNotReady, "recorded work is pending");
     return device_error(*e, e->driver_event().synchronize());  // complete: returns at once
-  }, event);
+      },
+      event);
 }
 
 WEFT_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent_t stop) {
-  return call("hipEventElapsedTime", [&] {
+  return call(
+      "hipEventElapsedTime",
+      [&] {
     if (!ms) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> a, lookup(start));
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> b, lookup(stop));
@@ -116,13 +134,17 @@ WEFT_EXPORT hipError_t hipEventElapsedTime(float* ms, hipEvent_t start, hipEvent
       return Status(hipErrorInvalidHandle, "events belong to different devices");
     WEFT_ASSIGN_OR_RETURN(*ms, b->driver_event().elapsed_ms_since(a->driver_event()));
     return Status();
-  }, ms, start, stop);
+      },
+      ms, start, stop);
 }
 
 WEFT_EXPORT hipError_t hipEventDestroy(hipEvent_t event) {
-  return call("hipEventDestroy", [&] {
+  return call(
+      "hipEventDestroy",
+      [&] {
     if (!Runtime::get().events().remove(event))
       return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
     return Status();
-  }, event);
+      },
+      event);
 }

@@ -19,9 +19,8 @@ struct SemaphoreStep {
 // Validates `count` semaphores with their parameters (signal: `signal_params`,
 // wait: `wait_params`; the other is null). Every bad argument is
 // hipErrorInvalidValue, as AMD's runtime answers.
-Result<std::vector<SemaphoreStep>> semaphore_steps(const hipExternalSemaphore_t* semaphores,
-                                                   const hipExternalSemaphoreSignalParams* signal_params,
-                                                   const hipExternalSemaphoreWaitParams* wait_params,
-                                                   unsigned count);
+Result<std::vector<SemaphoreStep>> semaphore_steps(
+    const hipExternalSemaphore_t* semaphores, const hipExternalSemaphoreSignalParams* signal_params,
+    const hipExternalSemaphoreWaitParams* wait_params, unsigned count);
 
 }  // namespace weft::api

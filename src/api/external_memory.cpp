@@ -38,7 +38,8 @@ Status import_memory(hipExternalMemory_t* out, const hipExternalMemoryHandleDesc
                                        raw_value(desc->type)));
   }
   if (desc->flags & ~unsigned(hipExternalMemoryDedicated))
-    return invalid_value(fmt::format("flags {:#x} are not 0 or hipExternalMemoryDedicated", desc->flags));
+    return invalid_value(
+        fmt::format("flags {:#x} are not 0 or hipExternalMemoryDedicated", desc->flags));
   if (desc->size == 0) return invalid_value("the size of the external memory is 0");
   WEFT_RETURN_IF_ERROR(check_shareable_fd(desc->handle.fd, "external memory descriptor"));
   WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
@@ -46,7 +47,8 @@ Status import_memory(hipExternalMemory_t* out, const hipExternalMemoryHandleDesc
   d.fd = desc->handle.fd;
   d.bytes = desc->size;
   d.dedicated = (desc->flags & hipExternalMemoryDedicated) != 0;
-  WEFT_ASSIGN_OR_RETURN(Ref<ExternalMemory> memory, device->driver_device().import_external_memory(d));
+  WEFT_ASSIGN_OR_RETURN(Ref<ExternalMemory> memory,
+                        device->driver_device().import_external_memory(d));
   auto imported = make_ref<ImportedMemory>();
   imported->device = device;
   imported->memory = std::move(memory);
@@ -56,7 +58,8 @@ Status import_memory(hipExternalMemory_t* out, const hipExternalMemoryHandleDesc
   return Status();
 }
 
-Status mapped_buffer(void** out, hipExternalMemory_t handle, const hipExternalMemoryBufferDesc* desc) {
+Status mapped_buffer(void** out, hipExternalMemory_t handle,
+                     const hipExternalMemoryBufferDesc* desc) {
   if (!out || !desc) return invalid_value("null output or buffer description");
   Ref<ImportedMemory> imported = imported_memory().find(handle);
   if (!imported) return invalid_value("unknown or destroyed external memory");
@@ -65,7 +68,8 @@ Status mapped_buffer(void** out, hipExternalMemory_t handle, const hipExternalMe
   if (desc->offset > imported->bytes || desc->size > imported->bytes - desc->offset)
     return invalid_value(fmt::format("offset {} + size {} runs past the external memory's {} bytes",
                                      desc->offset, desc->size, imported->bytes));
-  WEFT_ASSIGN_OR_RETURN(ExternalBuffer buffer, imported->memory->map_buffer(desc->offset, desc->size));
+  WEFT_ASSIGN_OR_RETURN(ExternalBuffer buffer,
+                        imported->memory->map_buffer(desc->offset, desc->size));
   AllocationRecord record;
   record.base = static_cast<std::byte*>(buffer.ptr);
   record.size = static_cast<size_t>(desc->size);
@@ -82,20 +86,26 @@ Status mapped_buffer(void** out, hipExternalMemory_t handle, const hipExternalMe
 
 WEFT_EXPORT hipError_t hipImportExternalMemory(hipExternalMemory_t* extMem_out,
                                                const hipExternalMemoryHandleDesc* memHandleDesc) {
-  return call("hipImportExternalMemory", [&] { return import_memory(extMem_out, memHandleDesc); },
-              extMem_out, memHandleDesc);
+  return call(
+      "hipImportExternalMemory", [&] { return import_memory(extMem_out, memHandleDesc); },
+      extMem_out, memHandleDesc);
 }
 
-WEFT_EXPORT hipError_t hipExternalMemoryGetMappedBuffer(void** devPtr, hipExternalMemory_t extMem,
-                                                        const hipExternalMemoryBufferDesc* bufferDesc) {
-  return call("hipExternalMemoryGetMappedBuffer", [&] { return mapped_buffer(devPtr, extMem, bufferDesc); },
-              devPtr, extMem, bufferDesc);
+WEFT_EXPORT hipError_t hipExternalMemoryGetMappedBuffer(
+    void** devPtr, hipExternalMemory_t extMem, const hipExternalMemoryBufferDesc* bufferDesc) {
+  return call(
+      "hipExternalMemoryGetMappedBuffer", [&] { return mapped_buffer(devPtr, extMem, bufferDesc); },
+      devPtr, extMem, bufferDesc);
 }
 
 WEFT_EXPORT hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
-  return call("hipDestroyExternalMemory", [&] {
+  return call(
+      "hipDestroyExternalMemory",
+      [&] {
     // Buffers mapped from it stay valid until hipFree (as in CUDA and HIP).
-    if (!imported_memory().remove(extMem)) return invalid_value("unknown or destroyed external memory");
+    if (!imported_memory().remove(extMem))
+      return invalid_value("unknown or destroyed external memory");
     return Status();
-  }, extMem);
+      },
+      extMem);
 }

@@ -29,7 +29,9 @@ Status import_semaphore(hipExternalSemaphore_t* out, const hipExternalSemaphoreH
   ExternalSemaphoreKind kind = ExternalSemaphoreKind::kBinary;
   switch (raw_value(desc->type)) {
     case hipExternalSemaphoreHandleTypeOpaqueFd: break;
-    case hipExternalSemaphoreHandleTypeTimelineSemaphoreFd: kind = ExternalSemaphoreKind::kTimeline; break;
+    case hipExternalSemaphoreHandleTypeTimelineSemaphoreFd:
+      kind = ExternalSemaphoreKind::kTimeline;
+      break;
     case hipExternalSemaphoreHandleTypeOpaqueWin32:
     case hipExternalSemaphoreHandleTypeOpaqueWin32Kmt:
     case hipExternalSemaphoreHandleTypeD3D12Fence:
@@ -57,12 +59,14 @@ Status import_semaphore(hipExternalSemaphore_t* out, const hipExternalSemaphoreH
 
 Status submit_steps(const std::vector<SemaphoreStep>& steps, hipStream_t stream, bool signal) {
   auto resolved = resolve_stream(stream);
-  if (!resolved.ok()) return invalid_value(resolved.status().message());  // AMD's code for a bad stream
+  if (!resolved.ok())
+    return invalid_value(resolved.status().message());  // AMD's code for a bad stream
   Ref<Stream> s = std::move(resolved).value();
   for (const SemaphoreStep& step : steps)
     if (step.device != &s->device())
-      return invalid_value(fmt::format("a semaphore was imported on device {}, the stream is on device {}",
-                                       step.device->ordinal(), s->device().ordinal()));
+      return invalid_value(
+          fmt::format("a semaphore was imported on device {}, the stream is on device {}",
+                      step.device->ordinal(), s->device().ordinal()));
   for (const SemaphoreStep& step : steps) {
     Result<Op> op = step.semaphore->op(signal, step.value);
     if (op.ok()) {
@@ -72,9 +76,11 @@ Status submit_steps(const std::vector<SemaphoreStep>& steps, hipStream_t stream,
     if (op.status().code() != hipErrorNotSupported) return op.status();
     WEFT_ASSIGN_OR_RETURN(graph::CaptureInfo info, graph::capture_info(*s));
     if (info.status != hipStreamCaptureStatusNone)
-      return Status(hipErrorStreamCaptureUnsupported,
-                    "this agent's external semaphores are operated by its driver and cannot be captured");
-    WEFT_RETURN_IF_ERROR(s->submit_native([&](Queue& queue) { return step.semaphore->submit(queue, signal, step.value); }));
+      return Status(
+          hipErrorStreamCaptureUnsupported,
+          "this agent's external semaphores are operated by its driver and cannot be captured");
+    WEFT_RETURN_IF_ERROR(s->submit_native(
+        [&](Queue& queue) { return step.semaphore->submit(queue, signal, step.value); }));
   }
   return Status();
 }
@@ -83,11 +89,11 @@ Status submit_steps(const std::vector<SemaphoreStep>& steps, hipStream_t stream,
 
 namespace weft::api {
 
-Result<std::vector<SemaphoreStep>> semaphore_steps(const hipExternalSemaphore_t* semaphores,
-                                                   const hipExternalSemaphoreSignalParams* signal_params,
-                                                   const hipExternalSemaphoreWaitParams* wait_params,
-                                                   unsigned count) {
-  if (!semaphores || (!signal_params && !wait_params)) return invalid_value("null semaphore or parameter array");
+Result<std::vector<SemaphoreStep>> semaphore_steps(
+    const hipExternalSemaphore_t* semaphores, const hipExternalSemaphoreSignalParams* signal_params,
+    const hipExternalSemaphoreWaitParams* wait_params, unsigned count) {
+  if (!semaphores || (!signal_params && !wait_params))
+    return invalid_value("null semaphore or parameter array");
   if (count == 0) return invalid_value("no semaphores given");
   std::vector<SemaphoreStep> steps;
   steps.reserve(count);
@@ -99,7 +105,8 @@ Result<std::vector<SemaphoreStep>> semaphore_steps(const hipExternalSemaphore_t*
     SemaphoreStep step;
     step.device = imported->device;
     step.semaphore = imported->semaphore;
-    step.value = signal_params ? signal_params[i].params.fence.value : wait_params[i].params.fence.value;
+    step.value =
+        signal_params ? signal_params[i].params.fence.value : wait_params[i].params.fence.value;
     steps.push_back(std::move(step));
   }
   return steps;
@@ -107,36 +114,49 @@ Result<std::vector<SemaphoreStep>> semaphore_steps(const hipExternalSemaphore_t*
 
 }  // namespace weft::api
 
-WEFT_EXPORT hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t* extSem_out,
-                                                  const hipExternalSemaphoreHandleDesc* semHandleDesc) {
-  return call("hipImportExternalSemaphore", [&] { return import_semaphore(extSem_out, semHandleDesc); },
-              extSem_out, semHandleDesc);
+WEFT_EXPORT hipError_t hipImportExternalSemaphore(
+    hipExternalSemaphore_t* extSem_out, const hipExternalSemaphoreHandleDesc* semHandleDesc) {
+  return call(
+      "hipImportExternalSemaphore", [&] { return import_semaphore(extSem_out, semHandleDesc); },
+      extSem_out, semHandleDesc);
 }
 
-WEFT_EXPORT hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
-                                                        const hipExternalSemaphoreSignalParams* paramsArray,
-                                                        unsigned int numExtSems, hipStream_t stream) {
-  return call("hipSignalExternalSemaphoresAsync", [&] {
+WEFT_EXPORT hipError_t hipSignalExternalSemaphoresAsync(
+    const hipExternalSemaphore_t* extSemArray, const hipExternalSemaphoreSignalParams* paramsArray,
+    unsigned int numExtSems, hipStream_t stream) {
+  return call(
+      "hipSignalExternalSemaphoresAsync",
+      [&] {
     if (!paramsArray) return invalid_value("null parameter array");
-    WEFT_ASSIGN_OR_RETURN(auto steps, semaphore_steps(extSemArray, paramsArray, nullptr, numExtSems));
+    WEFT_ASSIGN_OR_RETURN(auto steps,
+                          semaphore_steps(extSemArray, paramsArray, nullptr, numExtSems));
     return submit_steps(steps, stream, true);
-  }, extSemArray, paramsArray, numExtSems, stream);
+      },
+      extSemArray, paramsArray, numExtSems, stream);
 }
 
-WEFT_EXPORT hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t* extSemArray,
-                                                      const hipExternalSemaphoreWaitParams* paramsArray,
-                                                      unsigned int numExtSems, hipStream_t stream) {
-  return call("hipWaitExternalSemaphoresAsync", [&] {
+WEFT_EXPORT hipError_t hipWaitExternalSemaphoresAsync(
+    const hipExternalSemaphore_t* extSemArray, const hipExternalSemaphoreWaitParams* paramsArray,
+    unsigned int numExtSems, hipStream_t stream) {
+  return call(
+      "hipWaitExternalSemaphoresAsync",
+      [&] {
     if (!paramsArray) return invalid_value("null parameter array");
-    WEFT_ASSIGN_OR_RETURN(auto steps, semaphore_steps(extSemArray, nullptr, paramsArray, numExtSems));
+    WEFT_ASSIGN_OR_RETURN(auto steps,
+                          semaphore_steps(extSemArray, nullptr, paramsArray, numExtSems));
     return submit_steps(steps, stream, false);
-  }, extSemArray, paramsArray, numExtSems, stream);
+      },
+      extSemArray, paramsArray, numExtSems, stream);
 }
 
 WEFT_EXPORT hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
-  return call("hipDestroyExternalSemaphore", [&] {
+  return call(
+      "hipDestroyExternalSemaphore",
+      [&] {
     // Signals and waits already queued keep the semaphore until they ran.
-    if (!imported_semaphores().remove(extSem)) return invalid_value("unknown or destroyed external semaphore");
+    if (!imported_semaphores().remove(extSem))
+      return invalid_value("unknown or destroyed external semaphore");
     return Status();
-  }, extSem);
+      },
+      extSem);
 }

@@ -23,7 +23,8 @@ Result<NodeParts> batch_parts(const hipBatchMemOpNodeParams* p) {
   ops.reserve(p->count);
   for (unsigned i = 0; i < p->count; ++i) {
     Result<MemOp> op = mem_op_from(p->paramArray[i]);
-    if (!op.ok()) return Status(op.status().code(), fmt::format("operation {}: {}", i, op.status().message()));
+    if (!op.ok())
+      return Status(op.status().code(), fmt::format("operation {}: {}", i, op.status().message()));
     ops.push_back(op.value());
   }
   BatchMemOpData data;
@@ -31,26 +32,34 @@ Result<NodeParts> batch_parts(const hipBatchMemOpNodeParams* p) {
   data.ctx = p->ctx;
   data.flags = p->flags;
   NodeParts parts{hipGraphNodeTypeBatchMemOp, std::move(data), {}};
-  parts.ops.emplace_back(std::in_place_type<HostFuncOp>, HostFuncOp{[ops = std::move(ops)] { run_mem_ops(ops); }});
+  parts.ops.emplace_back(std::in_place_type<HostFuncOp>,
+                         HostFuncOp{[ops = std::move(ops)] { run_mem_ops(ops); }});
   return parts;
 }
 
 }  // namespace
 
 WEFT_EXPORT hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t* phGraphNode, hipGraph_t hGraph,
-                                                 const hipGraphNode_t* dependencies, size_t numDependencies,
+                                                 const hipGraphNode_t* dependencies,
+                                                 size_t numDependencies,
                                                  const hipBatchMemOpNodeParams* nodeParams) {
-  return call("hipGraphAddBatchMemOpNode", [&] {
+  return call(
+      "hipGraphAddBatchMemOpNode",
+      [&] {
     if (!phGraphNode) return invalid_value("null output pointer");
     WEFT_RETURN_IF_ERROR(graph_of(hGraph).status());
     WEFT_RETURN_IF_ERROR(nodes_of(dependencies, numDependencies).status());
     WEFT_ASSIGN_OR_RETURN(NodeParts parts, batch_parts(nodeParams));
     return add_node(phGraphNode, hGraph, dependencies, numDependencies, std::move(parts));
-  }, phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
+      },
+      phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
 }
 
-WEFT_EXPORT hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams* nodeParams_out) {
-  return call("hipGraphBatchMemOpNodeGetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode,
+                                                       hipBatchMemOpNodeParams* nodeParams_out) {
+  return call(
+      "hipGraphBatchMemOpNodeGetParams",
+      [&] {
     if (!nodeParams_out) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(hNode, hipGraphNodeTypeBatchMemOp));
     auto& data = n->as<BatchMemOpData>();
@@ -59,24 +68,32 @@ WEFT_EXPORT hipError_t hipGraphBatchMemOpNodeGetParams(hipGraphNode_t hNode, hip
     nodeParams_out->paramArray = data.ops.data();  // valid while the node keeps these parameters
     nodeParams_out->flags = data.flags;
     return Status();
-  }, hNode, nodeParams_out);
+      },
+      hNode, nodeParams_out);
 }
 
-WEFT_EXPORT hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode, hipBatchMemOpNodeParams* nodeParams) {
-  return call("hipGraphBatchMemOpNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphBatchMemOpNodeSetParams(hipGraphNode_t hNode,
+                                                       hipBatchMemOpNodeParams* nodeParams) {
+  return call(
+      "hipGraphBatchMemOpNodeSetParams",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(hNode, hipGraphNodeTypeBatchMemOp));
     WEFT_ASSIGN_OR_RETURN(NodeParts parts, batch_parts(nodeParams));
     n->data() = std::move(parts.data);
     n->ops() = std::move(parts.ops);
     return Status();
-  }, hNode, nodeParams);
+      },
+      hNode, nodeParams);
 }
 
-WEFT_EXPORT hipError_t hipGraphExecBatchMemOpNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-                                                           const hipBatchMemOpNodeParams* nodeParams) {
-  return call("hipGraphExecBatchMemOpNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphExecBatchMemOpNodeSetParams(
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipBatchMemOpNodeParams* nodeParams) {
+  return call(
+      "hipGraphExecBatchMemOpNodeSetParams",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(ExecTarget t, exec_target(hGraphExec, hNode, hipGraphNodeTypeBatchMemOp));
     WEFT_ASSIGN_OR_RETURN(NodeParts parts, batch_parts(nodeParams));
     return t.exec->set_node(t.slot, std::move(parts.data), std::move(parts.ops));
-  }, hGraphExec, hNode, nodeParams);
+      },
+      hGraphExec, hNode, nodeParams);
 }

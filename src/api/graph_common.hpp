@@ -19,7 +19,6 @@ using graph::Graph;
 using graph::GraphExec;
 using graph::GraphNode;
 
-
 Result<Graph*> graph_of(hipGraph_t handle);
 Result<GraphNode*> node_of(hipGraphNode_t handle);
 Result<GraphExec*> exec_of(hipGraphExec_t handle);

@@ -87,11 +87,14 @@ WEFT_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t grap
                                            hipGraphNode_t* error_node, char* log, size_t log_size) {
   InstantiateOutcome outcome;
   std::string message;
-  hipError_t rc = call("hipGraphInstantiate", [&] {
+  hipError_t rc = call(
+      "hipGraphInstantiate",
+      [&] {
     Status s = instantiate(exec, graph, 0, outcome);
     message = s.message();
     return s;
-  }, exec, graph, error_node, log, log_size);
+      },
+      exec, graph, error_node, log, log_size);
   if (error_node) *error_node = rc == hipSuccess ? nullptr : handle_of(outcome.error_node);
   if (log && log_size > 0) std::snprintf(log, log_size, "%s", message.c_str());
   return rc;
@@ -99,15 +102,20 @@ WEFT_EXPORT hipError_t hipGraphInstantiate(hipGraphExec_t* exec, hipGraph_t grap
 
 WEFT_EXPORT hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t* exec, hipGraph_t graph,
                                                     unsigned long long flags) {
-  return call("hipGraphInstantiateWithFlags", [&] {
+  return call(
+      "hipGraphInstantiateWithFlags",
+      [&] {
     InstantiateOutcome outcome;
     return instantiate(exec, graph, flags, outcome);
-  }, exec, graph, flags);
+      },
+      exec, graph, flags);
 }
 
 WEFT_EXPORT hipError_t hipGraphInstantiateWithParams(hipGraphExec_t* exec, hipGraph_t graph,
                                                      hipGraphInstantiateParams* params) {
-  return call("hipGraphInstantiateWithParams", [&] {
+  return call(
+      "hipGraphInstantiateWithParams",
+      [&] {
     if (!params) return invalid_value("null instantiate parameters");
     if (params->flags & hipGraphInstantiateFlagUpload)
       WEFT_RETURN_IF_ERROR(resolve_stream(params->uploadStream).status());
@@ -116,184 +124,257 @@ WEFT_EXPORT hipError_t hipGraphInstantiateWithParams(hipGraphExec_t* exec, hipGr
     params->result_out = s.ok() ? hipGraphInstantiateSuccess : outcome.result;
     params->errNode_out = s.ok() ? nullptr : handle_of(outcome.error_node);
     return s;
-  }, exec, graph, params);
+      },
+      exec, graph, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecDestroy(hipGraphExec_t exec) {
-  return call("hipGraphExecDestroy", [&] {
+  return call(
+      "hipGraphExecDestroy",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     e->release();  // replays still queued keep their plan
     return Status();
-  }, exec);
+      },
+      exec);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecGetFlags(hipGraphExec_t exec, unsigned long long* flags) {
-  return call("hipGraphExecGetFlags", [&] {
+  return call(
+      "hipGraphExecGetFlags",
+      [&] {
     if (!flags) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     *flags = e->flags();
     return Status();
-  }, exec, flags);
+      },
+      exec, flags);
 }
 
 WEFT_EXPORT hipError_t hipGraphLaunch(hipGraphExec_t exec, hipStream_t stream) {
-  return call("hipGraphLaunch", [&] {
+  return call(
+      "hipGraphLaunch",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     return e->launch(*s);
-  }, exec, stream);
+      },
+      exec, stream);
 }
 
 WEFT_EXPORT hipError_t hipGraphLaunch_spt(hipGraphExec_t exec, hipStream_t stream) {
-  return call("hipGraphLaunch_spt", [&] {
+  return call(
+      "hipGraphLaunch_spt",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, kPerThread));
     return e->launch(*s);
-  }, exec, stream);
+      },
+      exec, stream);
 }
 
 WEFT_EXPORT hipError_t hipGraphUpload(hipGraphExec_t exec, hipStream_t stream) {
   // Plans are ready at instantiation; there is nothing left to upload.
-  return call("hipGraphUpload", [&] {
+  return call(
+      "hipGraphUpload",
+      [&] {
     WEFT_RETURN_IF_ERROR(exec_of(exec).status());
     return resolve_stream(stream).status();
-  }, exec, stream);
+      },
+      exec, stream);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                        const hipKernelNodeParams* params) {
-  return call("hipGraphExecKernelNodeSetParams", [&] {
+  return call(
+      "hipGraphExecKernelNodeSetParams",
+      [&] {
     return exec_set(exec, node, hipGraphNodeTypeKernel,
                     [&](const GraphNode& current) { return kernel_parts(params, &current); });
-  }, exec, node, params);
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                        hipMemcpy3DParms* params) {
-  return call("hipGraphExecMemcpyNodeSetParams", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeMemcpy, [&](const GraphNode&) { return copy_parts(params); });
-  }, exec, node, params);
+  return call(
+      "hipGraphExecMemcpyNodeSetParams",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeMemcpy,
+                    [&](const GraphNode&) { return copy_parts(params); });
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t exec, hipGraphNode_t node,
                                                          void* dst, const void* src, size_t bytes,
                                                          hipMemcpyKind kind) {
-  return call("hipGraphExecMemcpyNodeSetParams1D", [&] {
+  return call(
+      "hipGraphExecMemcpyNodeSetParams1D",
+      [&] {
     return exec_set(exec, node, hipGraphNodeTypeMemcpy,
                     [&](const GraphNode&) { return copy_parts_1d(dst, src, bytes, kind); });
-  }, exec, node, dst, src, bytes, kind);
+      },
+      exec, node, dst, src, bytes, kind);
 }
 
-WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t exec, hipGraphNode_t node,
-                                                                 void* dst, const void* symbol, size_t bytes,
-                                                                 size_t offset, hipMemcpyKind kind) {
-  return call("hipGraphExecMemcpyNodeSetParamsFromSymbol", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeMemcpy,
-                    [&](const GraphNode&) { return symbol_parts(false, symbol, dst, bytes, offset, kind); });
-  }, exec, node, dst, symbol, bytes, offset, kind);
+WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t exec,
+                                                                 hipGraphNode_t node, void* dst,
+                                                                 const void* symbol, size_t bytes,
+                                                                 size_t offset,
+                                                                 hipMemcpyKind kind) {
+  return call(
+      "hipGraphExecMemcpyNodeSetParamsFromSymbol",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeMemcpy, [&](const GraphNode&) {
+      return symbol_parts(false, symbol, dst, bytes, offset, kind);
+    });
+      },
+      exec, node, dst, symbol, bytes, offset, kind);
 }
 
-WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t exec, hipGraphNode_t node,
+WEFT_EXPORT hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t exec,
+                                                               hipGraphNode_t node,
                                                                const void* symbol, const void* src,
                                                                size_t bytes, size_t offset,
                                                                hipMemcpyKind kind) {
-  return call("hipGraphExecMemcpyNodeSetParamsToSymbol", [&] {
+  return call(
+      "hipGraphExecMemcpyNodeSetParamsToSymbol",
+      [&] {
     return exec_set(exec, node, hipGraphNodeTypeMemcpy, [&](const GraphNode&) {
       return symbol_parts(true, symbol, const_cast<void*>(src), bytes, offset, kind);
     });
-  }, exec, node, symbol, src, bytes, offset, kind);
+      },
+      exec, node, symbol, src, bytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                           const HIP_MEMCPY3D* params, hipCtx_t) {
-  return call("hipDrvGraphExecMemcpyNodeSetParams", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeMemcpy, [&](const GraphNode&) { return drv_copy_parts(params); });
-  }, exec, node, params);
+  return call(
+      "hipDrvGraphExecMemcpyNodeSetParams",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeMemcpy,
+                    [&](const GraphNode&) { return drv_copy_parts(params); });
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                        const hipMemsetParams* params) {
-  return call("hipGraphExecMemsetNodeSetParams", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeMemset, [&](const GraphNode&) { return memset_parts(params); });
-  }, exec, node, params);
+  return call(
+      "hipGraphExecMemsetNodeSetParams",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeMemset,
+                    [&](const GraphNode&) { return memset_parts(params); });
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipDrvGraphExecMemsetNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                           const hipMemsetParams* params, hipCtx_t) {
-  return call("hipDrvGraphExecMemsetNodeSetParams", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeMemset, [&](const GraphNode&) { return memset_parts(params); });
-  }, exec, node, params);
+  return call(
+      "hipDrvGraphExecMemsetNodeSetParams",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeMemset,
+                    [&](const GraphNode&) { return memset_parts(params); });
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                      const hipHostNodeParams* params) {
-  return call("hipGraphExecHostNodeSetParams", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeHost, [&](const GraphNode&) { return host_parts(params); });
-  }, exec, node, params);
+  return call(
+      "hipGraphExecHostNodeSetParams",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeHost,
+                    [&](const GraphNode&) { return host_parts(params); });
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t exec, hipGraphNode_t node,
                                                            hipEvent_t event) {
-  return call("hipGraphExecEventRecordNodeSetEvent", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeEventRecord,
-                    [&](const GraphNode&) { return event_parts(hipGraphNodeTypeEventRecord, event); });
-  }, exec, node, event);
+  return call(
+      "hipGraphExecEventRecordNodeSetEvent",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeEventRecord, [&](const GraphNode&) {
+      return event_parts(hipGraphNodeTypeEventRecord, event);
+    });
+      },
+      exec, node, event);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t exec, hipGraphNode_t node,
                                                          hipEvent_t event) {
-  return call("hipGraphExecEventWaitNodeSetEvent", [&] {
-    return exec_set(exec, node, hipGraphNodeTypeWaitEvent,
-                    [&](const GraphNode&) { return event_parts(hipGraphNodeTypeWaitEvent, event); });
-  }, exec, node, event);
+  return call(
+      "hipGraphExecEventWaitNodeSetEvent",
+      [&] {
+    return exec_set(exec, node, hipGraphNodeTypeWaitEvent, [&](const GraphNode&) {
+      return event_parts(hipGraphNodeTypeWaitEvent, event);
+    });
+      },
+      exec, node, event);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                            hipGraph_t child) {
-  return call("hipGraphExecChildGraphNodeSetParams", [&] {
+  return call(
+      "hipGraphExecChildGraphNodeSetParams",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(ExecTarget t, exec_target(exec, node, hipGraphNodeTypeGraph));
     WEFT_ASSIGN_OR_RETURN(Graph * g, graph_of(child));
     return t.exec->set_child_graph(t.slot, *g);
-  }, exec, node, child);
+      },
+      exec, node, child);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecNodeSetParams(hipGraphExec_t exec, hipGraphNode_t node,
                                                  hipGraphNodeParams* params) {
-  return call("hipGraphExecNodeSetParams", [&] {
+  return call(
+      "hipGraphExecNodeSetParams",
+      [&] {
     if (!params) return invalid_value("null node parameters");
     switch (raw_value(params->type)) {
       case hipGraphNodeTypeKernel:
-        return exec_set(exec, node, params->type,
-                        [&](const GraphNode& current) { return kernel_parts(&params->kernel, &current); });
+        return exec_set(exec, node, params->type, [&](const GraphNode& current) {
+          return kernel_parts(&params->kernel, &current);
+        });
       case hipGraphNodeTypeMemcpy:
         return exec_set(exec, node, params->type,
                         [&](const GraphNode&) { return copy_parts(&params->memcpy.copyParams); });
       case hipGraphNodeTypeMemset:
-        return exec_set(exec, node, params->type, [&](const GraphNode&) { return memset_parts(&params->memset); });
+        return exec_set(exec, node, params->type,
+                        [&](const GraphNode&) { return memset_parts(&params->memset); });
       case hipGraphNodeTypeHost:
-        return exec_set(exec, node, params->type, [&](const GraphNode&) { return host_parts(&params->host); });
+        return exec_set(exec, node, params->type,
+                        [&](const GraphNode&) { return host_parts(&params->host); });
       case hipGraphNodeTypeWaitEvent:
-        return exec_set(exec, node, params->type,
-                        [&](const GraphNode&) { return event_parts(params->type, params->eventWait.event); });
+        return exec_set(exec, node, params->type, [&](const GraphNode&) {
+          return event_parts(params->type, params->eventWait.event);
+        });
       case hipGraphNodeTypeEventRecord:
-        return exec_set(exec, node, params->type,
-                        [&](const GraphNode&) { return event_parts(params->type, params->eventRecord.event); });
+        return exec_set(exec, node, params->type, [&](const GraphNode&) {
+          return event_parts(params->type, params->eventRecord.event);
+        });
       case hipGraphNodeTypeGraph: {
         WEFT_ASSIGN_OR_RETURN(ExecTarget t, exec_target(exec, node, params->type));
         WEFT_ASSIGN_OR_RETURN(Graph * g, graph_of(params->graph.graph));
         return t.exec->set_child_graph(t.slot, *g);
       }
-      default:
-        break;
+      default: break;
     }
     return invalid_value(fmt::format("nodes of type {} cannot be updated in an executable graph",
                                      raw_value(params->type)));
-  }, exec, node, params);
+      },
+      exec, node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecUpdate(hipGraphExec_t exec, hipGraph_t graph,
-                                          hipGraphNode_t* error_node, hipGraphExecUpdateResult* result) {
-  return call("hipGraphExecUpdate", [&] {
+                                          hipGraphNode_t* error_node,
+                                          hipGraphExecUpdateResult* result) {
+  return call(
+      "hipGraphExecUpdate",
+      [&] {
     if (!error_node || !result) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     WEFT_ASSIGN_OR_RETURN(Graph * g, graph_of(graph));
@@ -301,24 +382,30 @@ WEFT_EXPORT hipError_t hipGraphExecUpdate(hipGraphExec_t exec, hipGraph_t graph,
     *result = r.status.ok() ? hipGraphExecUpdateSuccess : r.result;
     *error_node = handle_of(r.node);
     return r.status;
-  }, exec, graph, error_node, result);
+      },
+      exec, graph, error_node, result);
 }
 
 WEFT_EXPORT hipError_t hipGraphNodeSetEnabled(hipGraphExec_t exec, hipGraphNode_t node,
                                               unsigned int enabled) {
-  return call("hipGraphNodeSetEnabled", [&] {
+  return call(
+      "hipGraphNodeSetEnabled",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, node_of(node));
     if (!can_disable(n->type()))
       return invalid_value("only kernel, memcpy and memset nodes can be enabled or disabled");
     WEFT_ASSIGN_OR_RETURN(uint32_t slot, e->slot_of(n));
     return e->set_enabled(slot, enabled != 0);
-  }, exec, node, enabled);
+      },
+      exec, node, enabled);
 }
 
 WEFT_EXPORT hipError_t hipGraphNodeGetEnabled(hipGraphExec_t exec, hipGraphNode_t node,
                                               unsigned int* enabled) {
-  return call("hipGraphNodeGetEnabled", [&] {
+  return call(
+      "hipGraphNodeGetEnabled",
+      [&] {
     if (!enabled) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphExec * e, exec_of(exec));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, node_of(node));
@@ -327,5 +414,6 @@ WEFT_EXPORT hipError_t hipGraphNodeGetEnabled(hipGraphExec_t exec, hipGraphNode_
     WEFT_ASSIGN_OR_RETURN(uint32_t slot, e->slot_of(n));
     *enabled = e->enabled(slot) ? 1 : 0;
     return Status();
-  }, exec, node, enabled);
+      },
+      exec, node, enabled);
 }

@@ -15,7 +15,8 @@ namespace {
 
 Result<NodeParts> semaphore_parts(hipGraphNodeType type, hipExternalSemaphore_t* semaphores,
                                   const hipExternalSemaphoreSignalParams* signal_params,
-                                  const hipExternalSemaphoreWaitParams* wait_params, unsigned count) {
+                                  const hipExternalSemaphoreWaitParams* wait_params,
+                                  unsigned count) {
   const bool signal = type == hipGraphNodeTypeExtSemaphoreSignal;
   if (signal ? !signal_params : !wait_params) return invalid_value("null parameter array");
   WEFT_ASSIGN_OR_RETURN(auto steps, semaphore_steps(semaphores, signal_params, wait_params, count));
@@ -27,8 +28,9 @@ Result<NodeParts> semaphore_parts(hipGraphNodeType type, hipExternalSemaphore_t*
   for (const SemaphoreStep& step : steps) {
     Result<Op> op = step.semaphore->op(signal, step.value);
     if (!op.ok())
-      return Status(op.status().code(), fmt::format("external semaphores of device {} cannot be graph nodes: {}",
-                                                    step.device->ordinal(), op.status().message()));
+      return Status(op.status().code(),
+                    fmt::format("external semaphores of device {} cannot be graph nodes: {}",
+                                step.device->ordinal(), op.status().message()));
     parts.ops.push_back(std::move(op).value());
   }
   return parts;
@@ -40,12 +42,14 @@ namespace weft::api {
 
 Result<NodeParts> ext_semaphore_signal_parts(const hipExternalSemaphoreSignalNodeParams* p) {
   if (!p) return invalid_value("null node parameters");
-  return semaphore_parts(hipGraphNodeTypeExtSemaphoreSignal, p->extSemArray, p->paramsArray, nullptr, p->numExtSems);
+  return semaphore_parts(hipGraphNodeTypeExtSemaphoreSignal, p->extSemArray, p->paramsArray,
+                         nullptr, p->numExtSems);
 }
 
 Result<NodeParts> ext_semaphore_wait_parts(const hipExternalSemaphoreWaitNodeParams* p) {
   if (!p) return invalid_value("null node parameters");
-  return semaphore_parts(hipGraphNodeTypeExtSemaphoreWait, p->extSemArray, nullptr, p->paramsArray, p->numExtSems);
+  return semaphore_parts(hipGraphNodeTypeExtSemaphoreWait, p->extSemArray, nullptr, p->paramsArray,
+                         p->numExtSems);
 }
 
 }  // namespace weft::api
@@ -53,8 +57,9 @@ Result<NodeParts> ext_semaphore_wait_parts(const hipExternalSemaphoreWaitNodePar
 namespace {
 
 template <typename Params>
-Status add_semaphore_node(hipGraphNode_t* out, hipGraph_t graph, const hipGraphNode_t* deps, size_t count,
-                          const Params* params, Result<NodeParts> (*parts_of)(const Params*)) {
+Status add_semaphore_node(hipGraphNode_t* out, hipGraph_t graph, const hipGraphNode_t* deps,
+                          size_t count, const Params* params,
+                          Result<NodeParts> (*parts_of)(const Params*)) {
   if (!out) return invalid_value("null output pointer");
   WEFT_RETURN_IF_ERROR(graph_of(graph).status());
   WEFT_RETURN_IF_ERROR(nodes_of(deps, count).status());
@@ -82,42 +87,52 @@ Status set_exec_semaphore_node(hipGraphExec_t exec, hipGraphNode_t node, hipGrap
 
 }  // namespace
 
-WEFT_EXPORT hipError_t hipGraphAddExternalSemaphoresSignalNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-                                                               const hipGraphNode_t* pDependencies,
-                                                               size_t numDependencies,
-                                                               const hipExternalSemaphoreSignalNodeParams* nodeParams) {
-  return call("hipGraphAddExternalSemaphoresSignalNode", [&] {
+WEFT_EXPORT hipError_t hipGraphAddExternalSemaphoresSignalNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreSignalNodeParams* nodeParams) {
+  return call(
+      "hipGraphAddExternalSemaphoresSignalNode",
+      [&] {
     return add_semaphore_node(pGraphNode, graph, pDependencies, numDependencies, nodeParams,
                               &ext_semaphore_signal_parts);
-  }, pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+      },
+      pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 
-WEFT_EXPORT hipError_t hipGraphAddExternalSemaphoresWaitNode(hipGraphNode_t* pGraphNode, hipGraph_t graph,
-                                                             const hipGraphNode_t* pDependencies,
-                                                             size_t numDependencies,
-                                                             const hipExternalSemaphoreWaitNodeParams* nodeParams) {
-  return call("hipGraphAddExternalSemaphoresWaitNode", [&] {
+WEFT_EXPORT hipError_t hipGraphAddExternalSemaphoresWaitNode(
+    hipGraphNode_t* pGraphNode, hipGraph_t graph, const hipGraphNode_t* pDependencies,
+    size_t numDependencies, const hipExternalSemaphoreWaitNodeParams* nodeParams) {
+  return call(
+      "hipGraphAddExternalSemaphoresWaitNode",
+      [&] {
     return add_semaphore_node(pGraphNode, graph, pDependencies, numDependencies, nodeParams,
                               &ext_semaphore_wait_parts);
-  }, pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+      },
+      pGraphNode, graph, pDependencies, numDependencies, nodeParams);
 }
 
-WEFT_EXPORT hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(hipGraphNode_t hNode,
-                                                                     hipExternalSemaphoreSignalNodeParams* params_out) {
-  return call("hipGraphExternalSemaphoresSignalNodeGetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphExternalSemaphoresSignalNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreSignalNodeParams* params_out) {
+  return call(
+      "hipGraphExternalSemaphoresSignalNodeGetParams",
+      [&] {
     if (!params_out) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(hNode, hipGraphNodeTypeExtSemaphoreSignal));
     auto& data = n->as<ExtSemaphoreData>();
-    params_out->extSemArray = data.semaphores.data();  // valid while the node keeps these parameters
+    params_out->extSemArray =
+        data.semaphores.data();  // valid while the node keeps these parameters
     params_out->paramsArray = data.signal_params.data();
     params_out->numExtSems = static_cast<unsigned>(data.semaphores.size());
     return Status();
-  }, hNode, params_out);
+      },
+      hNode, params_out);
 }
 
-WEFT_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_t hNode,
-                                                                   hipExternalSemaphoreWaitNodeParams* params_out) {
-  return call("hipGraphExternalSemaphoresWaitNodeGetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(
+    hipGraphNode_t hNode, hipExternalSemaphoreWaitNodeParams* params_out) {
+  return call(
+      "hipGraphExternalSemaphoresWaitNodeGetParams",
+      [&] {
     if (!params_out) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(hNode, hipGraphNodeTypeExtSemaphoreWait));
     auto& data = n->as<ExtSemaphoreData>();
@@ -125,35 +140,52 @@ WEFT_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeGetParams(hipGraphNode_
     params_out->paramsArray = data.wait_params.data();
     params_out->numExtSems = static_cast<unsigned>(data.semaphores.size());
     return Status();
-  }, hNode, params_out);
+      },
+      hNode, params_out);
 }
 
-WEFT_EXPORT hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(hipGraphNode_t hNode,
-                                                                     const hipExternalSemaphoreSignalNodeParams* nodeParams) {
-  return call("hipGraphExternalSemaphoresSignalNodeSetParams", [&] {
-    return set_semaphore_node(hNode, hipGraphNodeTypeExtSemaphoreSignal, nodeParams, &ext_semaphore_signal_parts);
-  }, hNode, nodeParams);
+WEFT_EXPORT hipError_t hipGraphExternalSemaphoresSignalNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams* nodeParams) {
+  return call(
+      "hipGraphExternalSemaphoresSignalNodeSetParams",
+      [&] {
+    return set_semaphore_node(hNode, hipGraphNodeTypeExtSemaphoreSignal, nodeParams,
+                              &ext_semaphore_signal_parts);
+      },
+      hNode, nodeParams);
 }
 
-WEFT_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(hipGraphNode_t hNode,
-                                                                   const hipExternalSemaphoreWaitNodeParams* nodeParams) {
-  return call("hipGraphExternalSemaphoresWaitNodeSetParams", [&] {
-    return set_semaphore_node(hNode, hipGraphNodeTypeExtSemaphoreWait, nodeParams, &ext_semaphore_wait_parts);
-  }, hNode, nodeParams);
+WEFT_EXPORT hipError_t hipGraphExternalSemaphoresWaitNodeSetParams(
+    hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams* nodeParams) {
+  return call(
+      "hipGraphExternalSemaphoresWaitNodeSetParams",
+      [&] {
+    return set_semaphore_node(hNode, hipGraphNodeTypeExtSemaphoreWait, nodeParams,
+                              &ext_semaphore_wait_parts);
+      },
+      hNode, nodeParams);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecExternalSemaphoresSignalNodeSetParams(
-    hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreSignalNodeParams* nodeParams) {
-  return call("hipGraphExecExternalSemaphoresSignalNodeSetParams", [&] {
-    return set_exec_semaphore_node(hGraphExec, hNode, hipGraphNodeTypeExtSemaphoreSignal, nodeParams,
-                                   &ext_semaphore_signal_parts);
-  }, hGraphExec, hNode, nodeParams);
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreSignalNodeParams* nodeParams) {
+  return call(
+      "hipGraphExecExternalSemaphoresSignalNodeSetParams",
+      [&] {
+    return set_exec_semaphore_node(hGraphExec, hNode, hipGraphNodeTypeExtSemaphoreSignal,
+                                   nodeParams, &ext_semaphore_signal_parts);
+      },
+      hGraphExec, hNode, nodeParams);
 }
 
 WEFT_EXPORT hipError_t hipGraphExecExternalSemaphoresWaitNodeSetParams(
-    hipGraphExec_t hGraphExec, hipGraphNode_t hNode, const hipExternalSemaphoreWaitNodeParams* nodeParams) {
-  return call("hipGraphExecExternalSemaphoresWaitNodeSetParams", [&] {
+    hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+    const hipExternalSemaphoreWaitNodeParams* nodeParams) {
+  return call(
+      "hipGraphExecExternalSemaphoresWaitNodeSetParams",
+      [&] {
     return set_exec_semaphore_node(hGraphExec, hNode, hipGraphNodeTypeExtSemaphoreWait, nodeParams,
                                    &ext_semaphore_wait_parts);
-  }, hGraphExec, hNode, nodeParams);
+      },
+      hGraphExec, hNode, nodeParams);
 }

@@ -40,7 +40,8 @@ Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
   switch (raw_value(p.type)) {
     case hipGraphNodeTypeKernel: return kernel_parts(&p.kernel, nullptr);
     case hipGraphNodeTypeMemcpy:
-      if (p.memcpy.flags != 0 || p.memcpy.reserved[0] || p.memcpy.reserved[1] || p.memcpy.reserved[2])
+      if (p.memcpy.flags != 0 || p.memcpy.reserved[0] || p.memcpy.reserved[1] ||
+          p.memcpy.reserved[2])
         return invalid_value("hipMemcpyNodeParams flags and reserved fields must be 0");
       return copy_parts(&p.memcpy.copyParams);
     case hipGraphNodeTypeMemset: return memset_parts(&p.memset);
@@ -52,10 +53,10 @@ Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
     case hipGraphNodeTypeMemFree: return free_parts(p.free.dptr);
     case hipGraphNodeTypeExtSemaphoreSignal: return ext_semaphore_signal_parts(&p.extSemSignal);
     case hipGraphNodeTypeExtSemaphoreWait: return ext_semaphore_wait_parts(&p.extSemWait);
-    default:
-      break;
+    default: break;
   }
-  return Status(hipErrorNotSupported, fmt::format("graph nodes of type {} are not supported", raw_value(p.type)));
+  return Status(hipErrorNotSupported,
+                fmt::format("graph nodes of type {} are not supported", raw_value(p.type)));
 }
 
 }  // namespace
@@ -65,61 +66,84 @@ Result<NodeParts> parts_of(const hipGraphNodeParams& p, const Graph* parent) {
 WEFT_EXPORT hipError_t hipGraphAddKernelNode(hipGraphNode_t* node, hipGraph_t graph,
                                              const hipGraphNode_t* deps, size_t count,
                                              const hipKernelNodeParams* params) {
-  return call("hipGraphAddKernelNode", [&] {
-    return add(node, graph, deps, count, [&] { return kernel_parts(params, nullptr); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipGraphAddKernelNode",
+      [&] { return add(node, graph, deps, count, [&] { return kernel_parts(params, nullptr); }); },
+      node, graph, deps, count, params);
 }
 
-WEFT_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams* params) {
-  return call("hipGraphKernelNodeGetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node,
+                                                   hipKernelNodeParams* params) {
+  return call(
+      "hipGraphKernelNodeGetParams",
+      [&] {
     if (!params) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeKernel));
     kernel_params_of(*n, params);
     return Status();
-  }, node, params);
+      },
+      node, params);
 }
 
-WEFT_EXPORT hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams* params) {
-  return call("hipGraphKernelNodeSetParams", [&] {
-    return set(node, hipGraphNodeTypeKernel, [&](GraphNode& n) { return kernel_parts(params, &n); });
-  }, node, params);
+WEFT_EXPORT hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node,
+                                                   const hipKernelNodeParams* params) {
+  return call(
+      "hipGraphKernelNodeSetParams",
+      [&] {
+    return set(node, hipGraphNodeTypeKernel,
+               [&](GraphNode& n) { return kernel_parts(params, &n); });
+      },
+      node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t node, hipKernelNodeAttrID attr,
                                                       const hipKernelNodeAttrValue* value) {
-  return call("hipGraphKernelNodeSetAttribute", [&] {
+  return call(
+      "hipGraphKernelNodeSetAttribute",
+      [&] {
     if (!value) return invalid_value("null value");
-    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
+    if (!known_attribute(attr))
+      return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeKernel));
     KernelAttributes& a = n->as<KernelData>().attributes;
-    if (attr == hipKernelNodeAttributeAccessPolicyWindow) a.access_policy_window = value->accessPolicyWindow;
+    if (attr == hipKernelNodeAttributeAccessPolicyWindow)
+      a.access_policy_window = value->accessPolicyWindow;
     if (attr == hipKernelNodeAttributeCooperative) a.cooperative = value->cooperative;
     if (attr == hipKernelNodeAttributePriority) a.priority = value->priority;
     return Status();
-  }, node, attr, value);
+      },
+      node, attr, value);
 }
 
 WEFT_EXPORT hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t node, hipKernelNodeAttrID attr,
                                                       hipKernelNodeAttrValue* value) {
-  return call("hipGraphKernelNodeGetAttribute", [&] {
+  return call(
+      "hipGraphKernelNodeGetAttribute",
+      [&] {
     if (!value) return invalid_value("null output pointer");
-    if (!known_attribute(attr)) return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
+    if (!known_attribute(attr))
+      return invalid_value(fmt::format("unknown kernel node attribute {}", raw_value(attr)));
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeKernel));
     const KernelAttributes& a = n->as<KernelData>().attributes;
-    if (attr == hipKernelNodeAttributeAccessPolicyWindow) value->accessPolicyWindow = a.access_policy_window;
+    if (attr == hipKernelNodeAttributeAccessPolicyWindow)
+      value->accessPolicyWindow = a.access_policy_window;
     if (attr == hipKernelNodeAttributeCooperative) value->cooperative = a.cooperative;
     if (attr == hipKernelNodeAttributePriority) value->priority = a.priority;
     return Status();
-  }, node, attr, value);
+      },
+      node, attr, value);
 }
 
 WEFT_EXPORT hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t src, hipGraphNode_t dst) {
-  return call("hipGraphKernelNodeCopyAttributes", [&] {
+  return call(
+      "hipGraphKernelNodeCopyAttributes",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(GraphNode * from, typed_node(src, hipGraphNodeTypeKernel));
     WEFT_ASSIGN_OR_RETURN(GraphNode * to, typed_node(dst, hipGraphNodeTypeKernel));
     to->as<KernelData>().attributes = from->as<KernelData>().attributes;
     return Status();
-  }, src, dst);
+      },
+      src, dst);
 }
 
 // ---- memcpy nodes ----
@@ -127,91 +151,123 @@ WEFT_EXPORT hipError_t hipGraphKernelNodeCopyAttributes(hipGraphNode_t src, hipG
 WEFT_EXPORT hipError_t hipGraphAddMemcpyNode(hipGraphNode_t* node, hipGraph_t graph,
                                              const hipGraphNode_t* deps, size_t count,
                                              const hipMemcpy3DParms* params) {
-  return call("hipGraphAddMemcpyNode", [&] {
-    return add(node, graph, deps, count, [&] { return copy_parts(params); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipGraphAddMemcpyNode",
+      [&] { return add(node, graph, deps, count, [&] { return copy_parts(params); }); }, node,
+      graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms* params) {
-  return call("hipGraphMemcpyNodeGetParams", [&] {
+  return call(
+      "hipGraphMemcpyNodeGetParams",
+      [&] {
     if (!params) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeMemcpy));
     *params = n->as<CopyData>().params;
     return Status();
-  }, node, params);
+      },
+      node, params);
 }
 
-WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms* params) {
-  return call("hipGraphMemcpyNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node,
+                                                   const hipMemcpy3DParms* params) {
+  return call(
+      "hipGraphMemcpyNodeSetParams",
+      [&] {
     return set(node, hipGraphNodeTypeMemcpy, [&](GraphNode&) { return copy_parts(params); });
-  }, node, params);
+      },
+      node, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t* node, hipGraph_t graph,
                                                const hipGraphNode_t* deps, size_t count, void* dst,
                                                const void* src, size_t bytes, hipMemcpyKind kind) {
-  return call("hipGraphAddMemcpyNode1D", [&] {
+  return call(
+      "hipGraphAddMemcpyNode1D",
+      [&] {
     return add(node, graph, deps, count, [&] { return copy_parts_1d(dst, src, bytes, kind); });
-  }, node, graph, deps, count, dst, src, bytes, kind);
+      },
+      node, graph, deps, count, dst, src, bytes, kind);
 }
 
-WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst, const void* src,
-                                                     size_t bytes, hipMemcpyKind kind) {
-  return call("hipGraphMemcpyNodeSetParams1D", [&] {
-    return set(node, hipGraphNodeTypeMemcpy, [&](GraphNode&) { return copy_parts_1d(dst, src, bytes, kind); });
-  }, node, dst, src, bytes, kind);
+WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void* dst,
+                                                     const void* src, size_t bytes,
+                                                     hipMemcpyKind kind) {
+  return call(
+      "hipGraphMemcpyNodeSetParams1D",
+      [&] {
+    return set(node, hipGraphNodeTypeMemcpy,
+               [&](GraphNode&) { return copy_parts_1d(dst, src, bytes, kind); });
+      },
+      node, dst, src, bytes, kind);
 }
 
 WEFT_EXPORT hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t* node, hipGraph_t graph,
                                                        const hipGraphNode_t* deps, size_t count,
                                                        void* dst, const void* symbol, size_t bytes,
                                                        size_t offset, hipMemcpyKind kind) {
-  return call("hipGraphAddMemcpyNodeFromSymbol", [&] {
+  return call(
+      "hipGraphAddMemcpyNodeFromSymbol",
+      [&] {
     return add(node, graph, deps, count,
                [&] { return symbol_parts(false, symbol, dst, bytes, offset, kind); });
-  }, node, graph, deps, count, dst, symbol, bytes, offset, kind);
+      },
+      node, graph, deps, count, dst, symbol, bytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void* dst,
                                                              const void* symbol, size_t bytes,
                                                              size_t offset, hipMemcpyKind kind) {
-  return call("hipGraphMemcpyNodeSetParamsFromSymbol", [&] {
+  return call(
+      "hipGraphMemcpyNodeSetParamsFromSymbol",
+      [&] {
     return set(node, hipGraphNodeTypeMemcpy,
                [&](GraphNode&) { return symbol_parts(false, symbol, dst, bytes, offset, kind); });
-  }, node, dst, symbol, bytes, offset, kind);
+      },
+      node, dst, symbol, bytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t* node, hipGraph_t graph,
                                                      const hipGraphNode_t* deps, size_t count,
                                                      const void* symbol, const void* src,
-                                                     size_t bytes, size_t offset, hipMemcpyKind kind) {
-  return call("hipGraphAddMemcpyNodeToSymbol", [&] {
+                                                     size_t bytes, size_t offset,
+                                                     hipMemcpyKind kind) {
+  return call(
+      "hipGraphAddMemcpyNodeToSymbol",
+      [&] {
     return add(node, graph, deps, count, [&] {
       return symbol_parts(true, symbol, const_cast<void*>(src), bytes, offset, kind);
     });
-  }, node, graph, deps, count, symbol, src, bytes, offset, kind);
+      },
+      node, graph, deps, count, symbol, src, bytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void* symbol,
                                                            const void* src, size_t bytes,
                                                            size_t offset, hipMemcpyKind kind) {
-  return call("hipGraphMemcpyNodeSetParamsToSymbol", [&] {
+  return call(
+      "hipGraphMemcpyNodeSetParamsToSymbol",
+      [&] {
     return set(node, hipGraphNodeTypeMemcpy, [&](GraphNode&) {
       return symbol_parts(true, symbol, const_cast<void*>(src), bytes, offset, kind);
     });
-  }, node, symbol, src, bytes, offset, kind);
+      },
+      node, symbol, src, bytes, offset, kind);
 }
 
 WEFT_EXPORT hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t* node, hipGraph_t graph,
                                                 const hipGraphNode_t* deps, size_t count,
                                                 const HIP_MEMCPY3D* params, hipCtx_t) {
-  return call("hipDrvGraphAddMemcpyNode", [&] {
-    return add(node, graph, deps, count, [&] { return drv_copy_parts(params); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipDrvGraphAddMemcpyNode",
+      [&] { return add(node, graph, deps, count, [&] { return drv_copy_parts(params); }); }, node,
+      graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t node, HIP_MEMCPY3D* params) {
-  return call("hipDrvGraphMemcpyNodeGetParams", [&] {
+  return call(
+      "hipDrvGraphMemcpyNodeGetParams",
+      [&] {
     if (!params) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeMemcpy));
     const hipMemcpy3DParms& p = n->as<CopyData>().params;
@@ -234,13 +290,18 @@ WEFT_EXPORT hipError_t hipDrvGraphMemcpyNodeGetParams(hipGraphNode_t node, HIP_M
     params->Height = p.extent.height;
     params->Depth = p.extent.depth;
     return Status();
-  }, node, params);
+      },
+      node, params);
 }
 
-WEFT_EXPORT hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t node, const HIP_MEMCPY3D* params) {
-  return call("hipDrvGraphMemcpyNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t node,
+                                                      const HIP_MEMCPY3D* params) {
+  return call(
+      "hipDrvGraphMemcpyNodeSetParams",
+      [&] {
     return set(node, hipGraphNodeTypeMemcpy, [&](GraphNode&) { return drv_copy_parts(params); });
-  }, node, params);
+      },
+      node, params);
 }
 
 // ---- memset nodes ----
@@ -248,32 +309,41 @@ WEFT_EXPORT hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t node, const
 WEFT_EXPORT hipError_t hipGraphAddMemsetNode(hipGraphNode_t* node, hipGraph_t graph,
                                              const hipGraphNode_t* deps, size_t count,
                                              const hipMemsetParams* params) {
-  return call("hipGraphAddMemsetNode", [&] {
-    return add(node, graph, deps, count, [&] { return memset_parts(params); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipGraphAddMemsetNode",
+      [&] { return add(node, graph, deps, count, [&] { return memset_parts(params); }); }, node,
+      graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipDrvGraphAddMemsetNode(hipGraphNode_t* node, hipGraph_t graph,
                                                 const hipGraphNode_t* deps, size_t count,
                                                 const hipMemsetParams* params, hipCtx_t) {
-  return call("hipDrvGraphAddMemsetNode", [&] {
-    return add(node, graph, deps, count, [&] { return memset_parts(params); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipDrvGraphAddMemsetNode",
+      [&] { return add(node, graph, deps, count, [&] { return memset_parts(params); }); }, node,
+      graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams* params) {
-  return call("hipGraphMemsetNodeGetParams", [&] {
+  return call(
+      "hipGraphMemsetNodeGetParams",
+      [&] {
     if (!params) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeMemset));
     *params = n->as<MemsetData>().params;
     return Status();
-  }, node, params);
+      },
+      node, params);
 }
 
-WEFT_EXPORT hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams* params) {
-  return call("hipGraphMemsetNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node,
+                                                   const hipMemsetParams* params) {
+  return call(
+      "hipGraphMemsetNodeSetParams",
+      [&] {
     return set(node, hipGraphNodeTypeMemset, [&](GraphNode&) { return memset_parts(params); });
-  }, node, params);
+      },
+      node, params);
 }
 
 // ---- host nodes ----
@@ -281,24 +351,32 @@ WEFT_EXPORT hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hi
 WEFT_EXPORT hipError_t hipGraphAddHostNode(hipGraphNode_t* node, hipGraph_t graph,
                                            const hipGraphNode_t* deps, size_t count,
                                            const hipHostNodeParams* params) {
-  return call("hipGraphAddHostNode", [&] {
-    return add(node, graph, deps, count, [&] { return host_parts(params); });
-  }, node, graph, deps, count, params);
+  return call(
+      "hipGraphAddHostNode",
+      [&] { return add(node, graph, deps, count, [&] { return host_parts(params); }); }, node,
+      graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams* params) {
-  return call("hipGraphHostNodeGetParams", [&] {
+  return call(
+      "hipGraphHostNodeGetParams",
+      [&] {
     if (!params) return invalid_value("null output pointer");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, typed_node(node, hipGraphNodeTypeHost));
     *params = n->as<HostData>().params;
     return Status();
-  }, node, params);
+      },
+      node, params);
 }
 
-WEFT_EXPORT hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams* params) {
-  return call("hipGraphHostNodeSetParams", [&] {
+WEFT_EXPORT hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node,
+                                                 const hipHostNodeParams* params) {
+  return call(
+      "hipGraphHostNodeSetParams",
+      [&] {
     return set(node, hipGraphNodeTypeHost, [&](GraphNode&) { return host_parts(params); });
-  }, node, params);
+      },
+      node, params);
 }
 
 // ---- any kind ----
@@ -306,30 +384,34 @@ WEFT_EXPORT hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipH
 WEFT_EXPORT hipError_t hipGraphAddNode(hipGraphNode_t* node, hipGraph_t graph,
                                        const hipGraphNode_t* deps, size_t count,
                                        hipGraphNodeParams* params) {
-  return call("hipGraphAddNode", [&] {
+  return call(
+      "hipGraphAddNode",
+      [&] {
     if (!params) return invalid_value("null node parameters");
     if (raw_value(params->type) == hipGraphNodeTypeMemAlloc)
       return add(node, graph, deps, count, [&] { return alloc_parts(&params->alloc); });
     WEFT_ASSIGN_OR_RETURN(Graph * parent, graph_of(graph));
     return add(node, graph, deps, count, [&] { return parts_of(*params, parent); });
-  }, node, graph, deps, count, params);
+      },
+      node, graph, deps, count, params);
 }
 
 WEFT_EXPORT hipError_t hipGraphNodeSetParams(hipGraphNode_t node, hipGraphNodeParams* params) {
-  return call("hipGraphNodeSetParams", [&] {
+  return call(
+      "hipGraphNodeSetParams",
+      [&] {
     if (!params) return invalid_value("null node parameters");
     WEFT_ASSIGN_OR_RETURN(GraphNode * n, node_of(node));
-    if (raw_value(params->type) != n->type())
-      return invalid_value("a node's type cannot change");
+    if (raw_value(params->type) != n->type()) return invalid_value("a node's type cannot change");
     switch (params->type) {
       case hipGraphNodeTypeKernel:
-        return set(node, params->type, [&](GraphNode& g) { return kernel_parts(&params->kernel, &g); });
+        return set(node, params->type,
+                   [&](GraphNode& g) { return kernel_parts(&params->kernel, &g); });
       case hipGraphNodeTypeMemAlloc:
-      case hipGraphNodeTypeMemFree:
-        return invalid_value("memory node parameters cannot change");
-      default:
-        break;
+      case hipGraphNodeTypeMemFree: return invalid_value("memory node parameters cannot change");
+      default: break;
     }
     return set(node, params->type, [&](GraphNode& g) { return parts_of(*params, &g.graph()); });
-  }, node, params);
+      },
+      node, params);
 }

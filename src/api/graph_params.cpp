@@ -94,8 +94,8 @@ Result<Ref<Kernel>> code_object_kernel(const void* func, DeviceState& device) {
   if (Ref<Function> f = Registry::get().functions().find(func)) {
     if (&f->device() != &device)
       return Status(hipErrorInvalidDeviceFunction,
-                    fmt::format("the function was loaded on device {}, not {}", f->device().ordinal(),
-                                device.ordinal()));
+                    fmt::format("the function was loaded on device {}, not {}",
+                                f->device().ordinal(), device.ordinal()));
     return f->kernel();
   }
   return Status(hipErrorInvalidDeviceFunction, "not a kernel");
@@ -197,7 +197,8 @@ void kernel_params_of(GraphNode& node, hipKernelNodeParams* out) {
       }
     } else if (op.kernel) {
       auto* base = const_cast<std::byte*>(op.kernarg.data());
-      for (const KernelArgInfo& a : op.kernel->info().args) data.arg_addresses.push_back(base + a.offset);
+      for (const KernelArgInfo& a : op.kernel->info().args)
+        data.arg_addresses.push_back(base + a.offset);
     }
   }
   out->kernelParams = data.arg_addresses.empty() ? nullptr : data.arg_addresses.data();
@@ -225,8 +226,8 @@ Result<Region> region_of(const hipPitchedPtr& ptr, const hipPos& pos, const hipE
   size_t rows = ptr.ysize;
   if (e.depth > 1 || pos.z > 0) {
     if (rows < pos.y + e.height)
-      return invalid_value(fmt::format("{} has {} rows per slice; the copy needs {}", what, rows,
-                                       pos.y + e.height));
+      return invalid_value(
+          fmt::format("{} has {} rows per slice; the copy needs {}", what, rows, pos.y + e.height));
   } else if (rows < pos.y + e.height) {
     rows = pos.y + e.height;
   }
@@ -244,7 +245,8 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
     // Arrays in linear memory become copy commands like any pointer (array_copy.hpp).
     RegionSide dst, src;
     WEFT_ASSIGN_OR_RETURN(size_t width, region_sides(*p, dst, src));
-    WEFT_ASSIGN_OR_RETURN(std::vector<CopyOp> ops, plan_region(dst, src, width, p->extent.height, p->extent.depth));
+    WEFT_ASSIGN_OR_RETURN(std::vector<CopyOp> ops,
+                          plan_region(dst, src, width, p->extent.height, p->extent.depth));
     NodeParts parts{hipGraphNodeTypeMemcpy, CopyData{*p}, {}};
     for (const CopyOp& op : ops) parts.ops.emplace_back(std::in_place_type<CopyOp>, op);
     return parts;
@@ -261,9 +263,9 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
   size_t commands = merge ? 1 : e.depth;
   size_t height = merge ? e.height * e.depth : e.height;
   for (size_t z = 0; z < commands; ++z) {
-    WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(dst.origin + z * dst.slice, dst.pitch,
-                                               src.origin + z * src.slice, src.pitch, e.width,
-                                               height, p->kind));
+    WEFT_ASSIGN_OR_RETURN(
+        CopyOp op, make_copy(dst.origin + z * dst.slice, dst.pitch, src.origin + z * src.slice,
+                             src.pitch, e.width, height, p->kind));
     parts.ops.emplace_back(std::in_place_type<CopyOp>, op);
   }
   // Slices past the first may start beyond the allocation each base lies in.
@@ -272,10 +274,10 @@ Result<NodeParts> copy_parts(const hipMemcpy3DParms* p) {
   auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
   auto src_span = span_2d(last.src_pitch, last.width, last.height);
   if (!dst_span || !src_span) return invalid_value("the copy extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(p->dstPtr.ptr, last.dst, *dst_span, sides.first, "destination",
-                                    Access::kWrite));
-  WEFT_RETURN_IF_ERROR(check_region(p->srcPtr.ptr, last.src, *src_span, sides.second, "source",
-                                    Access::kRead));
+  WEFT_RETURN_IF_ERROR(
+      check_region(p->dstPtr.ptr, last.dst, *dst_span, sides.first, "destination", Access::kWrite));
+  WEFT_RETURN_IF_ERROR(
+      check_region(p->srcPtr.ptr, last.src, *src_span, sides.second, "source", Access::kRead));
   return parts;
 }
 
@@ -302,8 +304,9 @@ Result<NodeParts> symbol_parts(bool to_symbol, const void* symbol, void* other, 
       kind != hipMemcpyDefault)
     return Status(hipErrorInvalidMemcpyDirection, "copies from a symbol come from the device");
   WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-  WEFT_ASSIGN_OR_RETURN(std::byte* address, symbol_range(symbol, offset, bytes, *device,
-                                                           to_symbol ? Access::kWrite : Access::kRead));
+  WEFT_ASSIGN_OR_RETURN(
+      std::byte * address,
+      symbol_range(symbol, offset, bytes, *device, to_symbol ? Access::kWrite : Access::kRead));
   if (to_symbol) return copy_parts_1d(address, other, bytes, kind);
   return copy_parts_1d(other, address, bytes, kind);
 }
@@ -341,10 +344,11 @@ Result<NodeParts> memset_parts(const hipMemsetParams* p) {
   if (p->height > 1 && pitch < row)
     return invalid_value(fmt::format("pitch {} is smaller than the row of {} bytes", pitch, row));
   uint32_t value = p->elementSize == 1 ? (p->value & 0xffu)
-                   : p->elementSize == 2 ? (p->value & 0xffffu) : p->value;
-  WEFT_ASSIGN_OR_RETURN(FillOp op, make_fill(p->dst, pitch, value,
-                                             static_cast<uint8_t>(p->elementSize), p->width,
-                                             p->height));
+                 : p->elementSize == 2 ? (p->value & 0xffffu)
+                                       : p->value;
+  WEFT_ASSIGN_OR_RETURN(
+      FillOp op,
+      make_fill(p->dst, pitch, value, static_cast<uint8_t>(p->elementSize), p->width, p->height));
   NodeParts parts{hipGraphNodeTypeMemset, MemsetData{*p}, {}};
   parts.ops.emplace_back(std::in_place_type<FillOp>, op);
   return parts;
@@ -369,8 +373,7 @@ Result<NodeParts> event_parts(hipGraphNodeType type, hipEvent_t event) {
   NodeParts parts{type, EventData{e}, {}};
   if (type == hipGraphNodeTypeEventRecord)
     parts.ops.emplace_back(std::in_place_type<EventRecordOp>, EventRecordOp{e->driver_event_ref()});
-  else
-    parts.ops.emplace_back(std::in_place_type<EventWaitOp>, EventWaitOp{e->driver_event_ref()});
+  else parts.ops.emplace_back(std::in_place_type<EventWaitOp>, EventWaitOp{e->driver_event_ref()});
   return parts;
 }
 

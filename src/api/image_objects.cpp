@@ -27,23 +27,28 @@ Result<std::pair<hipArray_Format, unsigned>> format_of(const hipChannelFormatDes
   while (channels < 4 && bits[channels] != 0) ++channels;
   for (unsigned c = channels; c < 4; ++c)
     if (bits[c] != 0)
-      return invalid_value(fmt::format("channel descriptor {{{}, {}, {}, {}}} leaves a gap between channels",
-                                       desc.x, desc.y, desc.z, desc.w));
+      return invalid_value(
+          fmt::format("channel descriptor {{{}, {}, {}, {}}} leaves a gap between channels", desc.x,
+                      desc.y, desc.z, desc.w));
   if (channels == 0 || channels == 3)
-    return invalid_value(fmt::format("a channel descriptor needs 1, 2 or 4 channels, not {}", channels));
+    return invalid_value(
+        fmt::format("a channel descriptor needs 1, 2 or 4 channels, not {}", channels));
   for (unsigned c = 1; c < channels; ++c)
     if (bits[c] != bits[0])
-      return invalid_value(fmt::format("channels of {} and {} bits: every channel must have the same size",
-                                       bits[0], bits[c]));
+      return invalid_value(fmt::format(
+          "channels of {} and {} bits: every channel must have the same size", bits[0], bits[c]));
   int kind = raw_value(desc.f);
   hipArray_Format format;
   switch (kind) {
     case hipChannelFormatKindUnsigned:
     case hipChannelFormatKindSigned: {
       bool is_signed = kind == hipChannelFormatKindSigned;
-      if (bits[0] == 8) format = is_signed ? HIP_AD_FORMAT_SIGNED_INT8 : HIP_AD_FORMAT_UNSIGNED_INT8;
-      else if (bits[0] == 16) format = is_signed ? HIP_AD_FORMAT_SIGNED_INT16 : HIP_AD_FORMAT_UNSIGNED_INT16;
-      else if (bits[0] == 32) format = is_signed ? HIP_AD_FORMAT_SIGNED_INT32 : HIP_AD_FORMAT_UNSIGNED_INT32;
+      if (bits[0] == 8)
+        format = is_signed ? HIP_AD_FORMAT_SIGNED_INT8 : HIP_AD_FORMAT_UNSIGNED_INT8;
+      else if (bits[0] == 16)
+        format = is_signed ? HIP_AD_FORMAT_SIGNED_INT16 : HIP_AD_FORMAT_UNSIGNED_INT16;
+      else if (bits[0] == 32)
+        format = is_signed ? HIP_AD_FORMAT_SIGNED_INT32 : HIP_AD_FORMAT_UNSIGNED_INT32;
       else return invalid_value(fmt::format("integer channels of {} bits (8, 16 or 32)", bits[0]));
       break;
     }
@@ -53,7 +58,8 @@ Result<std::pair<hipArray_Format, unsigned>> format_of(const hipChannelFormatDes
       else return invalid_value(fmt::format("float channels of {} bits (16 or 32)", bits[0]));
       break;
     default:
-      return invalid_value(fmt::format("channel format kind {} is not signed, unsigned or float", kind));
+      return invalid_value(
+          fmt::format("channel format kind {} is not signed, unsigned or float", kind));
   }
   return std::pair{format, channels};
 }
@@ -61,9 +67,9 @@ Result<std::pair<hipArray_Format, unsigned>> format_of(const hipChannelFormatDes
 hipChannelFormatDesc channel_desc_of(hipArray_Format format, unsigned channels) {
   int bits = static_cast<int>(format_bytes(format) * 8);
   hipChannelFormatKind kind = format == HIP_AD_FORMAT_HALF || format == HIP_AD_FORMAT_FLOAT
-                                  ? hipChannelFormatKindFloat
-                              : format >= HIP_AD_FORMAT_SIGNED_INT8 ? hipChannelFormatKindSigned
-                                                                    : hipChannelFormatKindUnsigned;
+                                ? hipChannelFormatKindFloat
+                            : format >= HIP_AD_FORMAT_SIGNED_INT8 ? hipChannelFormatKindSigned
+                                                                  : hipChannelFormatKindUnsigned;
   hipChannelFormatDesc d{};
   d.x = bits;
   d.y = channels >= 2 ? bits : 0;
@@ -97,8 +103,10 @@ Result<Ref<hipArray>> find_array(hipArray_const_t handle, const char* what, hipE
   if (!handle) return Status(error, fmt::format("null {}", what));
   Ref<hipArray> array = arrays().find(handle);
   if (!array)
-    return Status(error, fmt::format("{} {} is not a live array (freed, or never made by hipMallocArray, "
-                                     "hipArrayCreate or a mipmap)", what, static_cast<const void*>(handle)));
+    return Status(error,
+                  fmt::format("{} {} is not a live array (freed, or never made by hipMallocArray, "
+                              "hipArrayCreate or a mipmap)",
+                              what, static_cast<const void*>(handle)));
   return array;
 }
 
@@ -114,31 +122,37 @@ Result<Ref<MipmapObject>> find_mipmap(hipMipmappedArray_const_t handle, const ch
 
 namespace {
 
-constexpr unsigned kArrayFlags = hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap |
-                                 hipArrayTextureGather;
+constexpr unsigned kArrayFlags =
+    hipArrayLayered | hipArraySurfaceLoadStore | hipArrayCubemap | hipArrayTextureGather;
 
 Status check_shape(const ArrayShape& s) {
   if (format_bytes(s.format) == 0)
     return invalid_value(fmt::format("{:#x} is not a hipArray_Format", static_cast<int>(s.format)));
   if (s.channels != 1 && s.channels != 2 && s.channels != 4)
     return invalid_value(fmt::format("{} channels (1, 2 or 4)", s.channels));
-  if (s.flags & ~kArrayFlags) return invalid_value(fmt::format("unknown array flags {:#x}", s.flags));
+  if (s.flags & ~kArrayFlags)
+    return invalid_value(fmt::format("unknown array flags {:#x}", s.flags));
   if (s.width == 0) return invalid_value("an array's width must not be 0");
   const bool layered = s.flags & hipArrayLayered, cube = s.flags & hipArrayCubemap;
   if (s.height == 0 && s.depth != 0 && !layered)
-    return invalid_value("a 3D array needs a height (a depth without one is a 1D layered array: hipArrayLayered)");
-  if (layered && s.depth == 0) return invalid_value("a layered array needs its layer count as the depth");
+    return invalid_value(
+        "a 3D array needs a height (a depth without one is a 1D layered array: hipArrayLayered)");
+  if (layered && s.depth == 0)
+    return invalid_value("a layered array needs its layer count as the depth");
   if (cube) {
-    if (s.width != s.height) return invalid_value("a cubemap's faces must be square (width == height)");
+    if (s.width != s.height)
+      return invalid_value("a cubemap's faces must be square (width == height)");
     if (layered ? s.depth % 6 != 0 : s.depth != 6)
-      return invalid_value(fmt::format("a cubemap{} has {} slices: the depth must be {}", layered ? " array" : "",
-                                       s.depth, layered ? "a multiple of 6" : "6"));
+      return invalid_value(fmt::format("a cubemap{} has {} slices: the depth must be {}",
+                                       layered ? " array" : "", s.depth,
+                                       layered ? "a multiple of 6" : "6"));
   }
   // The software sampler indexes with 32-bit sizes; GPUs' limits are far lower.
   constexpr size_t kMaxDim = size_t{1} << 30;
   if (s.width > kMaxDim || s.height > kMaxDim || s.depth > kMaxDim)
-    return invalid_value(fmt::format("array extent {} x {} x {} exceeds the limit of {} per dimension", s.width,
-                                     s.height, s.depth, kMaxDim));
+    return invalid_value(
+        fmt::format("array extent {} x {} x {} exceeds the limit of {} per dimension", s.width,
+                    s.height, s.depth, kMaxDim));
   if (s.levels == 0) return invalid_value("a mipmapped array needs at least one level");
   size_t largest = std::max({s.width, s.height, layered ? size_t{0} : s.depth});
   unsigned max_levels = static_cast<unsigned>(std::bit_width(largest));
@@ -157,7 +171,8 @@ Result<Ref<hipArray>> linear_array(DeviceState* device, const ArrayShape& shape)
   size_t bytes = 0;
   if (__builtin_mul_overflow(array->slice_bytes(), array->slices(), &bytes) || bytes == 0)
     return Status(hipErrorOutOfMemory, "the array's size overflows");
-  WEFT_ASSIGN_OR_RETURN(array->data, device->driver_device().allocate(MemoryKind::kDevice, bytes, 0));
+  WEFT_ASSIGN_OR_RETURN(array->data,
+                        device->driver_device().allocate(MemoryKind::kDevice, bytes, 0));
   array->bytes = bytes;
   return array;
 }
@@ -218,8 +233,8 @@ Result<Ref<MipmapObject>> create_mipmap(const ArrayShape& shape) {
   v.data = mipmap->levels[0]->data;
   v.desc = channel_desc_of(shape.format, shape.channels);
   v.type = shape.depth && !(shape.flags & hipArrayLayered) ? hipTextureType3D
-           : shape.height                                   ? hipTextureType2D
-                                                            : hipTextureType1D;
+         : shape.height                                    ? hipTextureType2D
+                                                           : hipTextureType1D;
   v.width = static_cast<unsigned>(shape.width);
   v.height = static_cast<unsigned>(shape.height);
   v.depth = static_cast<unsigned>(shape.depth);
@@ -242,7 +257,8 @@ Status destroy_array(hipArray_t handle) {
   WEFT_RETURN_IF_ERROR(graph::check_unsafe("freeing an array"));
   WEFT_ASSIGN_OR_RETURN(Ref<hipArray> array, find_array(handle, "array"));
   if (array->mipmap_level)
-    return invalid_value("the array is a level of a mipmapped array: free the mipmapped array instead");
+    return invalid_value(
+        "the array is a level of a mipmapped array: free the mipmapped array instead");
   // Like hipFree: queued work may still read or write the array.
   WEFT_RETURN_IF_ERROR(array->device->synchronize());
   if (!arrays().remove(handle)) return invalid_value("the array was freed concurrently");
@@ -273,5 +289,6 @@ weftImageLevel image_level(const hipArray& array) {
 }  // namespace weft::api
 
 hipArray::~hipArray() {
-  if (data && device) (void)device->driver_device().deallocate(data, bytes, weft::MemoryKind::kDevice);
+  if (data && device)
+    (void)device->driver_device().deallocate(data, bytes, weft::MemoryKind::kDevice);
 }

@@ -71,8 +71,8 @@ struct TextureObject final : RefCounted {
   hipTextureDesc texture{};
   bool has_view = false;
   hipResourceViewDesc view{};
-  ArrayShape shape;     // of what it reads (level 0)
-  unsigned levels = 1;  // of a mipmapped array
+  ArrayShape shape;                         // of what it reads (level 0)
+  unsigned levels = 1;                      // of a mipmapped array
   std::vector<Ref<RefCounted>> keep_alive;  // arrays / mipmaps it reads
 };
 

@@ -24,10 +24,11 @@ Result<std::vector<std::byte>> pack_params(const KernelInfo& info, void** params
   std::vector<std::byte> out(std::max<size_t>(info.kernarg_size, explicit_end(info)));
   if (info.args.empty()) return out;  // no explicit arguments (hidden ones are the driver's)
   if (!params)
-    return invalid_value(fmt::format("kernel {} takes {} arguments but the argument array is null", info.name,
-                                     info.args.size()));
+    return invalid_value(fmt::format("kernel {} takes {} arguments but the argument array is null",
+                                     info.name, info.args.size()));
   for (size_t i = 0; i < info.args.size(); ++i) {
-    if (!params[i]) return invalid_value(fmt::format("argument {} of kernel {} is a null pointer", i, info.name));
+    if (!params[i])
+      return invalid_value(fmt::format("argument {} of kernel {} is a null pointer", i, info.name));
     std::memcpy(out.data() + info.args[i].offset, params[i], info.args[i].size);
   }
   return out;
@@ -38,15 +39,19 @@ Result<std::vector<std::byte>> pack_extra(const KernelInfo& info, void** extra) 
   const size_t* size = nullptr;
   for (size_t i = 0; extra[i] != HIP_LAUNCH_PARAM_END; i += 2) {
     if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_POINTER) buffer = extra[i + 1];
-    else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE) size = static_cast<const size_t*>(extra[i + 1]);
-    else return invalid_value(fmt::format("unknown key {} in the `extra` launch parameters", extra[i]));
+    else if (extra[i] == HIP_LAUNCH_PARAM_BUFFER_SIZE)
+      size = static_cast<const size_t*>(extra[i + 1]);
+    else
+      return invalid_value(
+          fmt::format("unknown key {} in the `extra` launch parameters", extra[i]));
   }
   if (!buffer || !size)
-    return invalid_value("`extra` needs HIP_LAUNCH_PARAM_BUFFER_POINTER and HIP_LAUNCH_PARAM_BUFFER_SIZE");
+    return invalid_value(
+        "`extra` needs HIP_LAUNCH_PARAM_BUFFER_POINTER and HIP_LAUNCH_PARAM_BUFFER_SIZE");
   size_t needed = explicit_end(info);
   if (*size < needed)
-    return invalid_value(fmt::format("kernel {} needs {} bytes of arguments; `extra` gives {}", info.name, needed,
-                                     *size));
+    return invalid_value(fmt::format("kernel {} needs {} bytes of arguments; `extra` gives {}",
+                                     info.name, needed, *size));
   std::vector<std::byte> out(std::max<size_t>(info.kernarg_size, *size));
   std::memcpy(out.data(), buffer, *size);
   return out;
@@ -58,18 +63,21 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
   DeviceState& device = stream->device();
   const KernelInfo& info = function.info();
   if (&device != &function.device())
-    return Status(hipErrorInvalidHandle,
-                  fmt::format("kernel {} was loaded on device {} but the stream belongs to device {}", info.name,
-                              function.device().ordinal(), device.ordinal()));
-  WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, dynamic_shared + info.static_shared_bytes));
+    return Status(
+        hipErrorInvalidHandle,
+        fmt::format("kernel {} was loaded on device {} but the stream belongs to device {}",
+                    info.name, function.device().ordinal(), device.ordinal()));
+  WEFT_RETURN_IF_ERROR(
+      check_launch(device, grid, block, dynamic_shared + info.static_shared_bytes));
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (threads > info.max_threads_per_block)
     return Status(hipErrorInvalidConfiguration,
-                  fmt::format("block of {} threads exceeds kernel {}'s limit of {}", threads, info.name,
-                              info.max_threads_per_block));
+                  fmt::format("block of {} threads exceeds kernel {}'s limit of {}", threads,
+                              info.name, info.max_threads_per_block));
   if (max_dynamic_shared >= 0 && dynamic_shared > size_t(max_dynamic_shared))
-    return invalid_value(fmt::format("{} bytes of dynamic shared memory exceed the {} set with hipFuncSetAttribute",
-                                     dynamic_shared, max_dynamic_shared));
+    return invalid_value(
+        fmt::format("{} bytes of dynamic shared memory exceed the {} set with hipFuncSetAttribute",
+                    dynamic_shared, max_dynamic_shared));
   if (cooperative)
     WEFT_RETURN_IF_ERROR(check_cooperative(device, info, grid, block, dynamic_shared));
   DispatchOp op;
@@ -91,25 +99,29 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
   return Status();
 }
 
-Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args, size_t dynamic_shared,
-                         hipStream_t stream, DefaultStream default_stream) {
+Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,
+                         size_t dynamic_shared, hipStream_t stream, DefaultStream default_stream) {
   Ref<RegisteredFunction> registered = Registry::get().function(host_function);
   if (!registered) {
     // Not from a code object: a single-source kernel weft has seen launched by name?
     if (!host_function) return Status(hipErrorInvalidDeviceFunction, "null kernel");
     WEFT_ASSIGN_OR_RETURN(Ref<HostKernel> kernel, host_kernel_for(host_function, args));
-    return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream, default_stream);
+    return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream,
+                              default_stream);
   }
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
-  return launch_function(*function, s, grid, block, dynamic_shared, KernelArgs{args, nullptr, nullptr},
+  return launch_function(*function, s, grid, block, dynamic_shared,
+                         KernelArgs{args, nullptr, nullptr},
                          registered->max_dynamic_shared.load(std::memory_order_relaxed));
 }
 
 Result<Ref<Function>> function_of(hipFunction_t handle) {
   if (!handle) return Status(hipErrorInvalidResourceHandle, "null function handle");
   Ref<Function> f = Registry::get().functions().find(handle);
-  if (!f) return Status(hipErrorInvalidResourceHandle, "function handle is unknown or its module was unloaded");
+  if (!f)
+    return Status(hipErrorInvalidResourceHandle,
+                  "function handle is unknown or its module was unloaded");
   return f;
 }
 
@@ -120,14 +132,15 @@ Result<KernelFacts> facts_of_function(hipFunction_t handle) {
 
 Result<KernelFacts> facts_of_host_function(const void* host_function) {
   if (!host_function) return Status(hipErrorInvalidDeviceFunction, "null kernel");
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
   if (Ref<RegisteredFunction> registered = Registry::get().function(host_function)) {
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, registered->function_for(*device));
     return KernelFacts{f->info(), device, registered->max_dynamic_shared.load()};
   }
   if (!device->driver_device().caps().runs_host_kernels)
-    return Status(hipErrorInvalidDeviceFunction,
-                  fmt::format("{} is not a registered kernel", static_cast<const void*>(host_function)));
+    return Status(
+        hipErrorInvalidDeviceFunction,
+        fmt::format("{} is not a registered kernel", static_cast<const void*>(host_function)));
   // A single-source kernel compiled by the host compiler: the agent's own limits.
   KernelFacts facts;
   facts.device = device;
@@ -145,10 +158,12 @@ int active_blocks_per_unit(const hipDeviceProp_tR0600& p, const KernelInfo& info
   int warp = p.warpSize > 0 ? p.warpSize : 1;
   long threads = (block_size + warp - 1) / warp * warp;
   long limit = p.maxBlocksPerMultiProcessor > 0 ? p.maxBlocksPerMultiProcessor : 1L << 30;
-  if (p.maxThreadsPerMultiProcessor > 0) limit = std::min<long>(limit, p.maxThreadsPerMultiProcessor / threads);
+  if (p.maxThreadsPerMultiProcessor > 0)
+    limit = std::min<long>(limit, p.maxThreadsPerMultiProcessor / threads);
   size_t shared_per_unit = p.maxSharedMemoryPerMultiProcessor ? p.maxSharedMemoryPerMultiProcessor
                                                               : p.sharedMemPerMultiprocessor;
-  if (shared > 0 && shared_per_unit > 0) limit = std::min<long>(limit, long(shared_per_unit / shared));
+  if (shared > 0 && shared_per_unit > 0)
+    limit = std::min<long>(limit, long(shared_per_unit / shared));
   if (info.num_registers > 0 && p.regsPerMultiprocessor > 0)
     limit = std::min<long>(limit, p.regsPerMultiprocessor / (long(info.num_registers) * threads));
   return static_cast<int>(std::max<long>(limit, 0));

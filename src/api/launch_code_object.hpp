@@ -13,8 +13,8 @@ namespace weft::api {
 
 // Where a launch's arguments come from: exactly one of these is set.
 struct KernelArgs {
-  void** params = nullptr;                    // kernelParams / hipLaunchKernel args
-  void** extra = nullptr;                     // HIP_LAUNCH_PARAM_* list
+  void** params = nullptr;                         // kernelParams / hipLaunchKernel args
+  void** extra = nullptr;                          // HIP_LAUNCH_PARAM_* list
   const std::vector<std::byte>* packed = nullptr;  // hipSetupArgument buffer
 };
 
@@ -32,9 +32,9 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
 
 // hipExtModuleLaunchKernel / hipHccModuleLaunchKernel: a grid of gx x gy x gz work-items
 // in blocks of lx x ly x lz, with `start`/`stop` (when not null) recorded around it.
-Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx, uint32_t ly,
-                            uint32_t lz, size_t shared, hipStream_t stream, void** params, void** extra,
-                            hipEvent_t start, hipEvent_t stop);
+Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
+                            uint32_t ly, uint32_t lz, size_t shared, hipStream_t stream,
+                            void** params, void** extra, hipEvent_t start, hipEvent_t stop);
 
 // A cooperative launch's grid must fit on the device at once: at most
 // active_blocks_per_unit() x multiProcessorCount blocks (hipErrorCooperativeLaunchTooLarge),
@@ -60,10 +60,10 @@ Result<KernelFacts> facts_of_function(hipFunction_t function);
 Result<Ref<Function>> function_of(hipFunction_t function);
 
 // Blocks of `block_size` threads that fit on one compute unit at once.
-int active_blocks_per_unit(const hipDeviceProp_tR0600& props, const KernelInfo& info, int block_size,
-                           size_t dynamic_shared);
+int active_blocks_per_unit(const hipDeviceProp_tR0600& props, const KernelInfo& info,
+                           int block_size, size_t dynamic_shared);
 // hipOccupancyMaxPotentialBlockSize: the block size with the most resident threads.
-void best_block_size(const hipDeviceProp_tR0600& props, const KernelInfo& info, size_t dynamic_shared,
-                     int block_size_limit, int* grid_size, int* block_size);
+void best_block_size(const hipDeviceProp_tR0600& props, const KernelInfo& info,
+                     size_t dynamic_shared, int block_size_limit, int* grid_size, int* block_size);
 
 }  // namespace weft::api

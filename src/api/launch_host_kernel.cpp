@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Kernel launch for single-source kernels (hipLaunchKernelGGL compiled by an
 // ordinary C++ compiler; see include/hip/weft/kernel_abi.h).
+#include "api/launch_host_kernel.hpp"
 #include "api/api.hpp"
 #include "api/launch_code_object.hpp"
-#include "api/launch_host_kernel.hpp"
 
 #include "graph/host_kernels.hpp"
 
@@ -20,14 +20,16 @@ namespace weft::api {
 Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes) {
   const auto& p = device.props();
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
-    return invalid_value(fmt::format("grid {{{},{},{}}} has a zero dimension", grid.x, grid.y, grid.z));
+    return invalid_value(
+        fmt::format("grid {{{},{},{}}} has a zero dimension", grid.x, grid.y, grid.z));
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (threads == 0 || threads > uint64_t(p.maxThreadsPerBlock) ||
       block.x > unsigned(p.maxThreadsDim[0]) || block.y > unsigned(p.maxThreadsDim[1]) ||
       block.z > unsigned(p.maxThreadsDim[2]))
-    return Status(hipErrorInvalidConfiguration,
-                  fmt::format("block {{{},{},{}}} is empty or exceeds the device limit of {} threads",
-                              block.x, block.y, block.z, p.maxThreadsPerBlock));
+    return Status(
+        hipErrorInvalidConfiguration,
+        fmt::format("block {{{},{},{}}} is empty or exceeds the device limit of {} threads",
+                    block.x, block.y, block.z, p.maxThreadsPerBlock));
   if (grid.x > unsigned(p.maxGridSize[0]) || grid.y > unsigned(p.maxGridSize[1]) ||
       grid.z > unsigned(p.maxGridSize[2]))
     return invalid_value("grid exceeds the device's maximum grid size");
@@ -45,9 +47,10 @@ Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t 
                           const Ref<Stream>& s, bool cooperative) {
   DeviceState& device = s->device();
   if (!device.driver_device().caps().runs_host_kernels)
-    return Status(hipErrorNoBinaryForGpu,
-                  fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
-                              kernel->name(), device.ordinal(), device.driver_device().target_id()));
+    return Status(
+        hipErrorNoBinaryForGpu,
+        fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
+                    kernel->name(), device.ordinal(), device.driver_device().target_id()));
   WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
   if (cooperative) {
     // What occupancy queries assume for a single-source kernel (facts_of_host_function).
@@ -76,12 +79,13 @@ Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t 
 Result<Ref<HostKernel>> host_kernel_for(const void* function, void** args) {
   const weftHostKernel* d = graph::find_host_kernel(function);
   if (!d)
-    return Status(hipErrorInvalidDeviceFunction,
-                  fmt::format("{} is not a registered kernel, nor a single-source kernel launched by "
-                              "name before (weft learns a g++-built kernel's parameter types from "
-                              "hipLaunchKernelGGL, or from hipLaunchKernel given the kernel itself "
-                              "rather than a void*)",
-                              function));
+    return Status(
+        hipErrorInvalidDeviceFunction,
+        fmt::format("{} is not a registered kernel, nor a single-source kernel launched by "
+                    "name before (weft learns a g++-built kernel's parameter types from "
+                    "hipLaunchKernelGGL, or from hipLaunchKernel given the kernel itself "
+                    "rather than a void*)",
+                    function));
   return graph::make_host_kernel(*d, args);
 }
 
@@ -95,14 +99,16 @@ WEFT_EXPORT hipError_t weftLaunchHostKernel(const weftHostKernel* kernel, dim3 g
     owned = make_ref<HostKernel>(*kernel);
     graph::remember_host_kernel(*kernel);  // graph kernel nodes may name it later
   }
-  return call("hipLaunchKernelGGL", [&] {
+  return call(
+      "hipLaunchKernelGGL",
+      [&] {
     if (!owned) return Status(hipErrorInvalidDeviceFunction, "bad single-source kernel descriptor");
     return launch_host_kernel(owned, grid, block, shared_bytes, stream);
-  }, kernel ? kernel->name : nullptr, grid, block, shared_bytes, stream);
+      },
+      kernel ? kernel->name : nullptr, grid, block, shared_bytes, stream);
 }
 
 WEFT_EXPORT hipError_t weftLaunchFailed(const char* api, hipError_t error, const char* why) {
-  return call(api ? api : "hipLaunchKernel", [&] {
-    return Status(error, why ? why : "refused launch");
-  });
+  return call(api ? api : "hipLaunchKernel",
+              [&] { return Status(error, why ? why : "refused launch"); });
 }

@@ -30,7 +30,8 @@ class Library;
 // unloads it (unload breaks the library's references back to its kernels).
 class LibraryKernel final : public RefCounted {
  public:
-  LibraryKernel(Ref<Library> library, std::string name) : library_(std::move(library)), name_(std::move(name)) {}
+  LibraryKernel(Ref<Library> library, std::string name)
+      : library_(std::move(library)), name_(std::move(name)) {}
   Library& library() const { return *library_; }
   const std::string& name() const { return name_; }
 
@@ -41,7 +42,8 @@ class LibraryKernel final : public RefCounted {
 
 class Library final : public RefCounted {
  public:
-  Library(Ref<CodeImage> image, std::vector<std::string> names) : image_(std::move(image)), names_(std::move(names)) {}
+  Library(Ref<CodeImage> image, std::vector<std::string> names)
+      : image_(std::move(image)), names_(std::move(names)) {}
 
   // The library's module on `device`, loaded on first use.
   Result<Ref<ModuleHandle>> module_on(DeviceState& device) {
@@ -87,8 +89,8 @@ class Library final : public RefCounted {
   Ref<CodeImage> image_;
   const std::vector<std::string> names_;
   std::mutex mutex_;
-  std::map<int, Ref<ModuleHandle>> modules_;               // by device ordinal; mutex_
-  std::map<std::string, Ref<LibraryKernel>> kernels_;     // by name; mutex_
+  std::map<int, Ref<ModuleHandle>> modules_;           // by device ordinal; mutex_
+  std::map<std::string, Ref<LibraryKernel>> kernels_;  // by name; mutex_
 };
 
 HandleRegistry<Library>& libraries() {
@@ -107,14 +109,17 @@ hipKernel_t handle_of(LibraryKernel* kernel) { return reinterpret_cast<hipKernel
 Result<Ref<Library>> library_of(hipLibrary_t handle) {
   if (!handle) return Status(hipErrorInvalidResourceHandle, "null library handle");
   Ref<Library> library = libraries().find(handle);
-  if (!library) return Status(hipErrorInvalidResourceHandle, "library handle is unknown or was unloaded");
+  if (!library)
+    return Status(hipErrorInvalidResourceHandle, "library handle is unknown or was unloaded");
   return library;
 }
 
 Result<Ref<LibraryKernel>> kernel_of(hipKernel_t handle) {
   if (!handle) return Status(hipErrorInvalidResourceHandle, "null kernel handle");
   Ref<LibraryKernel> kernel = kernels().find(handle);
-  if (!kernel) return Status(hipErrorInvalidResourceHandle, "kernel handle is unknown or its library was unloaded");
+  if (!kernel)
+    return Status(hipErrorInvalidResourceHandle,
+                  "kernel handle is unknown or its library was unloaded");
   return kernel;
 }
 
@@ -131,7 +136,8 @@ Result<Ref<Function>> function_on(const LibraryKernel& kernel, int ordinal) {
 }
 
 Status check_options(unsigned count, const void* keys, void* const* values, const char* what) {
-  if (count > 0 && (!keys || !values)) return invalid_value(fmt::format("{} {} given without their arrays", count, what));
+  if (count > 0 && (!keys || !values))
+    return invalid_value(fmt::format("{} {} given without their arrays", count, what));
   return Status();
 }
 
@@ -139,14 +145,15 @@ Status check_library_options(const hipLibraryOption* options, unsigned count) {
   for (unsigned i = 0; i < count; ++i) {
     int option = raw_value(options[i]);
     // Both options concern how CUDA keeps the image; a copy kept by weft satisfies both.
-    if (option != hipLibraryHostUniversalFunctionAndDataTable && option != hipLibraryBinaryIsPreserved)
+    if (option != hipLibraryHostUniversalFunctionAndDataTable &&
+        option != hipLibraryBinaryIsPreserved)
       return invalid_value(fmt::format("library option {} is unknown", option));
   }
   return Status();
 }
 
 Status load(hipLibrary_t* out, std::vector<std::byte> bytes) {
-  WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+  WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
   Ref<CodeImage> image = CodeImage::owned(std::move(bytes));
   WEFT_ASSIGN_OR_RETURN(CodeImage::Loaded loaded, image->module_for(*device, "library"));
   Result<std::vector<std::string>> names = loaded.module->kernel_names();
@@ -158,20 +165,23 @@ Status load(hipLibrary_t* out, std::vector<std::byte> bytes) {
   return Status();
 }
 
-Status load_data(hipLibrary_t* out, const void* code, unsigned jit_count, hipJitOption* jit, void** jit_values,
-                 hipLibraryOption* options, void** option_values, unsigned option_count) {
+Status load_data(hipLibrary_t* out, const void* code, unsigned jit_count, hipJitOption* jit,
+                 void** jit_values, hipLibraryOption* options, void** option_values,
+                 unsigned option_count) {
   if (!out) return invalid_value("null library output");
   if (!code) return invalid_value("null code image");
   // JIT options tune PTX compilation; finished code objects ignore them (as AMD does).
   WEFT_RETURN_IF_ERROR(check_options(jit_count, jit, jit_values, "JIT options"));
   WEFT_RETURN_IF_ERROR(check_options(option_count, options, option_values, "library options"));
   WEFT_RETURN_IF_ERROR(check_library_options(options, option_count));
-  WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes, codeobj::copy_image(static_cast<const std::byte*>(code)));
+  WEFT_ASSIGN_OR_RETURN(std::vector<std::byte> bytes,
+                        codeobj::copy_image(static_cast<const std::byte*>(code)));
   return load(out, std::move(bytes));
 }
 
-Status load_file(hipLibrary_t* out, const char* path, unsigned jit_count, hipJitOption* jit, void** jit_values,
-                 hipLibraryOption* options, void** option_values, unsigned option_count) {
+Status load_file(hipLibrary_t* out, const char* path, unsigned jit_count, hipJitOption* jit,
+                 void** jit_values, hipLibraryOption* options, void** option_values,
+                 unsigned option_count) {
   if (!out) return invalid_value("null library output");
   if (!path) return invalid_value("null file name");
   WEFT_RETURN_IF_ERROR(check_options(jit_count, jit, jit_values, "JIT options"));
@@ -184,7 +194,8 @@ Status load_file(hipLibrary_t* out, const char* path, unsigned jit_count, hipJit
 Status unload(hipLibrary_t handle) {
   if (!handle) return Status(hipErrorInvalidResourceHandle, "null library handle");
   Ref<Library> library = libraries().remove(handle);
-  if (!library) return Status(hipErrorInvalidResourceHandle, "library handle is unknown or was unloaded");
+  if (!library)
+    return Status(hipErrorInvalidResourceHandle, "library handle is unknown or was unloaded");
   for (const Ref<LibraryKernel>& k : library->take_kernels()) kernels().remove(k.get());
   for (const Ref<ModuleHandle>& m : library->modules())
     for (const Ref<Function>& f : m->functions()) Registry::get().functions().remove(f.get());
@@ -194,46 +205,63 @@ Status unload(hipLibrary_t handle) {
 // hipKernelSetAttribute takes hipFunction_attribute; hipFuncSetAttribute's enum differs.
 Result<hipFuncAttribute> settable(hipFunction_attribute attrib) {
   switch (attrib) {
-    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: return hipFuncAttributeMaxDynamicSharedMemorySize;
-    case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: return hipFuncAttributePreferredSharedMemoryCarveout;
+    case HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+      return hipFuncAttributeMaxDynamicSharedMemorySize;
+    case HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      return hipFuncAttributePreferredSharedMemoryCarveout;
     default:
-      return invalid_value(fmt::format("function attribute {} is read-only or unknown", raw_value(attrib)));
+      return invalid_value(
+          fmt::format("function attribute {} is read-only or unknown", raw_value(attrib)));
   }
 }
 
 }  // namespace
 
-WEFT_EXPORT hipError_t hipLibraryLoadData(hipLibrary_t* library, const void* code, hipJitOption* jitOptions,
-                                          void** jitOptionsValues, unsigned int numJitOptions,
-                                          hipLibraryOption* libraryOptions, void** libraryOptionValues,
+WEFT_EXPORT hipError_t hipLibraryLoadData(hipLibrary_t* library, const void* code,
+                                          hipJitOption* jitOptions, void** jitOptionsValues,
+                                          unsigned int numJitOptions,
+                                          hipLibraryOption* libraryOptions,
+                                          void** libraryOptionValues,
                                           unsigned int numLibraryOptions) {
-  return call("hipLibraryLoadData", [&] {
+  return call(
+      "hipLibraryLoadData",
+      [&] {
     return load_data(library, code, numJitOptions, jitOptions, jitOptionsValues, libraryOptions,
                      libraryOptionValues, numLibraryOptions);
-  }, library, code, numJitOptions, numLibraryOptions);
+      },
+      library, code, numJitOptions, numLibraryOptions);
 }
 
-WEFT_EXPORT hipError_t hipLibraryLoadFromFile(hipLibrary_t* library, const char* fileName, hipJitOption* jitOptions,
-                                              void** jitOptionsValues, unsigned int numJitOptions,
-                                              hipLibraryOption* libraryOptions, void** libraryOptionValues,
+WEFT_EXPORT hipError_t hipLibraryLoadFromFile(hipLibrary_t* library, const char* fileName,
+                                              hipJitOption* jitOptions, void** jitOptionsValues,
+                                              unsigned int numJitOptions,
+                                              hipLibraryOption* libraryOptions,
+                                              void** libraryOptionValues,
                                               unsigned int numLibraryOptions) {
-  return call("hipLibraryLoadFromFile", [&] {
+  return call(
+      "hipLibraryLoadFromFile",
+      [&] {
     return load_file(library, fileName, numJitOptions, jitOptions, jitOptionsValues, libraryOptions,
                      libraryOptionValues, numLibraryOptions);
-  }, library, fileName, numJitOptions, numLibraryOptions);
+      },
+      library, fileName, numJitOptions, numLibraryOptions);
 }
 
 WEFT_EXPORT hipError_t hipLibraryUnload(hipLibrary_t library) {
-  return call("hipLibraryUnload", [&] { return unload(library); }, library);
+  return call(
+      "hipLibraryUnload", [&] { return unload(library); }, library);
 }
 
-WEFT_EXPORT hipError_t hipLibraryGetKernel(hipKernel_t* pKernel, hipLibrary_t library, const char* name) {
-  return call("hipLibraryGetKernel", [&] {
+WEFT_EXPORT hipError_t hipLibraryGetKernel(hipKernel_t* pKernel, hipLibrary_t library,
+                                           const char* name) {
+  return call(
+      "hipLibraryGetKernel",
+      [&] {
     if (!pKernel) return invalid_value("null kernel output");
     if (!name) return invalid_value("null kernel name");
     WEFT_ASSIGN_OR_RETURN(Ref<Library> lib, library_of(library));
     // The name must exist: ask the module of the current device (loading it there if needed).
-    WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
     WEFT_ASSIGN_OR_RETURN(Ref<ModuleHandle> module, lib->module_on(*device));
     Status found = module->module().kernel(name).status();
     if (!found.ok()) return Status(hipErrorNotFound, found.message());
@@ -241,15 +269,18 @@ WEFT_EXPORT hipError_t hipLibraryGetKernel(hipKernel_t* pKernel, hipLibrary_t li
     kernels().add(k);
     *pKernel = handle_of(k.get());
     return Status();
-  }, pKernel, library, name);
+      },
+      pKernel, library, name);
 }
 
 WEFT_EXPORT hipError_t hipLibraryGetKernelCount(unsigned int* count, hipLibrary_t library) {
-  return call("hipLibraryGetKernelCount", [&] {
+  return call(
+      "hipLibraryGetKernelCount",
+      [&] {
     if (!count) return invalid_value("null count output");
     WEFT_ASSIGN_OR_RETURN(Ref<Library> lib, library_of(library));
     if (lib->names().empty()) {
-      WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+      WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
       WEFT_ASSIGN_OR_RETURN(Ref<ModuleHandle> module, lib->module_on(*device));
       WEFT_ASSIGN_OR_RETURN(std::vector<std::string> names, module->module().kernel_names());
       *count = static_cast<unsigned>(names.size());
@@ -257,18 +288,21 @@ WEFT_EXPORT hipError_t hipLibraryGetKernelCount(unsigned int* count, hipLibrary_
     }
     *count = static_cast<unsigned>(lib->names().size());
     return Status();
-  }, count, library);
+      },
+      count, library);
 }
 
 WEFT_EXPORT hipError_t hipLibraryEnumerateKernels(hipKernel_t* kernels_out, unsigned int numKernels,
                                                   hipLibrary_t library) {
-  return call("hipLibraryEnumerateKernels", [&] {
+  return call(
+      "hipLibraryEnumerateKernels",
+      [&] {
     if (!kernels_out) return invalid_value("null kernel array");
     if (numKernels == 0) return invalid_value("numKernels must be positive");
     WEFT_ASSIGN_OR_RETURN(Ref<Library> lib, library_of(library));
     std::vector<std::string> names = lib->names();
     if (names.empty()) {
-      WEFT_ASSIGN_OR_RETURN(DeviceState* device, current_device());
+      WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
       WEFT_ASSIGN_OR_RETURN(Ref<ModuleHandle> module, lib->module_on(*device));
       WEFT_ASSIGN_OR_RETURN(names, module->module().kernel_names());
     }
@@ -279,87 +313,112 @@ WEFT_EXPORT hipError_t hipLibraryEnumerateKernels(hipKernel_t* kernels_out, unsi
       kernels_out[i] = handle_of(k.get());
     }
     return Status();
-  }, kernels_out, numKernels, library);
+      },
+      kernels_out, numKernels, library);
 }
 
 WEFT_EXPORT hipError_t hipKernelGetLibrary(hipLibrary_t* library, hipKernel_t kernel) {
-  return call("hipKernelGetLibrary", [&] {
+  return call(
+      "hipKernelGetLibrary",
+      [&] {
     if (!library) return invalid_value("null library output");
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     *library = handle_of(&k->library());
     return Status();
-  }, library, kernel);
+      },
+      library, kernel);
 }
 
 WEFT_EXPORT hipError_t hipKernelGetName(const char** name, hipKernel_t kernel) {
-  return call("hipKernelGetName", [&] {
+  return call(
+      "hipKernelGetName",
+      [&] {
     if (!name) return invalid_value("null name output");
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     *name = k->name().c_str();  // lives as long as the library
     return Status();
-  }, name, kernel);
+      },
+      name, kernel);
 }
 
 WEFT_EXPORT hipError_t hipKernelGetFunction(hipFunction_t* pFunc, hipKernel_t kernel) {
-  return call("hipKernelGetFunction", [&] {
+  return call(
+      "hipKernelGetFunction",
+      [&] {
     if (!pFunc) return invalid_value("null function output");
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, function_on(*k, -1));
     *pFunc = reinterpret_cast<hipFunction_t>(f.get());
     return Status();
-  }, pFunc, kernel);
+      },
+      pFunc, kernel);
 }
 
-WEFT_EXPORT hipError_t hipKernelGetAttribute(int* pi, hipFunction_attribute attrib, hipKernel_t kernel,
-                                             hipDevice_t dev) {
-  return call("hipKernelGetAttribute", [&] {
+WEFT_EXPORT hipError_t hipKernelGetAttribute(int* pi, hipFunction_attribute attrib,
+                                             hipKernel_t kernel, hipDevice_t dev) {
+  return call(
+      "hipKernelGetAttribute",
+      [&] {
     if (!pi) return invalid_value("null value output");
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     if (dev < 0) return Status(hipErrorInvalidDevice, fmt::format("device {} does not exist", dev));
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, function_on(*k, dev));
     KernelFacts facts{f->info(), &f->device(), f->max_dynamic_shared.load()};
     WEFT_ASSIGN_OR_RETURN(int value, function_attribute(facts, attrib));
-    if (attrib == HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT) value = f->shared_carveout.load();
+    if (attrib == HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+      value = f->shared_carveout.load();
     *pi = value;
     return Status();
-  }, pi, attrib, kernel, dev);
+      },
+      pi, attrib, kernel, dev);
 }
 
-WEFT_EXPORT hipError_t hipKernelSetAttribute(hipFunction_attribute attrib, int value, hipKernel_t kernel,
-                                             hipDevice_t dev) {
-  return call("hipKernelSetAttribute", [&] {
+WEFT_EXPORT hipError_t hipKernelSetAttribute(hipFunction_attribute attrib, int value,
+                                             hipKernel_t kernel, hipDevice_t dev) {
+  return call(
+      "hipKernelSetAttribute",
+      [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     WEFT_ASSIGN_OR_RETURN(hipFuncAttribute which, settable(attrib));
     if (dev < 0) return Status(hipErrorInvalidDevice, fmt::format("device {} does not exist", dev));
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, function_on(*k, dev));
     KernelFacts facts{f->info(), &f->device(), f->max_dynamic_shared.load()};
     return set_attribute(f->max_dynamic_shared, f->shared_carveout, facts, which, value);
-  }, attrib, value, kernel, dev);
+      },
+      attrib, value, kernel, dev);
 }
 
-WEFT_EXPORT hipError_t hipKernelGetParamInfo(hipKernel_t kernel, size_t paramIndex, size_t* paramOffset,
-                                             size_t* paramSize) {
-  return call("hipKernelGetParamInfo", [&] {
+WEFT_EXPORT hipError_t hipKernelGetParamInfo(hipKernel_t kernel, size_t paramIndex,
+                                             size_t* paramOffset, size_t* paramSize) {
+  return call(
+      "hipKernelGetParamInfo",
+      [&] {
     if (!paramOffset && !paramSize) return invalid_value("both outputs are null");
     WEFT_ASSIGN_OR_RETURN(Ref<LibraryKernel> k, kernel_of(kernel));
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, function_on(*k, -1));
     const std::vector<KernelArgInfo>& args = f->info().args;
     if (paramIndex >= args.size())
-      return invalid_value(fmt::format("kernel {} has {} described parameters; index {} is past them", k->name(),
-                                       args.size(), paramIndex));
+      return invalid_value(
+          fmt::format("kernel {} has {} described parameters; index {} is past them", k->name(),
+                      args.size(), paramIndex));
     if (paramOffset) *paramOffset = args[paramIndex].offset;
     if (paramSize) *paramSize = args[paramIndex].size;
     return Status();
-  }, kernel, paramIndex, paramOffset, paramSize);
+      },
+      kernel, paramIndex, paramOffset, paramSize);
 }
 
 WEFT_EXPORT hipError_t hipModuleGetFunctionCount(unsigned int* count, hipModule_t mod) {
-  return call("hipModuleGetFunctionCount", [&] {
+  return call(
+      "hipModuleGetFunctionCount",
+      [&] {
     if (!count) return invalid_value("null count output");
     Ref<ModuleHandle> m = Registry::get().modules().find(mod);
-    if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
+    if (!m)
+      return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
     WEFT_ASSIGN_OR_RETURN(std::vector<std::string> names, m->module().kernel_names());
     *count = static_cast<unsigned>(names.size());
     return Status();
-  }, count, mod);
+      },
+      count, mod);
 }

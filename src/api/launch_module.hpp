@@ -19,7 +19,7 @@ void fill_attributes(hipFuncAttributes& a, const KernelFacts& facts);
 // hipFuncGetAttribute's answer for one attribute (hipErrorInvalidValue for unknown ones).
 Result<int> function_attribute(const KernelFacts& facts, hipFunction_attribute attrib);
 // hipFuncSetAttribute: the dynamic shared memory limit or the carveout.
-Status set_attribute(std::atomic<int>& max_dynamic, std::atomic<int>& carveout, const KernelFacts& facts,
-                     hipFuncAttribute attr, int value);
+Status set_attribute(std::atomic<int>& max_dynamic, std::atomic<int>& carveout,
+                     const KernelFacts& facts, hipFuncAttribute attr, int value);
 
 }  // namespace weft::api

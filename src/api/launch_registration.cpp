@@ -39,42 +39,52 @@ WEFT_EXPORT void __hipUnregisterFatBinary(void** modules) {
   Registry::get().remove_fat_binary(modules);
 }
 
-WEFT_EXPORT void __hipRegisterFunction(void** modules, const void* hostFunction, char* deviceFunction,
-                                       const char* deviceName, unsigned int, uint3*, uint3*, dim3*, dim3*, int*) {
+WEFT_EXPORT void __hipRegisterFunction(void** modules, const void* hostFunction,
+                                       char* deviceFunction, const char* deviceName, unsigned int,
+                                       uint3*, uint3*, dim3*, dim3*, int*) {
   Registry::get().add_function(modules, hostFunction, deviceName ? deviceName : deviceFunction);
 }
 
-WEFT_EXPORT void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int, size_t size,
-                                  int, int) {
+WEFT_EXPORT void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int,
+                                  size_t size, int, int) {
   Registry::get().add_variable(modules, var, deviceVar ? deviceVar : hostVar, size);
 }
 
-WEFT_EXPORT void __hipRegisterManagedVar(void* hipModule, void** pointer, void* init_value, const char* name,
-                                         size_t size, unsigned align) {
-  Registry::get().add_managed(static_cast<void**>(hipModule), pointer, init_value, name, size, align);
+WEFT_EXPORT void __hipRegisterManagedVar(void* hipModule, void** pointer, void* init_value,
+                                         const char* name, size_t size, unsigned align) {
+  Registry::get().add_managed(static_cast<void**>(hipModule), pointer, init_value, name, size,
+                              align);
 }
 
 WEFT_EXPORT void __hipRegisterTexture(void**, void*, char*, char* deviceVar, int, int, int) {
   // Texture references are not supported yet; their kernels still launch.
-  log::warning("__hipRegisterTexture({}): texture references are not supported", deviceVar ? deviceVar : "?");
+  log::warning("__hipRegisterTexture({}): texture references are not supported",
+               deviceVar ? deviceVar : "?");
 }
 
 WEFT_EXPORT void __hipRegisterSurface(void**, void*, char*, char* deviceVar, int, int) {
-  log::warning("__hipRegisterSurface({}): surface references are not supported", deviceVar ? deviceVar : "?");
+  log::warning("__hipRegisterSurface({}): surface references are not supported",
+               deviceVar ? deviceVar : "?");
 }
 
 WEFT_EXPORT hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
                                                   hipStream_t stream) {
-  return call("__hipPushCallConfiguration", [&] {
+  return call(
+      "__hipPushCallConfiguration",
+      [&] {
     t_configs.push_back(CallConfig{gridDim, blockDim, sharedMem, stream, {}});
     return Status();
-  }, gridDim, blockDim, sharedMem, stream);
+      },
+      gridDim, blockDim, sharedMem, stream);
 }
 
 WEFT_EXPORT hipError_t __hipPopCallConfiguration(dim3* gridDim, dim3* blockDim, size_t* sharedMem,
                                                  hipStream_t* stream) {
-  return call("__hipPopCallConfiguration", [&] {
-    if (t_configs.empty()) return Status(hipErrorInvalidConfiguration, "no call configuration was pushed");
+  return call(
+      "__hipPopCallConfiguration",
+      [&] {
+    if (t_configs.empty())
+      return Status(hipErrorInvalidConfiguration, "no call configuration was pushed");
     CallConfig c = std::move(t_configs.back());
     t_configs.pop_back();
     if (gridDim) *gridDim = c.grid;
@@ -82,45 +92,67 @@ WEFT_EXPORT hipError_t __hipPopCallConfiguration(dim3* gridDim, dim3* blockDim, 
     if (sharedMem) *sharedMem = c.shared;
     if (stream) *stream = c.stream;
     return Status();
-  }, gridDim, blockDim, sharedMem, stream);
+      },
+      gridDim, blockDim, sharedMem, stream);
 }
 
-WEFT_EXPORT hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks, void** args,
-                                       size_t sharedMemBytes, hipStream_t stream) {
-  return call("hipLaunchKernel", [&] {
-    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, kLegacy);
-  }, function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+WEFT_EXPORT hipError_t hipLaunchKernel(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
+                                       void** args, size_t sharedMemBytes, hipStream_t stream) {
+  return call(
+      "hipLaunchKernel",
+      [&] {
+    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
+                             kLegacy);
+      },
+      function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 
-WEFT_EXPORT hipError_t hipLaunchKernel_spt(const void* function_address, dim3 numBlocks, dim3 dimBlocks,
-                                           void** args, size_t sharedMemBytes, hipStream_t stream) {
-  return call("hipLaunchKernel_spt", [&] {
-    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream, kPerThread);
-  }, function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+WEFT_EXPORT hipError_t hipLaunchKernel_spt(const void* function_address, dim3 numBlocks,
+                                           dim3 dimBlocks, void** args, size_t sharedMemBytes,
+                                           hipStream_t stream) {
+  return call(
+      "hipLaunchKernel_spt",
+      [&] {
+    return launch_registered(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
+                             kPerThread);
+      },
+      function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
 }
 
-WEFT_EXPORT hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) {
-  return call("hipConfigureCall", [&] {
+WEFT_EXPORT hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                        hipStream_t stream) {
+  return call(
+      "hipConfigureCall",
+      [&] {
     t_configs.push_back(CallConfig{gridDim, blockDim, sharedMem, stream, {}});
     return Status();
-  }, gridDim, blockDim, sharedMem, stream);
+      },
+      gridDim, blockDim, sharedMem, stream);
 }
 
 WEFT_EXPORT hipError_t hipSetupArgument(const void* arg, size_t size, size_t offset) {
-  return call("hipSetupArgument", [&] {
-    if (t_configs.empty()) return Status(hipErrorInvalidConfiguration, "hipSetupArgument before hipConfigureCall");
+  return call(
+      "hipSetupArgument",
+      [&] {
+    if (t_configs.empty())
+      return Status(hipErrorInvalidConfiguration, "hipSetupArgument before hipConfigureCall");
     if (!arg && size) return invalid_value("null argument");
-    if (offset > (1u << 20) || size > (1u << 20)) return invalid_value("argument offset or size too large");
+    if (offset > (1u << 20) || size > (1u << 20))
+      return invalid_value("argument offset or size too large");
     auto& args = t_configs.back().args;
     if (args.size() < offset + size) args.resize(offset + size);
     if (size) std::memcpy(args.data() + offset, arg, size);
     return Status();
-  }, arg, size, offset);
+      },
+      arg, size, offset);
 }
 
 WEFT_EXPORT hipError_t hipLaunchByPtr(const void* func) {
-  return call("hipLaunchByPtr", [&] {
-    if (t_configs.empty()) return Status(hipErrorInvalidConfiguration, "hipLaunchByPtr before hipConfigureCall");
+  return call(
+      "hipLaunchByPtr",
+      [&] {
+    if (t_configs.empty())
+      return Status(hipErrorInvalidConfiguration, "hipLaunchByPtr before hipConfigureCall");
     CallConfig c = std::move(t_configs.back());
     t_configs.pop_back();
     Ref<RegisteredFunction> registered = Registry::get().function(func);
@@ -129,5 +161,6 @@ WEFT_EXPORT hipError_t hipLaunchByPtr(const void* func) {
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, registered->function_for(s->device()));
     return launch_function(*f, s, c.grid, c.block, c.shared, KernelArgs{nullptr, nullptr, &c.args},
                            registered->max_dynamic_shared.load());
-  }, func);
+      },
+      func);
 }

@@ -32,7 +32,8 @@ template <typename OpT>
 Status submit_all(hipStream_t stream, const std::vector<OpT>& ops, Blocking blocking,
                   DefaultStream default_stream) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
-  if (blocking == kSync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous 3D copy or memset"));
+  if (blocking == kSync)
+    WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous 3D copy or memset"));
   for (const OpT& op : ops) WEFT_RETURN_IF_ERROR(submit_on(stream, op, kAsync, default_stream));
   if (blocking == kSync) return s->synchronize();
   return Status();
@@ -48,8 +49,8 @@ Result<size_t> offset_3d(size_t pitch, size_t rows, size_t x, size_t y, size_t z
   return *slice_off + *row_off + x;
 }
 
-Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t stream, Blocking blocking,
-                 DefaultStream default_stream) {
+Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t stream,
+                 Blocking blocking, DefaultStream default_stream) {
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0) {
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
     (void)s;
@@ -57,19 +58,19 @@ Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t strea
   }
   if (!p.ptr) return invalid_value("null pitchedDevPtr.ptr");
   if (p.pitch < extent.width)
-    return invalid_value(fmt::format("pitch {} is smaller than the extent's width {}", p.pitch,
-                                     extent.width));
+    return invalid_value(
+        fmt::format("pitch {} is smaller than the extent's width {}", p.pitch, extent.width));
   if (extent.depth > 1 && p.ysize < extent.height)
-    return invalid_value(fmt::format(
-        "extent height {} exceeds pitchedDevPtr.ysize {}: the slices would overlap",
-        extent.height, p.ysize));
+    return invalid_value(
+        fmt::format("extent height {} exceeds pitchedDevPtr.ysize {}: the slices would overlap",
+                    extent.height, p.ysize));
   auto* base = static_cast<std::byte*>(p.ptr);
   std::vector<FillOp> ops;
   if (extent.depth == 1 || p.ysize == extent.height) {
     auto rows = mul(extent.height, extent.depth);
     if (!rows) return invalid_value("the extent overflows");
-    WEFT_ASSIGN_OR_RETURN(FillOp op, make_fill(base, p.pitch, static_cast<uint8_t>(value), 1,
-                                               extent.width, *rows));
+    WEFT_ASSIGN_OR_RETURN(
+        FillOp op, make_fill(base, p.pitch, static_cast<uint8_t>(value), 1, extent.width, *rows));
     ops.push_back(op);
   } else {
     for (size_t z = 0; z < extent.depth; ++z) {
@@ -83,8 +84,8 @@ Status memset_3d(hipPitchedPtr p, int value, hipExtent extent, hipStream_t strea
   const FillOp& last = ops.back();
   auto last_span = span_2d(last.pitch, last.width_elements, last.height);
   if (!last_span) return invalid_value("the extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr",
-                                    Access::kWrite));
+  WEFT_RETURN_IF_ERROR(
+      check_region(base, last.dst, *last_span, Side::kDevice, "pitchedDevPtr", Access::kWrite));
   return submit_all(stream, ops, blocking, default_stream);
 }
 
@@ -154,8 +155,10 @@ Status memcpy_3d(const hipMemcpy3DParms* params, hipStream_t stream, Blocking bl
   auto dst_span = span_2d(last.dst_pitch, last.width, last.height);
   auto src_span = span_2d(last.src_pitch, last.width, last.height);
   if (!dst_span || !src_span) return invalid_value("the extent overflows");
-  WEFT_RETURN_IF_ERROR(check_region(dst, last.dst, *dst_span, sides.first, "dstPtr", Access::kWrite));
-  WEFT_RETURN_IF_ERROR(check_region(src, last.src, *src_span, sides.second, "srcPtr", Access::kRead));
+  WEFT_RETURN_IF_ERROR(
+      check_region(dst, last.dst, *dst_span, sides.first, "dstPtr", Access::kWrite));
+  WEFT_RETURN_IF_ERROR(
+      check_region(src, last.src, *src_span, sides.second, "srcPtr", Access::kRead));
   return submit_all(stream, ops, blocking, default_stream);
 }
 
@@ -180,15 +183,13 @@ Result<Param2DSide> param_side(hipMemoryType type, const void* host, const void*
       side.ptr = static_cast<const std::byte*>(device);
       side.side = Side::kDevice;
       break;
-    case hipMemoryTypeUnified:
-      side.ptr = static_cast<const std::byte*>(device);
-      break;
+    case hipMemoryTypeUnified: side.ptr = static_cast<const std::byte*>(device); break;
     case hipMemoryTypeArray:
       (void)array;  // memcpy_param_2d_array's business
       return Status(hipErrorInvalidValue, fmt::format("{}MemoryType hipMemoryTypeArray", what));
     default:
-      return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what,
-                                       static_cast<int>(type)));
+      return invalid_value(
+          fmt::format("{}MemoryType {} is not a memory type", what, static_cast<int>(type)));
   }
   if (!side.ptr) return invalid_value(fmt::format("null {} pointer", what));
   auto row_off = mul(pitch, y);
@@ -223,7 +224,8 @@ Result<RegionSide> param_region(hipMemoryType type, const void* host, const void
       r.side = Side::kEither;
       break;
     default:
-      return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what, raw_value(type)));
+      return invalid_value(
+          fmt::format("{}MemoryType {} is not a memory type", what, raw_value(type)));
   }
   r.pitch = pitch;
   return r;
@@ -232,11 +234,14 @@ Result<RegionSide> param_region(hipMemoryType type, const void* host, const void
 Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking blocking) {
   if (!copy) return invalid_value("null hip_Memcpy2D");
   const hip_Memcpy2D& c = *copy;
-  if (raw_value(c.srcMemoryType) == hipMemoryTypeArray || raw_value(c.dstMemoryType) == hipMemoryTypeArray) {
-    WEFT_ASSIGN_OR_RETURN(RegionSide src, param_region(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray,
-                                                       c.srcXInBytes, c.srcY, c.srcPitch, "src"));
-    WEFT_ASSIGN_OR_RETURN(RegionSide dst, param_region(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray,
-                                                       c.dstXInBytes, c.dstY, c.dstPitch, "dst"));
+  if (raw_value(c.srcMemoryType) == hipMemoryTypeArray ||
+      raw_value(c.dstMemoryType) == hipMemoryTypeArray) {
+    WEFT_ASSIGN_OR_RETURN(RegionSide src,
+                          param_region(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray,
+                                       c.srcXInBytes, c.srcY, c.srcPitch, "src"));
+    WEFT_ASSIGN_OR_RETURN(RegionSide dst,
+                          param_region(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray,
+                                       c.dstXInBytes, c.dstY, c.dstPitch, "dst"));
     return copy_region(std::move(dst), std::move(src), c.WidthInBytes, c.Height, 1,
                        CopyCall{stream, blocking, kLegacy});
   }
@@ -245,25 +250,25 @@ Status memcpy_param_2d(const hip_Memcpy2D* copy, hipStream_t stream, Blocking bl
     (void)s;
     return Status();
   }
-  WEFT_ASSIGN_OR_RETURN(Param2DSide src, param_side(c.srcMemoryType, c.srcHost, c.srcDevice,
-                                                    c.srcArray, c.srcXInBytes, c.srcY,
-                                                    c.srcPitch, "src"));
-  WEFT_ASSIGN_OR_RETURN(Param2DSide dst, param_side(c.dstMemoryType, c.dstHost, c.dstDevice,
-                                                    c.dstArray, c.dstXInBytes, c.dstY,
-                                                    c.dstPitch, "dst"));
+  WEFT_ASSIGN_OR_RETURN(Param2DSide src,
+                        param_side(c.srcMemoryType, c.srcHost, c.srcDevice, c.srcArray,
+                                   c.srcXInBytes, c.srcY, c.srcPitch, "src"));
+  WEFT_ASSIGN_OR_RETURN(Param2DSide dst,
+                        param_side(c.dstMemoryType, c.dstHost, c.dstDevice, c.dstArray,
+                                   c.dstXInBytes, c.dstY, c.dstPitch, "dst"));
   // The driver-API form reports a short pitch as cuMemcpy2D does: the driver API
   // has no pitch error, so it is hipErrorInvalidValue (pitch 0 included). One
   // row needs no pitch.
-  if (c.Height > 1 && (c.srcPitch < c.srcXInBytes + c.WidthInBytes ||
-                       c.dstPitch < c.dstXInBytes + c.WidthInBytes))
+  if (c.Height > 1 &&
+      (c.srcPitch < c.srcXInBytes + c.WidthInBytes || c.dstPitch < c.dstXInBytes + c.WidthInBytes))
     return invalid_value(fmt::format(
         "srcPitch {} or dstPitch {} is smaller than XInBytes + WidthInBytes ({} + {} / {} + {}) "
         "for a copy of {} rows",
         c.srcPitch, c.dstPitch, c.srcXInBytes, c.WidthInBytes, c.dstXInBytes, c.WidthInBytes,
         c.Height));
-  WEFT_ASSIGN_OR_RETURN(CopyOp op, make_copy(const_cast<std::byte*>(dst.ptr), c.dstPitch, src.ptr,
-                                             c.srcPitch, c.WidthInBytes, c.Height, dst.side,
-                                             src.side));
+  WEFT_ASSIGN_OR_RETURN(CopyOp op,
+                        make_copy(const_cast<std::byte*>(dst.ptr), c.dstPitch, src.ptr, c.srcPitch,
+                                  c.WidthInBytes, c.Height, dst.side, src.side));
   return submit_on(stream, op, blocking);
 }
 
@@ -273,8 +278,8 @@ struct DrvSide {
   int kind = 0;  // 0 host, 1 device, 2 unified (the pointer table decides)
 };
 
-Result<DrvSide> drv_side(int type, const void* host, hipDeviceptr_t device, hipArray_t array, size_t lod,
-                         const char* what) {
+Result<DrvSide> drv_side(int type, const void* host, hipDeviceptr_t device, hipArray_t array,
+                         size_t lod, const char* what) {
   if (lod != 0) return invalid_value(fmt::format("{}LOD must be 0 for linear memory", what));
   switch (type) {
     case hipMemoryTypeHost: return DrvSide{const_cast<void*>(host), 0};
@@ -283,8 +288,10 @@ Result<DrvSide> drv_side(int type, const void* host, hipDeviceptr_t device, hipA
     case hipMemoryTypeUnified: return DrvSide{device, 2};
     case hipMemoryTypeArray:
       (void)array;
-      return Status(hipErrorNotSupported, fmt::format("{}MemoryType hipMemoryTypeArray: copies of hipArrays are "
-                                                      "the arrays family's (hipMemcpy3D with srcArray/dstArray)", what));
+      return Status(hipErrorNotSupported,
+                    fmt::format("{}MemoryType hipMemoryTypeArray: copies of hipArrays are "
+                                "the arrays family's (hipMemcpy3D with srcArray/dstArray)",
+                                what));
     default: return invalid_value(fmt::format("{}MemoryType {} is not a memory type", what, type));
   }
 }
@@ -297,14 +304,16 @@ hipMemcpyKind kind_between(int src, int dst) {
 
 Status drv_memcpy_3d(const HIP_MEMCPY3D* p, hipStream_t stream, Blocking blocking) {
   if (!p) return invalid_value("null HIP_MEMCPY3D");
-  WEFT_ASSIGN_OR_RETURN(DrvSide src, drv_side(raw_value(p->srcMemoryType), p->srcHost, p->srcDevice, p->srcArray,
-                                              p->srcLOD, "src"));
-  WEFT_ASSIGN_OR_RETURN(DrvSide dst, drv_side(raw_value(p->dstMemoryType), p->dstHost, p->dstDevice, p->dstArray,
-                                              p->dstLOD, "dst"));
+  WEFT_ASSIGN_OR_RETURN(DrvSide src, drv_side(raw_value(p->srcMemoryType), p->srcHost, p->srcDevice,
+                                              p->srcArray, p->srcLOD, "src"));
+  WEFT_ASSIGN_OR_RETURN(DrvSide dst, drv_side(raw_value(p->dstMemoryType), p->dstHost, p->dstDevice,
+                                              p->dstArray, p->dstLOD, "dst"));
   hipMemcpy3DParms q{};
   // A height of 0 means "the copy's height" for one slice (the driver API's rule).
-  q.srcPtr = make_hipPitchedPtr(src.ptr, p->srcPitch, p->WidthInBytes, p->srcHeight ? p->srcHeight : p->Height);
-  q.dstPtr = make_hipPitchedPtr(dst.ptr, p->dstPitch, p->WidthInBytes, p->dstHeight ? p->dstHeight : p->Height);
+  q.srcPtr = make_hipPitchedPtr(src.ptr, p->srcPitch, p->WidthInBytes,
+                                p->srcHeight ? p->srcHeight : p->Height);
+  q.dstPtr = make_hipPitchedPtr(dst.ptr, p->dstPitch, p->WidthInBytes,
+                                p->dstHeight ? p->dstHeight : p->Height);
   if (p->Height <= 1 && p->Depth <= 1) {  // one row needs no pitch
     if (q.srcPtr.pitch == 0) q.srcPtr.pitch = p->srcXInBytes + p->WidthInBytes;
     if (q.dstPtr.pitch == 0) q.dstPtr.pitch = p->dstXInBytes + p->WidthInBytes;
@@ -321,7 +330,8 @@ Status memcpy_3d_peer(const hipMemcpy3DPeerParms* p, hipStream_t stream, Blockin
   WEFT_RETURN_IF_ERROR(device_at(p->srcDevice).status());
   WEFT_RETURN_IF_ERROR(device_at(p->dstDevice).status());
   if (p->srcArray || p->dstArray)
-    return Status(hipErrorNotSupported, "copies of hipArrays are the arrays family's (hipMemcpy3D)");
+    return Status(hipErrorNotSupported,
+                  "copies of hipArrays are the arrays family's (hipMemcpy3D)");
   hipMemcpy3DParms q{};
   q.srcPos = p->srcPos;
   q.srcPtr = p->srcPtr;
@@ -345,13 +355,15 @@ Status check_access_order(int order, const char* what) {
     case hipMemcpySrcAccessOrderStream:
     case hipMemcpySrcAccessOrderDuringApiCall:
     case hipMemcpySrcAccessOrderAny: return Status();
-    default: return invalid_value(fmt::format("{}: {} is not a hipMemcpySrcAccessOrder", what, order));
+    default:
+      return invalid_value(fmt::format("{}: {} is not a hipMemcpySrcAccessOrder", what, order));
   }
 }
 
 // hipMemcpyBatchAsync: attribute i applies from attrsIdxs[i] to the next start.
-Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count, hipMemcpyAttributes* attrs,
-                    size_t* attrs_idxs, size_t num_attrs, size_t* fail_idx, hipStream_t stream) {
+Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count,
+                    hipMemcpyAttributes* attrs, size_t* attrs_idxs, size_t num_attrs,
+                    size_t* fail_idx, hipStream_t stream) {
   if (fail_idx) *fail_idx = SIZE_MAX;
   if (count == 0 || !dsts || !srcs || !sizes) return invalid_value("no copies, or null arrays");
   if (num_attrs == 0 || num_attrs > count || !attrs || !attrs_idxs)
@@ -363,7 +375,8 @@ Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count, hipMe
       return invalid_value(fmt::format("attribute start indices must increase below {}", count));
     WEFT_RETURN_IF_ERROR(check_access_order(raw_value(attrs[i].srcAccessOrder), "srcAccessOrder"));
     if (attrs[i].flags & ~unsigned(hipMemcpyFlagPreferOverlapWithCompute))
-      return invalid_value(fmt::format("attribute {}: flags {:#x} are not hipMemcpyFlags", i, attrs[i].flags));
+      return invalid_value(
+          fmt::format("attribute {}: flags {:#x} are not hipMemcpyFlags", i, attrs[i].flags));
   }
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
   (void)s;
@@ -372,7 +385,8 @@ Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count, hipMe
   ops.reserve(count);
   for (size_t j = 0; j < count; ++j) {
     if (sizes[j] == 0) continue;
-    Result<CopyOp> op = make_copy(dsts[j], sizes[j], srcs[j], sizes[j], sizes[j], 1, hipMemcpyDefault);
+    Result<CopyOp> op =
+        make_copy(dsts[j], sizes[j], srcs[j], sizes[j], sizes[j], 1, hipMemcpyDefault);
     if (!op.ok()) {
       if (fail_idx) *fail_idx = j;
       return Status(op.status().code(), fmt::format("copy {}: {}", j, op.status().message()));
@@ -385,20 +399,25 @@ Status memcpy_batch(void** dsts, void** srcs, size_t* sizes, size_t count, hipMe
 
 // One operand of hipMemcpy3DBatchAsync as a pitched pointer (rows and layers in bytes:
 // a pointer operand's elements are bytes).
-Result<hipPitchedPtr> batch_operand(const hipMemcpy3DOperand& o, const hipExtent& e, const char* what) {
+Result<hipPitchedPtr> batch_operand(const hipMemcpy3DOperand& o, const hipExtent& e,
+                                    const char* what) {
   switch (raw_value(o.type)) {
     case hipMemcpyOperandTypePointer:
       if (!o.op.ptr.ptr) return invalid_value(fmt::format("null {} pointer", what));
-      return make_hipPitchedPtr(o.op.ptr.ptr, o.op.ptr.rowLength ? o.op.ptr.rowLength : e.width, e.width,
-                                o.op.ptr.layerHeight ? o.op.ptr.layerHeight : e.height);
+      return make_hipPitchedPtr(o.op.ptr.ptr, o.op.ptr.rowLength ? o.op.ptr.rowLength : e.width,
+                                e.width, o.op.ptr.layerHeight ? o.op.ptr.layerHeight : e.height);
     case hipMemcpyOperandTypeArray:
-      return Status(hipErrorNotSupported, fmt::format("{} is a hipArray: copies of hipArrays are the arrays family's", what));
-    default: return invalid_value(fmt::format("{} operand type {} is not a hipMemcpy3DOperandType", what, raw_value(o.type)));
+      return Status(
+          hipErrorNotSupported,
+          fmt::format("{} is a hipArray: copies of hipArrays are the arrays family's", what));
+    default:
+      return invalid_value(fmt::format("{} operand type {} is not a hipMemcpy3DOperandType", what,
+                                       raw_value(o.type)));
   }
 }
 
-Status memcpy_3d_batch(size_t num_ops, hipMemcpy3DBatchOp* ops, size_t* fail_idx, unsigned long long flags,
-                       hipStream_t stream) {
+Status memcpy_3d_batch(size_t num_ops, hipMemcpy3DBatchOp* ops, size_t* fail_idx,
+                       unsigned long long flags, hipStream_t stream) {
   if (fail_idx) *fail_idx = SIZE_MAX;
   if (num_ops == 0 || !ops) return invalid_value("no copies, or a null list");
   if (flags != 0) return invalid_value("flags must be 0");
@@ -409,7 +428,8 @@ Status memcpy_3d_batch(size_t num_ops, hipMemcpy3DBatchOp* ops, size_t* fail_idx
       return Status(status.code(), fmt::format("copy {}: {}", i, status.message()));
     };
     const hipMemcpy3DBatchOp& op = ops[i];
-    if (Status st = check_access_order(raw_value(op.srcAccessOrder), "srcAccessOrder"); !st.ok()) return fail(st);
+    if (Status st = check_access_order(raw_value(op.srcAccessOrder), "srcAccessOrder"); !st.ok())
+      return fail(st);
     if (op.flags & ~unsigned(hipMemcpyFlagPreferOverlapWithCompute))
       return fail(invalid_value(fmt::format("flags {:#x} are not hipMemcpyFlags", op.flags)));
     Result<hipPitchedPtr> src = batch_operand(op.src, op.extent, "src");
@@ -434,87 +454,105 @@ Status memcpy_3d_batch(size_t num_ops, hipMemcpy3DBatchOp* ops, size_t* fail_idx
 }  // namespace
 
 WEFT_EXPORT hipError_t hipMemset3D(hipPitchedPtr ptr, int value, hipExtent extent) {
-  return call("hipMemset3D", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kLegacy); },
-              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
-              extent.depth);
+  return call(
+      "hipMemset3D", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kLegacy); },
+      ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height, extent.depth);
 }
 
 WEFT_EXPORT hipError_t hipMemset3D_spt(hipPitchedPtr ptr, int value, hipExtent extent) {
-  return call("hipMemset3D_spt", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kPerThread); },
-              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
-              extent.depth);
+  return call(
+      "hipMemset3D_spt", [&] { return memset_3d(ptr, value, extent, nullptr, kSync, kPerThread); },
+      ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height, extent.depth);
 }
 
 WEFT_EXPORT hipError_t hipMemset3DAsync(hipPitchedPtr ptr, int value, hipExtent extent,
                                         hipStream_t stream) {
-  return call("hipMemset3DAsync", [&] { return memset_3d(ptr, value, extent, stream, kAsync, kLegacy); },
-              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
-              extent.depth, stream);
+  return call(
+      "hipMemset3DAsync", [&] { return memset_3d(ptr, value, extent, stream, kAsync, kLegacy); },
+      ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height, extent.depth,
+      stream);
 }
 
 WEFT_EXPORT hipError_t hipMemset3DAsync_spt(hipPitchedPtr ptr, int value, hipExtent extent,
                                             hipStream_t stream) {
-  return call("hipMemset3DAsync_spt", [&] { return memset_3d(ptr, value, extent, stream, kAsync, kPerThread); },
-              ptr.ptr, ptr.pitch, ptr.xsize, ptr.ysize, value, extent.width, extent.height,
-              extent.depth, stream);
+  return call(
+      "hipMemset3DAsync_spt",
+      [&] { return memset_3d(ptr, value, extent, stream, kAsync, kPerThread); }, ptr.ptr, ptr.pitch,
+      ptr.xsize, ptr.ysize, value, extent.width, extent.height, extent.depth, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3D(const hipMemcpy3DParms* p) {
-  return call("hipMemcpy3D", [&] { return memcpy_3d(p, nullptr, kSync, kLegacy); }, p);
+  return call(
+      "hipMemcpy3D", [&] { return memcpy_3d(p, nullptr, kSync, kLegacy); }, p);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms* p) {
-  return call("hipMemcpy3D_spt", [&] { return memcpy_3d(p, nullptr, kSync, kPerThread); }, p);
+  return call(
+      "hipMemcpy3D_spt", [&] { return memcpy_3d(p, nullptr, kSync, kPerThread); }, p);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t stream) {
-  return call("hipMemcpy3DAsync", [&] { return memcpy_3d(p, stream, kAsync, kLegacy); }, p, stream);
+  return call(
+      "hipMemcpy3DAsync", [&] { return memcpy_3d(p, stream, kAsync, kLegacy); }, p, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms* p, hipStream_t stream) {
-  return call("hipMemcpy3DAsync_spt", [&] { return memcpy_3d(p, stream, kAsync, kPerThread); }, p, stream);
+  return call(
+      "hipMemcpy3DAsync_spt", [&] { return memcpy_3d(p, stream, kAsync, kPerThread); }, p, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyParam2D(const hip_Memcpy2D* copy) {
-  return call("hipMemcpyParam2D", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
+  return call(
+      "hipMemcpyParam2D", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D* copy, hipStream_t stream) {
-  return call("hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, kAsync); },
-              copy, stream);
+  return call(
+      "hipMemcpyParam2DAsync", [&] { return memcpy_param_2d(copy, stream, kAsync); }, copy, stream);
 }
 
 WEFT_EXPORT hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D* copy) {
   // Unaligned: no pitch or offset alignment is asked for, as for every weft copy.
-  return call("hipDrvMemcpy2DUnaligned", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
+  return call(
+      "hipDrvMemcpy2DUnaligned", [&] { return memcpy_param_2d(copy, nullptr, kSync); }, copy);
 }
 
 WEFT_EXPORT hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D* copy) {
-  return call("hipDrvMemcpy3D", [&] { return drv_memcpy_3d(copy, nullptr, kSync); }, copy);
+  return call(
+      "hipDrvMemcpy3D", [&] { return drv_memcpy_3d(copy, nullptr, kSync); }, copy);
 }
 
 WEFT_EXPORT hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D* copy, hipStream_t stream) {
-  return call("hipDrvMemcpy3DAsync", [&] { return drv_memcpy_3d(copy, stream, kAsync); }, copy, stream);
+  return call(
+      "hipDrvMemcpy3DAsync", [&] { return drv_memcpy_3d(copy, stream, kAsync); }, copy, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DPeer(hipMemcpy3DPeerParms* p) {
-  return call("hipMemcpy3DPeer", [&] { return memcpy_3d_peer(p, nullptr, kSync); }, p);
+  return call(
+      "hipMemcpy3DPeer", [&] { return memcpy_3d_peer(p, nullptr, kSync); }, p);
 }
 
 WEFT_EXPORT hipError_t hipMemcpy3DPeerAsync(hipMemcpy3DPeerParms* p, hipStream_t stream) {
-  return call("hipMemcpy3DPeerAsync", [&] { return memcpy_3d_peer(p, stream, kAsync); }, p, stream);
+  return call(
+      "hipMemcpy3DPeerAsync", [&] { return memcpy_3d_peer(p, stream, kAsync); }, p, stream);
 }
 
 WEFT_EXPORT hipError_t hipMemcpyBatchAsync(void** dsts, void** srcs, size_t* sizes, size_t count,
-                                           hipMemcpyAttributes* attrs, size_t* attrsIdxs, size_t numAttrs,
-                                           size_t* failIdx, hipStream_t stream) {
-  return call("hipMemcpyBatchAsync", [&] {
+                                           hipMemcpyAttributes* attrs, size_t* attrsIdxs,
+                                           size_t numAttrs, size_t* failIdx, hipStream_t stream) {
+  return call(
+      "hipMemcpyBatchAsync",
+      [&] {
     return memcpy_batch(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
-  }, dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
+      },
+      dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, stream);
 }
 
-WEFT_EXPORT hipError_t hipMemcpy3DBatchAsync(size_t numOps, hipMemcpy3DBatchOp* opList, size_t* failIdx,
-                                             unsigned long long flags, hipStream_t stream) {
-  return call("hipMemcpy3DBatchAsync", [&] { return memcpy_3d_batch(numOps, opList, failIdx, flags, stream); },
-              numOps, opList, failIdx, flags, stream);
+WEFT_EXPORT hipError_t hipMemcpy3DBatchAsync(size_t numOps, hipMemcpy3DBatchOp* opList,
+                                             size_t* failIdx, unsigned long long flags,
+                                             hipStream_t stream) {
+  return call(
+      "hipMemcpy3DBatchAsync",
+      [&] { return memcpy_3d_batch(numOps, opList, failIdx, flags, stream); }, numOps, opList,
+      failIdx, flags, stream);
 }

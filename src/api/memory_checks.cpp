@@ -28,8 +28,10 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
                   Side side, Access access, const char* what) {
   if (record) {
     if (record->read_only && access == Access::kWrite)
-      return invalid_value(fmt::format("{} {} is mapped read-only (hipMemSetAccess gave it "
-                                       "hipMemAccessFlagsProtRead)", what, ptr));
+      return invalid_value(
+          fmt::format("{} {} is mapped read-only (hipMemSetAccess gave it "
+                      "hipMemAccessFlagsProtRead)",
+                      what, ptr));
     if (record->contains(ptr, bytes)) return Status();
     size_t offset = static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
     return invalid_value(fmt::format(
@@ -41,12 +43,15 @@ Status check_side(const std::optional<AllocationRecord>& record, const void* ptr
   if (VirtualMemory::get().reserved(ptr))
     return invalid_value(fmt::format(
         "{} {} is reserved virtual memory with no accessible mapping there (hipMemMap it and "
-        "give access with hipMemSetAccess first)", what, ptr));
+        "give access with hipMemSetAccess first)",
+        what, ptr));
   if (driver_may_own_unknown_addresses()) {
     // A pool keeps freed blocks allocated on the agent, so the driver would take them.
     if (mempool::is_cached_block(ptr, bytes))
-      return invalid_value(fmt::format("{} {} lies in freed memory-pool memory (hipFreeAsync "
-                                       "returned it to its pool)", what, ptr));
+      return invalid_value(
+          fmt::format("{} {} lies in freed memory-pool memory (hipFreeAsync "
+                      "returned it to its pool)",
+                      what, ptr));
     return Status();
   }
   return invalid_value(fmt::format(
@@ -89,7 +94,8 @@ Status check_region(const void* base, const void* last_slice, size_t last_slice_
 std::optional<size_t> span_2d(size_t pitch, size_t width, size_t height) {
   if (height == 0) return 0;
   size_t rows = 0, span = 0;
-  if (__builtin_mul_overflow(pitch, height - 1, &rows) || __builtin_add_overflow(rows, width, &span))
+  if (__builtin_mul_overflow(pitch, height - 1, &rows) ||
+      __builtin_add_overflow(rows, width, &span))
     return std::nullopt;
   return span;
 }
@@ -125,13 +131,15 @@ Result<CopyDirection> copy_direction(hipMemcpyKind kind, const void* dst, const 
 Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                          size_t width, size_t height, hipMemcpyKind kind) {
   WEFT_ASSIGN_OR_RETURN(auto sides, copy_sides(kind));
-  Result<CopyOp> op = make_copy(dst, dst_pitch, src, src_pitch, width, height, sides.first, sides.second);
+  Result<CopyOp> op =
+      make_copy(dst, dst_pitch, src, src_pitch, width, height, sides.first, sides.second);
   if (op.ok() || op.status().code() != hipErrorInvalidValue) return op;
   // A host-device kind given backwards (hipMemcpyHostToDevice from device memory into a
   // malloc buffer): AMD's runtime takes the direction from its pointer table when one side
   // is device memory, and programs written for it rely on that. Looked at only once the
   // kind's own reading failed, so a correct kind pays nothing for it.
-  bool host_to_device = kind == hipMemcpyHostToDevice, device_to_host = kind == hipMemcpyDeviceToHost;
+  bool host_to_device = kind == hipMemcpyHostToDevice,
+       device_to_host = kind == hipMemcpyDeviceToHost;
   const void* named_host = host_to_device ? src : device_to_host ? dst : nullptr;
   const void* named_device = host_to_device ? dst : src;
   if (named_host && is_device_pointer(named_host) && !is_device_pointer(named_device))
@@ -153,8 +161,8 @@ Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t sr
   op.dst_pitch = dst_pitch;
   op.src_pitch = src_pitch;
   op.direction = d && s ? CopyDirection::kDeviceToDevice
-                 : d    ? CopyDirection::kHostToDevice
-                 : s    ? CopyDirection::kDeviceToHost
+               : d      ? CopyDirection::kHostToDevice
+               : s      ? CopyDirection::kDeviceToHost
                         : CopyDirection::kHostToHost;
   if (width == 0 || height == 0) return op;
   if (!dst || !src) return invalid_value("null source or destination");
@@ -162,7 +170,8 @@ Result<CopyOp> make_copy(void* dst, size_t dst_pitch, const void* src, size_t sr
     return Status(hipErrorInvalidPitchValue, "pitch is smaller than the row width");
   auto dst_span = span_2d(dst_pitch, width, height), src_span = span_2d(src_pitch, width, height);
   if (!dst_span || !src_span) return invalid_value("the copied region overflows the address space");
-  WEFT_RETURN_IF_ERROR(check_side(dst_record, dst, *dst_span, dst_side, Access::kWrite, "destination"));
+  WEFT_RETURN_IF_ERROR(
+      check_side(dst_record, dst, *dst_span, dst_side, Access::kWrite, "destination"));
   WEFT_RETURN_IF_ERROR(check_side(src_record, src, *src_span, src_side, Access::kRead, "source"));
   return op;
 }
@@ -217,13 +226,15 @@ DeviceState* foreign_gpu_memory(const Stream& stream, std::initializer_list<cons
 
 Status submit_on(hipStream_t stream, Op op, Blocking blocking, DefaultStream default_stream) {
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
-  if (blocking == kSync) WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
+  if (blocking == kSync)
+    WEFT_RETURN_IF_ERROR(graph::check_sync(*s, "a synchronous copy or memset"));
   DeviceState* owner = nullptr;
   if (auto* copy = std::get_if<CopyOp>(&op)) owner = foreign_gpu_memory(*s, {copy->dst, copy->src});
   else if (auto* fill = std::get_if<FillOp>(&op)) owner = foreign_gpu_memory(*s, {fill->dst});
   if (owner)
     return invalid_value(fmt::format(
-        "the memory belongs to GPU device {}, which the CPU agent (device {}) cannot reach: issue the "
+        "the memory belongs to GPU device {}, which the CPU agent (device {}) cannot reach: issue "
+        "the "
         "copy or memset on a stream of device {} (hipSetDevice({}) for the null stream)",
         owner->ordinal(), s->device().ordinal(), owner->ordinal(), owner->ordinal()));
   WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));

@@ -75,6 +75,7 @@ Result<FillOp> make_fill(void* dst, size_t pitch, uint32_t value, uint8_t elemen
 
 // Submits an op on a stream; kSync waits for the stream afterwards
 // (the synchronous API forms).
-Status submit_on(hipStream_t stream, Op op, Blocking blocking, DefaultStream default_stream = kLegacy);
+Status submit_on(hipStream_t stream, Op op, Blocking blocking,
+                 DefaultStream default_stream = kLegacy);
 
 }  // namespace weft::api

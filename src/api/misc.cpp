@@ -80,12 +80,14 @@ WEFT_EXPORT const char* hipGetCmdName(uint32_t id) {
 
 WEFT_EXPORT hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t* linktype,
                                                     uint32_t* hopcount) {
-  return call("hipExtGetLinkTypeAndHopCount", [&] {
+  return call(
+      "hipExtGetLinkTypeAndHopCount",
+      [&] {
     if (!linktype || !hopcount) return invalid_value("null output");
     if (device1 == device2) return invalid_value("the two devices are the same");
     if (device1 < 0 || device2 < 0) return invalid_value("negative device ordinal");
-    WEFT_ASSIGN_OR_RETURN(DeviceState* a, device_at(device1));
-    WEFT_ASSIGN_OR_RETURN(DeviceState* b, device_at(device2));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * a, device_at(device1));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * b, device_at(device2));
     // Agents of different drivers, or of one driver without peer access, meet only
     // through host memory over PCIe: one hop to the root complex and one back. Peers
     // of one driver are reported as PCIe peers one hop apart (no driver here reports
@@ -94,11 +96,14 @@ WEFT_EXPORT hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, ui
     *linktype = kLinkPcie;
     *hopcount = peer.ok() && peer.value() ? 1 : 2;
     return Status();
-  }, device1, device2, linktype, hopcount);
+      },
+      device1, device2, linktype, hopcount);
 }
 
 WEFT_EXPORT hipError_t hipSetValidDevices(int* device_arr, int len) {
-  return call("hipSetValidDevices", [&] {
+  return call(
+      "hipSetValidDevices",
+      [&] {
     if (len < 0) return invalid_value(fmt::format("len {} is negative", len));
     if (len > 0 && !device_arr) return invalid_value("null device list");
     const int count = Runtime::get().device_count();
@@ -107,7 +112,8 @@ WEFT_EXPORT hipError_t hipSetValidDevices(int* device_arr, int len) {
     for (int i = 0; i < len; ++i) {
       const int d = device_arr[i];
       if (d < 0 || d >= count)
-        return Status(hipErrorInvalidDevice, fmt::format("device_arr[{}] = {} is not a device (0..{})", i, d, count - 1));
+        return Status(hipErrorInvalidDevice,
+                      fmt::format("device_arr[{}] = {} is not a device (0..{})", i, d, count - 1));
       if (seen[d]) return invalid_value(fmt::format("device {} is listed twice", d));
       seen[d] = true;
     }
@@ -117,7 +123,8 @@ WEFT_EXPORT hipError_t hipSetValidDevices(int* device_arr, int len) {
     set_initial_device(first);
     if (!thread_state().device_chosen) thread_state().device = first;
     return Status();
-  }, device_arr, len);
+      },
+      device_arr, len);
 }
 
 WEFT_EXPORT hipError_t hipExtEnableLogging() {
@@ -135,12 +142,16 @@ WEFT_EXPORT hipError_t hipExtDisableLogging() {
 }
 
 WEFT_EXPORT hipError_t hipExtSetLoggingParams(size_t log_level, size_t log_size, size_t log_mask) {
-  return call("hipExtSetLoggingParams", [&] {
+  return call(
+      "hipExtSetLoggingParams",
+      [&] {
     // log_size bounds AMD's log file; weft writes lines to stderr and keeps no file.
     (void)log_size;
-    if (log_mask > 0xFFFFFFFFu) return invalid_value(fmt::format("log mask {:#x} has bits past 32", log_mask));
+    if (log_mask > 0xFFFFFFFFu)
+      return invalid_value(fmt::format("log mask {:#x} has bits past 32", log_mask));
     log::set_level(static_cast<int>(std::min<size_t>(log_level, 4)));
     log::set_mask(static_cast<uint32_t>(log_mask));
     return Status();
-  }, log_level, log_size, log_mask);
+      },
+      log_level, log_size, log_mask);
 }

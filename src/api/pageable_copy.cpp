@@ -6,9 +6,9 @@
 
 #include <cstddef>
 #include <cstring>
-#include <optional>
 #include <memory>
 #include <new>
+#include <optional>
 
 namespace weft::api {
 namespace {
@@ -32,14 +32,16 @@ Status submit_copy(hipStream_t stream, CopyOp op, Blocking blocking, DefaultStre
   const bool pageable_dst = writes_host(op.direction) && is_pageable(op.dst);
   if (!pageable_src && !pageable_dst) return submit_on(stream, op, blocking, default_stream);
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
-  if (s->device().driver_device().kind() != AgentKind::kCpu) return submit_on(stream, op, blocking, default_stream);
+  if (s->device().driver_device().kind() != AgentKind::kCpu)
+    return submit_on(stream, op, blocking, default_stream);
   // Waiting covers a pageable source too: the copy has run when the call returns.
   if (pageable_dst) return submit_on(stream, op, kSync, default_stream);
   const std::optional<size_t> span = span_2d(op.src_pitch, op.width, op.height);
   if (!span) return invalid_value("the copy's source span overflows size_t");
   const size_t bytes = *span;
   std::shared_ptr<std::byte[]> staging(new (std::nothrow) std::byte[bytes]);
-  if (!staging) return submit_on(stream, op, kSync, default_stream);  // no memory to stage: wait instead
+  if (!staging)
+    return submit_on(stream, op, kSync, default_stream);  // no memory to stage: wait instead
   std::memcpy(staging.get(), op.src, bytes);
   op.src = staging.get();
   WEFT_RETURN_IF_ERROR(submit_on(stream, op, kAsync, default_stream));

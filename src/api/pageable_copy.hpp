@@ -17,6 +17,7 @@ namespace weft::api {
 // queued after the copy frees the buffer), one with a pageable destination waits
 // for the copy. No change on other agents (their drivers stage), for synchronous
 // calls, or while a stream captures (graph nodes read memory when the graph runs).
-Status submit_copy(hipStream_t stream, CopyOp op, Blocking blocking, DefaultStream default_stream = kLegacy);
+Status submit_copy(hipStream_t stream, CopyOp op, Blocking blocking,
+                   DefaultStream default_stream = kLegacy);
 
 }  // namespace weft::api

@@ -56,10 +56,8 @@ Status can_access_peer(int* can, int ordinal, int peer_ordinal) {
   *can = 0;
   if (device == peer) return Status();
   auto answer = device->driver_device().can_access_peer(peer->driver_device());
-  if (answer.ok())
-    *can = answer.value() ? 1 : 0;
-  else if (answer.status().code() != hipErrorNotSupported)
-    return answer.status();
+  if (answer.ok()) *can = answer.value() ? 1 : 0;
+  else if (answer.status().code() != hipErrorNotSupported) return answer.status();
   return Status();
 }
 
@@ -115,31 +113,29 @@ WEFT_EXPORT hipError_t hipDeviceGetP2PAttribute(int* value, hipDeviceP2PAttr att
   return call(
       "hipDeviceGetP2PAttribute",
       [&] {
-        if (!value) return invalid_value("null output pointer");
-        switch (raw_value(attr)) {
-          case hipDevP2PAttrPerformanceRank:
-          case hipDevP2PAttrAccessSupported:
-          case hipDevP2PAttrNativeAtomicSupported:
-          case hipDevP2PAttrHipArrayAccessSupported:
-            break;
-          default:
-            return invalid_value(fmt::format("{} is not a hipDeviceP2PAttr", raw_value(attr)));
-        }
-        WEFT_ASSIGN_OR_RETURN(DeviceState * src, device_at(src_ordinal));
-        WEFT_ASSIGN_OR_RETURN(DeviceState * dst, device_at(dst_ordinal));
-        if (src == dst)
-          return Status(hipErrorInvalidDevice, "source and destination are the same device");
-        int can = 0;
-        WEFT_RETURN_IF_ERROR(can_access_peer(&can, src_ordinal, dst_ordinal));
-        // Only access itself is known: agents that are peers report it, and rank 0
-        // (the only rank weft has); atomics and array access over the link are not
-        // promised by any agent, so they read 0.
-        switch (attr) {
-          case hipDevP2PAttrAccessSupported: *value = can; break;
-          case hipDevP2PAttrPerformanceRank: *value = 0; break;
-          default: *value = 0; break;
-        }
-        return Status();
+    if (!value) return invalid_value("null output pointer");
+    switch (raw_value(attr)) {
+      case hipDevP2PAttrPerformanceRank:
+      case hipDevP2PAttrAccessSupported:
+      case hipDevP2PAttrNativeAtomicSupported:
+      case hipDevP2PAttrHipArrayAccessSupported: break;
+      default: return invalid_value(fmt::format("{} is not a hipDeviceP2PAttr", raw_value(attr)));
+    }
+    WEFT_ASSIGN_OR_RETURN(DeviceState * src, device_at(src_ordinal));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * dst, device_at(dst_ordinal));
+    if (src == dst)
+      return Status(hipErrorInvalidDevice, "source and destination are the same device");
+    int can = 0;
+    WEFT_RETURN_IF_ERROR(can_access_peer(&can, src_ordinal, dst_ordinal));
+    // Only access itself is known: agents that are peers report it, and rank 0
+    // (the only rank weft has); atomics and array access over the link are not
+    // promised by any agent, so they read 0.
+    switch (attr) {
+      case hipDevP2PAttrAccessSupported: *value = can; break;
+      case hipDevP2PAttrPerformanceRank: *value = 0; break;
+      default: *value = 0; break;
+    }
+    return Status();
       },
       value, attr, src_ordinal, dst_ordinal);
 }
@@ -148,12 +144,11 @@ WEFT_EXPORT hipError_t hipDeviceEnablePeerAccess(int peer_ordinal, unsigned int 
   return call(
       "hipDeviceEnablePeerAccess",
       [&] {
-        WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, flags));
-        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-        Status s = device->driver_device().enable_peer_access(peer->driver_device());
-        if (s.code() == hipErrorNotSupported)
-          return Status(hipErrorPeerAccessUnsupported, s.message());
-        return s;
+    WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, flags));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+    Status s = device->driver_device().enable_peer_access(peer->driver_device());
+    if (s.code() == hipErrorNotSupported) return Status(hipErrorPeerAccessUnsupported, s.message());
+    return s;
       },
       peer_ordinal, flags);
 }
@@ -162,12 +157,11 @@ WEFT_EXPORT hipError_t hipDeviceDisablePeerAccess(int peer_ordinal) {
   return call(
       "hipDeviceDisablePeerAccess",
       [&] {
-        WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, 0));
-        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-        Status s = device->driver_device().disable_peer_access(peer->driver_device());
-        if (s.code() == hipErrorNotSupported)
-          return Status(hipErrorPeerAccessNotEnabled, s.message());
-        return s;
+    WEFT_ASSIGN_OR_RETURN(DeviceState * peer, peer_of_current(peer_ordinal, 0));
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+    Status s = device->driver_device().disable_peer_access(peer->driver_device());
+    if (s.code() == hipErrorNotSupported) return Status(hipErrorPeerAccessNotEnabled, s.message());
+    return s;
       },
       peer_ordinal);
 }
@@ -192,16 +186,16 @@ WEFT_EXPORT hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t* handle, void* ptr) 
   return call(
       "hipIpcGetMemHandle",
       [&] {
-        if (!handle || !ptr) return invalid_value("null handle or pointer");
-        Runtime& rt = Runtime::get();
-        auto record = rt.pointers().find(ptr);
-        if (!record || record->kind != AllocationKind::kDevice)
-          return invalid_value("pointer is not device memory from hipMalloc");
-        if (record->base != ptr)
-          return invalid_value("pointer is inside an allocation; pass its base address");
-        DeviceState* device = rt.device(record->device);
-        WEFT_ASSIGN_OR_RETURN(*handle, device->driver_device().ipc_export_memory(record->base));
-        return Status();
+    if (!handle || !ptr) return invalid_value("null handle or pointer");
+    Runtime& rt = Runtime::get();
+    auto record = rt.pointers().find(ptr);
+    if (!record || record->kind != AllocationKind::kDevice)
+      return invalid_value("pointer is not device memory from hipMalloc");
+    if (record->base != ptr)
+      return invalid_value("pointer is inside an allocation; pass its base address");
+    DeviceState* device = rt.device(record->device);
+    WEFT_ASSIGN_OR_RETURN(*handle, device->driver_device().ipc_export_memory(record->base));
+    return Status();
       },
       handle, ptr);
 }
@@ -211,22 +205,22 @@ WEFT_EXPORT hipError_t hipIpcOpenMemHandle(void** ptr, hipIpcMemHandle_t handle,
   return call(
       "hipIpcOpenMemHandle",
       [&] {
-        if (!ptr) return invalid_value("null output pointer");
-        if (flags & ~unsigned(hipIpcMemLazyEnablePeerAccess))
-          return invalid_value("flags must be 0 or hipIpcMemLazyEnablePeerAccess");
-        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-        WEFT_ASSIGN_OR_RETURN(IpcMapping mapping,
-                              device->driver_device().ipc_open_memory(handle, flags));
-        AllocationRecord record;
-        record.base = static_cast<std::byte*>(mapping.ptr);
-        record.size = mapping.bytes;
-        record.device = device->ordinal();
-        record.kind = AllocationKind::kDevice;
-        record.device_ptr = mapping.ptr;
-        Runtime::get().pointers().insert(record);
-        note_ipc_opening(mapping.ptr);
-        *ptr = mapping.ptr;
-        return Status();
+    if (!ptr) return invalid_value("null output pointer");
+    if (flags & ~unsigned(hipIpcMemLazyEnablePeerAccess))
+      return invalid_value("flags must be 0 or hipIpcMemLazyEnablePeerAccess");
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+    WEFT_ASSIGN_OR_RETURN(IpcMapping mapping,
+                          device->driver_device().ipc_open_memory(handle, flags));
+    AllocationRecord record;
+    record.base = static_cast<std::byte*>(mapping.ptr);
+    record.size = mapping.bytes;
+    record.device = device->ordinal();
+    record.kind = AllocationKind::kDevice;
+    record.device_ptr = mapping.ptr;
+    Runtime::get().pointers().insert(record);
+    note_ipc_opening(mapping.ptr);
+    *ptr = mapping.ptr;
+    return Status();
       },
       ptr, flags);
 }
@@ -235,12 +229,13 @@ WEFT_EXPORT hipError_t hipIpcCloseMemHandle(void* ptr) {
   return call(
       "hipIpcCloseMemHandle",
       [&] {
-        if (!forget_ipc_opening(ptr)) return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
-        Runtime& rt = Runtime::get();
-        auto record = rt.pointers().erase(ptr);
-        DeviceState* device = rt.device(record ? record->device : thread_state().device);
-        if (!device) return Status(hipErrorInvalidDevice, "the mapping's device is gone");
-        return device->driver_device().ipc_close_memory(ptr);
+    if (!forget_ipc_opening(ptr))
+      return invalid_value("pointer was not returned by hipIpcOpenMemHandle");
+    Runtime& rt = Runtime::get();
+    auto record = rt.pointers().erase(ptr);
+    DeviceState* device = rt.device(record ? record->device : thread_state().device);
+    if (!device) return Status(hipErrorInvalidDevice, "the mapping's device is gone");
+    return device->driver_device().ipc_close_memory(ptr);
       },
       ptr);
 }
@@ -249,14 +244,13 @@ WEFT_EXPORT hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t* handle, hipEven
   return call(
       "hipIpcGetEventHandle",
       [&] {
-        if (!handle) return invalid_value("null handle");
-        Ref<CoreEvent> e = Runtime::get().events().find(event);
-        if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
-        if (!(e->flags() & hipEventInterprocess))
-          return Status(hipErrorInvalidHandle, "event was not created with hipEventInterprocess");
-        WEFT_ASSIGN_OR_RETURN(*handle,
-                              e->device().driver_device().ipc_export_event(e->driver_event()));
-        return Status();
+    if (!handle) return invalid_value("null handle");
+    Ref<CoreEvent> e = Runtime::get().events().find(event);
+    if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+    if (!(e->flags() & hipEventInterprocess))
+      return Status(hipErrorInvalidHandle, "event was not created with hipEventInterprocess");
+    WEFT_ASSIGN_OR_RETURN(*handle, e->device().driver_device().ipc_export_event(e->driver_event()));
+    return Status();
       },
       handle, event);
 }
@@ -265,14 +259,14 @@ WEFT_EXPORT hipError_t hipIpcOpenEventHandle(hipEvent_t* event, hipIpcEventHandl
   return call(
       "hipIpcOpenEventHandle",
       [&] {
-        if (!event) return invalid_value("null output pointer");
-        WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
-        WEFT_ASSIGN_OR_RETURN(Ref<Event> opened, device->driver_device().ipc_open_event(handle));
-        auto core = make_ref<CoreEvent>(*device, std::move(opened),
-                                        unsigned(hipEventDisableTiming | hipEventInterprocess));
-        Runtime::get().events().add(core);
-        *event = reinterpret_cast<hipEvent_t>(core.get());
-        return Status();
+    if (!event) return invalid_value("null output pointer");
+    WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
+    WEFT_ASSIGN_OR_RETURN(Ref<Event> opened, device->driver_device().ipc_open_event(handle));
+    auto core = make_ref<CoreEvent>(*device, std::move(opened),
+                                    unsigned(hipEventDisableTiming | hipEventInterprocess));
+    Runtime::get().events().add(core);
+    *event = reinterpret_cast<hipEvent_t>(core.get());
+    return Status();
       },
       event);
 }

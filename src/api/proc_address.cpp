@@ -69,8 +69,10 @@ Result<bool> per_thread_of(uint64_t flags, bool spt_entry_point) {
     case HIP_GET_PROC_ADDRESS_LEGACY_STREAM: return false;
     case HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM: return true;
     default:
-      return invalid_value(fmt::format("unknown flags {:#x} (default, legacy stream or per-thread "
-                                       "stream only)", flags));
+      return invalid_value(
+          fmt::format("unknown flags {:#x} (default, legacy stream or per-thread "
+                      "stream only)",
+                      flags));
   }
 }
 
@@ -121,32 +123,37 @@ using namespace weft;
 using namespace weft::api;
 
 WEFT_EXPORT hipError_t hipGetProcAddress(const char* symbol, void** pfn, int hipVersion,
-                                         uint64_t flags, hipDriverProcAddressQueryResult* symbolStatus) {
-  return call("hipGetProcAddress",
-              [&] { return proc_address(symbol, pfn, hipVersion, flags, symbolStatus, false); },
-              symbol, pfn, hipVersion, flags, symbolStatus);
+                                         uint64_t flags,
+                                         hipDriverProcAddressQueryResult* symbolStatus) {
+  return call(
+      "hipGetProcAddress",
+      [&] { return proc_address(symbol, pfn, hipVersion, flags, symbolStatus, false); }, symbol,
+      pfn, hipVersion, flags, symbolStatus);
 }
 
 WEFT_EXPORT hipError_t hipGetProcAddress_spt(const char* symbol, void** pfn, int hipVersion,
                                              uint64_t flags,
                                              hipDriverProcAddressQueryResult* symbolStatus) {
-  return call("hipGetProcAddress_spt",
-              [&] { return proc_address(symbol, pfn, hipVersion, flags, symbolStatus, true); },
-              symbol, pfn, hipVersion, flags, symbolStatus);
+  return call(
+      "hipGetProcAddress_spt",
+      [&] { return proc_address(symbol, pfn, hipVersion, flags, symbolStatus, true); }, symbol, pfn,
+      hipVersion, flags, symbolStatus);
 }
 
 WEFT_EXPORT hipError_t hipGetDriverEntryPoint(const char* symbol, void** funcPtr,
                                               unsigned long long flags,
                                               hipDriverEntryPointQueryResult* driverStatus) {
-  return call("hipGetDriverEntryPoint",
-              [&] { return driver_entry_point(symbol, funcPtr, flags, driverStatus, false); },
-              symbol, funcPtr, flags, driverStatus);
+  return call(
+      "hipGetDriverEntryPoint",
+      [&] { return driver_entry_point(symbol, funcPtr, flags, driverStatus, false); }, symbol,
+      funcPtr, flags, driverStatus);
 }
 
 WEFT_EXPORT hipError_t hipGetDriverEntryPoint_spt(const char* symbol, void** funcPtr,
                                                   unsigned long long flags,
                                                   hipDriverEntryPointQueryResult* status) {
-  return call("hipGetDriverEntryPoint_spt",
-              [&] { return driver_entry_point(symbol, funcPtr, flags, status, true); }, symbol,
-              funcPtr, flags, status);
+  return call(
+      "hipGetDriverEntryPoint_spt",
+      [&] { return driver_entry_point(symbol, funcPtr, flags, status, true); }, symbol, funcPtr,
+      flags, status);
 }

@@ -26,7 +26,9 @@ uint64_t load_word(const MemOp& op) {
 
 void store_word(const MemOp& op) {
   if (op.wide) __atomic_store_n(static_cast<uint64_t*>(op.address), op.value, __ATOMIC_RELEASE);
-  else __atomic_store_n(static_cast<uint32_t*>(op.address), static_cast<uint32_t>(op.value), __ATOMIC_RELEASE);
+  else
+    __atomic_store_n(static_cast<uint32_t*>(op.address), static_cast<uint32_t>(op.value),
+                     __ATOMIC_RELEASE);
 }
 
 // Waits for the word: a short burst of polls (the writer is often just about to
@@ -53,7 +55,8 @@ Status check_compare(unsigned flags) {
     case hipStreamWaitValueAnd:
     case hipStreamWaitValueNor: return Status();
     default:
-      return invalid_value(fmt::format("wait flags {:#x}: expected hipStreamWaitValueGte, Eq, And or Nor", flags));
+      return invalid_value(
+          fmt::format("wait flags {:#x}: expected hipStreamWaitValueGte, Eq, And or Nor", flags));
   }
 }
 
@@ -77,14 +80,17 @@ Result<void*> host_word(void* ptr, size_t bytes) {
   if (!record)
     return invalid_value(fmt::format("{} is not in memory allocated or registered with HIP", ptr));
   if (!record->contains(ptr, bytes))
-    return invalid_value(fmt::format("the {}-byte word at {} runs past the end of its allocation", bytes, ptr));
+    return invalid_value(
+        fmt::format("the {}-byte word at {} runs past the end of its allocation", bytes, ptr));
   if (record->kind == AllocationKind::kDevice) {
     DeviceState* owner = Runtime::get().device(record->device);
     if (!owner || !owner->driver_device().caps().host_can_access_device_memory)
-      return Status(hipErrorNotSupported,
-                    fmt::format("{} is device memory of device {}, which the host cannot reach; weft runs stream "
-                                "memory operations on the host, so use pinned host memory (hipHostMalloc) there",
-                                ptr, record->device));
+      return Status(
+          hipErrorNotSupported,
+          fmt::format(
+              "{} is device memory of device {}, which the host cannot reach; weft runs stream "
+              "memory operations on the host, so use pinned host memory (hipHostMalloc) there",
+              ptr, record->device));
   }
   return ptr;
 }
@@ -141,7 +147,8 @@ Status submit_mem_ops(hipStream_t stream, std::vector<MemOp> ops) {
 
 namespace {
 
-Status wait_value(hipStream_t stream, void* ptr, uint64_t value, unsigned flags, uint64_t mask, bool wide) {
+Status wait_value(hipStream_t stream, void* ptr, uint64_t value, unsigned flags, uint64_t mask,
+                  bool wide) {
   WEFT_RETURN_IF_ERROR(check_compare(flags));
   MemOp op;
   op.kind = MemOp::Kind::kWait;
@@ -165,31 +172,40 @@ Status write_value(hipStream_t stream, void* ptr, uint64_t value, bool wide) {
 
 }  // namespace
 
-WEFT_EXPORT hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags,
-                                            uint32_t mask) {
-  return call("hipStreamWaitValue32", [&] { return wait_value(stream, ptr, value, flags, mask, false); },
-              stream, ptr, value, flags, mask);
+WEFT_EXPORT hipError_t hipStreamWaitValue32(hipStream_t stream, void* ptr, uint32_t value,
+                                            unsigned int flags, uint32_t mask) {
+  return call(
+      "hipStreamWaitValue32", [&] { return wait_value(stream, ptr, value, flags, mask, false); },
+      stream, ptr, value, flags, mask);
 }
 
-WEFT_EXPORT hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags,
-                                            uint64_t mask) {
-  return call("hipStreamWaitValue64", [&] { return wait_value(stream, ptr, value, flags, mask, true); },
-              stream, ptr, value, flags, mask);
+WEFT_EXPORT hipError_t hipStreamWaitValue64(hipStream_t stream, void* ptr, uint64_t value,
+                                            unsigned int flags, uint64_t mask) {
+  return call(
+      "hipStreamWaitValue64", [&] { return wait_value(stream, ptr, value, flags, mask, true); },
+      stream, ptr, value, flags, mask);
 }
 
-WEFT_EXPORT hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value, unsigned int flags) {
-  return call("hipStreamWriteValue32", [&] { return write_value(stream, ptr, value, false); },
-              stream, ptr, value, flags);
+WEFT_EXPORT hipError_t hipStreamWriteValue32(hipStream_t stream, void* ptr, uint32_t value,
+                                             unsigned int flags) {
+  return call(
+      "hipStreamWriteValue32", [&] { return write_value(stream, ptr, value, false); }, stream, ptr,
+      value, flags);
 }
 
-WEFT_EXPORT hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value, unsigned int flags) {
-  return call("hipStreamWriteValue64", [&] { return write_value(stream, ptr, value, true); },
-              stream, ptr, value, flags);
+WEFT_EXPORT hipError_t hipStreamWriteValue64(hipStream_t stream, void* ptr, uint64_t value,
+                                             unsigned int flags) {
+  return call(
+      "hipStreamWriteValue64", [&] { return write_value(stream, ptr, value, true); }, stream, ptr,
+      value, flags);
 }
 
 WEFT_EXPORT hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int count,
-                                           hipStreamBatchMemOpParams* paramArray, unsigned int flags) {
-  return call("hipStreamBatchMemOp", [&] {
+                                           hipStreamBatchMemOpParams* paramArray,
+                                           unsigned int flags) {
+  return call(
+      "hipStreamBatchMemOp",
+      [&] {
     if (count == 0 || count > kMaxBatch)
       return invalid_value(fmt::format("count {} must be 1 to {}", count, kMaxBatch));
     if (!paramArray) return invalid_value("null parameter array");
@@ -198,9 +214,12 @@ WEFT_EXPORT hipError_t hipStreamBatchMemOp(hipStream_t stream, unsigned int coun
     ops.reserve(count);
     for (unsigned i = 0; i < count; ++i) {
       Result<MemOp> op = mem_op_from(paramArray[i]);
-      if (!op.ok()) return Status(op.status().code(), fmt::format("operation {}: {}", i, op.status().message()));
+      if (!op.ok())
+        return Status(op.status().code(),
+                      fmt::format("operation {}: {}", i, op.status().message()));
       ops.push_back(op.value());
     }
     return submit_mem_ops(stream, std::move(ops));
-  }, stream, count, paramArray, flags);
+      },
+      stream, count, paramArray, flags);
 }

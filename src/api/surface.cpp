@@ -14,8 +14,9 @@ Status create_surface(hipSurfaceObject_t* out, const hipResourceDesc* desc) {
   if (!out) return invalid_value("null surface object output pointer");
   if (!desc) return invalid_value("null hipResourceDesc");
   if (raw_value(desc->resType) != hipResourceTypeArray)
-    return invalid_value(fmt::format("a surface reads an array (resType hipResourceTypeArray), not resType {}",
-                                     raw_value(desc->resType)));
+    return invalid_value(
+        fmt::format("a surface reads an array (resType hipResourceTypeArray), not resType {}",
+                    raw_value(desc->resType)));
   WEFT_ASSIGN_OR_RETURN(Ref<hipArray> array, find_array(desc->res.array.array, "res.array.array"));
   WEFT_ASSIGN_OR_RETURN(DeviceState * device, current_device());
   if (array->device != device)
@@ -55,38 +56,48 @@ Status create_surface(hipSurfaceObject_t* out, const hipResourceDesc* desc) {
 Status destroy_surface(hipSurfaceObject_t handle) {
   if (!handle) return invalid_value("null surface object");
   Ref<SurfaceObject> object = surfaces().find(handle);
-  if (!object) return invalid_value(fmt::format("{} is not a live surface object", static_cast<void*>(handle)));
+  if (!object)
+    return invalid_value(
+        fmt::format("{} is not a live surface object", static_cast<void*>(handle)));
   WEFT_RETURN_IF_ERROR(object->device->synchronize());  // kernels may still use it
-  if (!surfaces().remove(handle)) return invalid_value("the surface object was destroyed concurrently");
+  if (!surfaces().remove(handle))
+    return invalid_value("the surface object was destroyed concurrently");
   if (object->native) return object->device->driver_device().destroy_surface(object->native);
   return Status();
 }
 
 }  // namespace
 
-WEFT_EXPORT hipError_t hipCreateSurfaceObject(hipSurfaceObject_t* pSurfObject, const hipResourceDesc* pResDesc) {
-  return call("hipCreateSurfaceObject", [&] { return create_surface(pSurfObject, pResDesc); }, pSurfObject,
-              pResDesc);
+WEFT_EXPORT hipError_t hipCreateSurfaceObject(hipSurfaceObject_t* pSurfObject,
+                                              const hipResourceDesc* pResDesc) {
+  return call(
+      "hipCreateSurfaceObject", [&] { return create_surface(pSurfObject, pResDesc); }, pSurfObject,
+      pResDesc);
 }
 
 WEFT_EXPORT hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject) {
-  return call("hipDestroySurfaceObject", [&] { return destroy_surface(surfaceObject); }, surfaceObject);
+  return call(
+      "hipDestroySurfaceObject", [&] { return destroy_surface(surfaceObject); }, surfaceObject);
 }
 
 // The C++-mangled spellings (ROCm 5.x headers declared these without extern "C").
 // The header's C declarations are in scope here, so the definitions take their
 // mangled names as assembler labels.
 extern "C" __attribute__((visibility("default"))) hipError_t weft_create_surface_object_cxx(
-    hipSurfaceObject_t* pSurfObject, const hipResourceDesc* pResDesc) __asm__(
-    "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
+    hipSurfaceObject_t* pSurfObject,
+    const hipResourceDesc*
+        pResDesc) __asm__("_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
 extern "C" __attribute__((visibility("default"))) hipError_t weft_destroy_surface_object_cxx(
     hipSurfaceObject_t surfaceObject) __asm__("_Z23hipDestroySurfaceObjectP13__hip_surface");
 
-hipError_t weft_create_surface_object_cxx(hipSurfaceObject_t* pSurfObject, const hipResourceDesc* pResDesc) {
-  return call("hipCreateSurfaceObject", [&] { return create_surface(pSurfObject, pResDesc); }, pSurfObject,
-              pResDesc);
+hipError_t weft_create_surface_object_cxx(hipSurfaceObject_t* pSurfObject,
+                                          const hipResourceDesc* pResDesc) {
+  return call(
+      "hipCreateSurfaceObject", [&] { return create_surface(pSurfObject, pResDesc); }, pSurfObject,
+      pResDesc);
 }
 
 hipError_t weft_destroy_surface_object_cxx(hipSurfaceObject_t surfaceObject) {
-  return call("hipDestroySurfaceObject", [&] { return destroy_surface(surfaceObject); }, surfaceObject);
+  return call(
+      "hipDestroySurfaceObject", [&] { return destroy_surface(surfaceObject); }, surfaceObject);
 }

@@ -10,7 +10,8 @@ namespace weft::api {
 // Checks the descriptors and makes an object on the current device: a weftImage
 // the software sampler reads where the agent runs host kernels, the driver's own
 // object elsewhere.
-Result<Ref<TextureObject>> create_texture(const hipResourceDesc& resource, const hipTextureDesc& texture,
+Result<Ref<TextureObject>> create_texture(const hipResourceDesc& resource,
+                                          const hipTextureDesc& texture,
                                           const hipResourceViewDesc* view);
 // The handle kernels get.
 hipTextureObject_t handle_of(const TextureObject& object);

@@ -9,8 +9,8 @@
 // driver API's rule). What the struct has no field for (border colour, what is
 // bound) lives in a side table keyed by the reference's address.
 #include "api/image_ranges.hpp"
-#include "codeobj/registry.hpp"
 #include "api/texture_objects.hpp"
+#include "codeobj/registry.hpp"
 
 #include <climits>
 #include <mutex>
@@ -29,7 +29,8 @@ struct Binding {
 // Leaf lock: held only to read or write an entry, never across a call out.
 std::mutex g_bindings_mutex;
 std::unordered_map<const textureReference*, Binding>& bindings() {
-  static auto* map = new std::unordered_map<const textureReference*, Binding>;  // lives for the process
+  static auto* map =
+      new std::unordered_map<const textureReference*, Binding>;  // lives for the process
   return *map;
 }
 
@@ -78,7 +79,8 @@ Status bind(const textureReference* ref, const hipResourceDesc& resource) {
   if (!ref) return invalid_value("null texture reference");
   auto* r = const_cast<textureReference*>(ref);
   Binding b = binding_of(ref);
-  WEFT_ASSIGN_OR_RETURN(Ref<TextureObject> object, create_texture(resource, texture_desc_of(*r, b), nullptr));
+  WEFT_ASSIGN_OR_RETURN(Ref<TextureObject> object,
+                        create_texture(resource, texture_desc_of(*r, b), nullptr));
   hipTextureObject_t old = r->textureObject;
   r->textureObject = handle_of(*object);
   b.bound = true;
@@ -98,7 +100,8 @@ Status rebind(const textureReference* ref) {
 // or its channel descriptor when none was set.
 hipChannelFormatDesc format_desc(const textureReference& r) {
   if (r.numChannels > 0 && format_bytes(raw_value(r.format)) != 0)
-    return channel_desc_of(static_cast<hipArray_Format>(raw_value(r.format)), static_cast<unsigned>(r.numChannels));
+    return channel_desc_of(static_cast<hipArray_Format>(raw_value(r.format)),
+                           static_cast<unsigned>(r.numChannels));
   return r.channelDesc;
 }
 
@@ -106,7 +109,8 @@ hipChannelFormatDesc format_desc(const textureReference& r) {
 size_t linear_bytes(const void* ptr, size_t size, const hipChannelFormatDesc& desc) {
   auto record = Runtime::get().pointers().find(ptr);
   if (record) {
-    size_t left = record->size - static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
+    size_t left =
+        record->size - static_cast<size_t>(static_cast<const std::byte*>(ptr) - record->base);
     if (size > left) size = left;
   }
   auto format = format_of(desc);
@@ -114,8 +118,8 @@ size_t linear_bytes(const void* ptr, size_t size, const hipChannelFormatDesc& de
   return size / texel * texel;
 }
 
-Status bind_linear(size_t* offset, const textureReference* ref, const void* ptr, const hipChannelFormatDesc& desc,
-                   size_t size) {
+Status bind_linear(size_t* offset, const textureReference* ref, const void* ptr,
+                   const hipChannelFormatDesc& desc, size_t size) {
   if (!ref) return invalid_value("null texture reference");
   hipResourceDesc res{};
   res.resType = hipResourceTypeLinear;
@@ -128,8 +132,8 @@ Status bind_linear(size_t* offset, const textureReference* ref, const void* ptr,
   return Status();
 }
 
-Status bind_pitch_2d(const textureReference* ref, const void* ptr, const hipChannelFormatDesc& desc, size_t width,
-                     size_t height, size_t pitch) {
+Status bind_pitch_2d(const textureReference* ref, const void* ptr, const hipChannelFormatDesc& desc,
+                     size_t width, size_t height, size_t pitch) {
   if (!ref) return invalid_value("null texture reference");
   hipResourceDesc res{};
   res.resType = hipResourceTypePitch2D;
@@ -150,7 +154,8 @@ Status bind_array(const textureReference* ref, hipArray_const_t array) {
   res.resType = hipResourceTypeArray;
   res.res.array.array = const_cast<hipArray_t>(array);
   WEFT_RETURN_IF_ERROR(bind(ref, res));
-  const_cast<textureReference*>(ref)->channelDesc = channel_desc_of(a->shape.format, a->shape.channels);
+  const_cast<textureReference*>(ref)->channelDesc =
+      channel_desc_of(a->shape.format, a->shape.channels);
   return Status();
 }
 
@@ -161,7 +166,8 @@ Status bind_mipmap(const textureReference* ref, hipMipmappedArray_const_t mipmap
   res.resType = hipResourceTypeMipmappedArray;
   res.res.mipmap.mipmap = const_cast<hipMipmappedArray_t>(mipmap);
   WEFT_RETURN_IF_ERROR(bind(ref, res));
-  const_cast<textureReference*>(ref)->channelDesc = channel_desc_of(m->shape.format, m->shape.channels);
+  const_cast<textureReference*>(ref)->channelDesc =
+      channel_desc_of(m->shape.format, m->shape.channels);
   return Status();
 }
 
@@ -194,146 +200,204 @@ Status get_property(const textureReference* ref, const void* out, Get&& get) {
 
 }  // namespace
 
-WEFT_EXPORT hipError_t hipBindTexture(size_t* offset, const textureReference* tex, const void* devPtr,
-                                      const hipChannelFormatDesc* desc, size_t size) {
-  return call("hipBindTexture", [&] {
+WEFT_EXPORT hipError_t hipBindTexture(size_t* offset, const textureReference* tex,
+                                      const void* devPtr, const hipChannelFormatDesc* desc,
+                                      size_t size) {
+  return call(
+      "hipBindTexture",
+      [&] {
     if (!desc) return invalid_value("null channel descriptor");
     return bind_linear(offset, tex, devPtr, *desc, size);
-  }, offset, tex, devPtr, desc, size);
+      },
+      offset, tex, devPtr, desc, size);
 }
 
-WEFT_EXPORT hipError_t hipBindTexture2D(size_t* offset, const textureReference* tex, const void* devPtr,
-                                        const hipChannelFormatDesc* desc, size_t width, size_t height,
-                                        size_t pitch) {
-  return call("hipBindTexture2D", [&] {
+WEFT_EXPORT hipError_t hipBindTexture2D(size_t* offset, const textureReference* tex,
+                                        const void* devPtr, const hipChannelFormatDesc* desc,
+                                        size_t width, size_t height, size_t pitch) {
+  return call(
+      "hipBindTexture2D",
+      [&] {
     if (!desc) return invalid_value("null channel descriptor");
     WEFT_RETURN_IF_ERROR(bind_pitch_2d(tex, devPtr, *desc, width, height, pitch));
     if (offset) *offset = 0;
     return Status();
-  }, offset, tex, devPtr, desc, width, height, pitch);
+      },
+      offset, tex, devPtr, desc, width, height, pitch);
 }
 
 WEFT_EXPORT hipError_t hipBindTextureToArray(const textureReference* tex, hipArray_const_t array,
                                              const hipChannelFormatDesc* desc) {
-  return call("hipBindTextureToArray", [&] {
+  return call(
+      "hipBindTextureToArray",
+      [&] {
     (void)desc;  // the array's own format is what it holds
     return bind_array(tex, array);
-  }, tex, array, desc);
+      },
+      tex, array, desc);
 }
 
 WEFT_EXPORT hipError_t hipBindTextureToMipmappedArray(const textureReference* tex,
                                                       hipMipmappedArray_const_t mipmappedArray,
                                                       const hipChannelFormatDesc* desc) {
-  return call("hipBindTextureToMipmappedArray", [&] {
+  return call(
+      "hipBindTextureToMipmappedArray",
+      [&] {
     (void)desc;
     return bind_mipmap(tex, mipmappedArray);
-  }, tex, mipmappedArray, desc);
+      },
+      tex, mipmappedArray, desc);
 }
 
 WEFT_EXPORT hipError_t hipUnbindTexture(const textureReference* tex) {
-  return call("hipUnbindTexture", [&] {
+  return call(
+      "hipUnbindTexture",
+      [&] {
     if (!tex) return invalid_value("null texture reference");
     return unbind(tex);
-  }, tex);
+      },
+      tex);
 }
 
 WEFT_EXPORT hipError_t hipGetTextureReference(const textureReference** texref, const void* symbol) {
-  return call("hipGetTextureReference", [&] {
+  return call(
+      "hipGetTextureReference",
+      [&] {
     if (!texref) return invalid_value("null output pointer");
     if (!symbol) return Status(hipErrorInvalidSymbol, "null symbol");
     // Single-source programs: the texture<> variable is its own reference, in the
     // program's writable data.
     if (!image_data_range(symbol, sizeof(textureReference), Access::kRead))
-      return Status(hipErrorInvalidSymbol, fmt::format("{} is no texture variable of a loaded program", symbol));
+      return Status(hipErrorInvalidSymbol,
+                    fmt::format("{} is no texture variable of a loaded program", symbol));
     *texref = static_cast<const textureReference*>(symbol);
     return Status();
-  }, texref, symbol);
+      },
+      texref, symbol);
 }
 
-WEFT_EXPORT hipError_t hipGetTextureAlignmentOffset(size_t* offset, const textureReference* texref) {
-  return call("hipGetTextureAlignmentOffset", [&] {
+WEFT_EXPORT hipError_t hipGetTextureAlignmentOffset(size_t* offset,
+                                                    const textureReference* texref) {
+  return call(
+      "hipGetTextureAlignmentOffset",
+      [&] {
     if (!offset) return invalid_value("null output pointer");
     if (!texref) return invalid_value("null texture reference");
-    if (!binding_of(texref).bound) return Status(hipErrorInvalidTexture, "the texture reference is not bound");
+    if (!binding_of(texref).bound)
+      return Status(hipErrorInvalidTexture, "the texture reference is not bound");
     *offset = 0;
     return Status();
-  }, offset, texref);
+      },
+      offset, texref);
 }
 
 // ---- driver-style setters ----
 
-WEFT_EXPORT hipError_t hipTexRefSetAddress(size_t* ByteOffset, textureReference* texRef, hipDeviceptr_t dptr,
-                                           size_t bytes) {
-  return call("hipTexRefSetAddress", [&] {
+WEFT_EXPORT hipError_t hipTexRefSetAddress(size_t* ByteOffset, textureReference* texRef,
+                                           hipDeviceptr_t dptr, size_t bytes) {
+  return call(
+      "hipTexRefSetAddress",
+      [&] {
     if (!texRef) return invalid_value("null texture reference");
     return bind_linear(ByteOffset, texRef, dptr, format_desc(*texRef), bytes);
-  }, ByteOffset, texRef, dptr, bytes);
+      },
+      ByteOffset, texRef, dptr, bytes);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetAddress2D(textureReference* texRef, const HIP_ARRAY_DESCRIPTOR* desc,
-                                             hipDeviceptr_t dptr, size_t Pitch) {
-  return call("hipTexRefSetAddress2D", [&] {
+WEFT_EXPORT hipError_t hipTexRefSetAddress2D(textureReference* texRef,
+                                             const HIP_ARRAY_DESCRIPTOR* desc, hipDeviceptr_t dptr,
+                                             size_t Pitch) {
+  return call(
+      "hipTexRefSetAddress2D",
+      [&] {
     if (!desc) return invalid_value("null HIP_ARRAY_DESCRIPTOR");
     if (format_bytes(raw_value(desc->Format)) == 0)
       return invalid_value(fmt::format("{:#x} is not a hipArray_Format", raw_value(desc->Format)));
     if (desc->NumChannels != 1 && desc->NumChannels != 2 && desc->NumChannels != 4)
       return invalid_value(fmt::format("{} channels (1, 2 or 4)", desc->NumChannels));
-    hipChannelFormatDesc cd = channel_desc_of(static_cast<hipArray_Format>(raw_value(desc->Format)), desc->NumChannels);
+    hipChannelFormatDesc cd =
+        channel_desc_of(static_cast<hipArray_Format>(raw_value(desc->Format)), desc->NumChannels);
     return bind_pitch_2d(texRef, dptr, cd, desc->Width, desc->Height, Pitch);
-  }, texRef, desc, dptr, Pitch);
+      },
+      texRef, desc, dptr, Pitch);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetArray(textureReference* tex, hipArray_const_t array, unsigned int flags) {
-  return call("hipTexRefSetArray", [&] {
-    if (flags & ~unsigned{HIP_TRSA_OVERRIDE_FORMAT}) return invalid_value(fmt::format("unknown flags {:#x}", flags));
+WEFT_EXPORT hipError_t hipTexRefSetArray(textureReference* tex, hipArray_const_t array,
+                                         unsigned int flags) {
+  return call(
+      "hipTexRefSetArray",
+      [&] {
+    if (flags & ~unsigned{HIP_TRSA_OVERRIDE_FORMAT})
+      return invalid_value(fmt::format("unknown flags {:#x}", flags));
     return bind_array(tex, array);
-  }, tex, array, flags);
+      },
+      tex, array, flags);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetMipmappedArray(textureReference* texRef, hipMipmappedArray* mipmappedArray,
+WEFT_EXPORT hipError_t hipTexRefSetMipmappedArray(textureReference* texRef,
+                                                  hipMipmappedArray* mipmappedArray,
                                                   unsigned int Flags) {
-  return call("hipTexRefSetMipmappedArray", [&] {
-    if (Flags & ~unsigned{HIP_TRSA_OVERRIDE_FORMAT}) return invalid_value(fmt::format("unknown flags {:#x}", Flags));
+  return call(
+      "hipTexRefSetMipmappedArray",
+      [&] {
+    if (Flags & ~unsigned{HIP_TRSA_OVERRIDE_FORMAT})
+      return invalid_value(fmt::format("unknown flags {:#x}", Flags));
     return bind_mipmap(texRef, mipmappedArray);
-  }, texRef, mipmappedArray, Flags);
+      },
+      texRef, mipmappedArray, Flags);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetAddressMode(textureReference* texRef, int dim, hipTextureAddressMode am) {
-  return call("hipTexRefSetAddressMode", [&] {
+WEFT_EXPORT hipError_t hipTexRefSetAddressMode(textureReference* texRef, int dim,
+                                               hipTextureAddressMode am) {
+  return call(
+      "hipTexRefSetAddressMode",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       if (dim < 0 || dim > 2) return invalid_value(fmt::format("dimension {} (0, 1 or 2)", dim));
       WEFT_RETURN_IF_ERROR(check_address_mode(raw_value(am)));
       r.addressMode[dim] = am;
       return Status();
     });
-  }, texRef, dim, am);
+      },
+      texRef, dim, am);
 }
 
 WEFT_EXPORT hipError_t hipTexRefSetFilterMode(textureReference* texRef, hipTextureFilterMode fm) {
-  return call("hipTexRefSetFilterMode", [&] {
+  return call(
+      "hipTexRefSetFilterMode",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       WEFT_RETURN_IF_ERROR(check_filter_mode(raw_value(fm)));
       r.filterMode = fm;
       return Status();
     });
-  }, texRef, fm);
+      },
+      texRef, fm);
 }
 
 WEFT_EXPORT hipError_t hipTexRefSetFlags(textureReference* texRef, unsigned int Flags) {
-  return call("hipTexRefSetFlags", [&] {
+  return call(
+      "hipTexRefSetFlags",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
-      constexpr unsigned kKnown = HIP_TRSF_READ_AS_INTEGER | HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_SRGB;
+      constexpr unsigned kKnown =
+          HIP_TRSF_READ_AS_INTEGER | HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_SRGB;
       if (Flags & ~kKnown) return invalid_value(fmt::format("unknown flags {:#x}", Flags));
-      r.readMode = (Flags & HIP_TRSF_READ_AS_INTEGER) ? hipReadModeElementType : hipReadModeNormalizedFloat;
+      r.readMode =
+          (Flags & HIP_TRSF_READ_AS_INTEGER) ? hipReadModeElementType : hipReadModeNormalizedFloat;
       r.normalized = (Flags & HIP_TRSF_NORMALIZED_COORDINATES) ? 1 : 0;
       r.sRGB = (Flags & HIP_TRSF_SRGB) ? 1 : 0;
       return Status();
     });
-  }, texRef, Flags);
+      },
+      texRef, Flags);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_Format fmt, int NumPackedComponents) {
-  return call("hipTexRefSetFormat", [&] {
+WEFT_EXPORT hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_Format fmt,
+                                          int NumPackedComponents) {
+  return call(
+      "hipTexRefSetFormat",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       if (format_bytes(raw_value(fmt)) == 0)
         return invalid_value(fmt::format("{:#x} is not a hipArray_Format", raw_value(fmt)));
@@ -344,20 +408,26 @@ WEFT_EXPORT hipError_t hipTexRefSetFormat(textureReference* texRef, hipArray_For
       r.channelDesc = channel_desc_of(fmt, static_cast<unsigned>(NumPackedComponents));
       return Status();
     });
-  }, texRef, fmt, NumPackedComponents);
+      },
+      texRef, fmt, NumPackedComponents);
 }
 
 WEFT_EXPORT hipError_t hipTexRefSetMaxAnisotropy(textureReference* texRef, unsigned int maxAniso) {
-  return call("hipTexRefSetMaxAnisotropy", [&] {
+  return call(
+      "hipTexRefSetMaxAnisotropy",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       r.maxAnisotropy = maxAniso;
       return Status();
     });
-  }, texRef, maxAniso);
+      },
+      texRef, maxAniso);
 }
 
 WEFT_EXPORT hipError_t hipTexRefSetBorderColor(textureReference* texRef, float* pBorderColor) {
-  return call("hipTexRefSetBorderColor", [&] {
+  return call(
+      "hipTexRefSetBorderColor",
+      [&] {
     if (!pBorderColor) return invalid_value("null border colour");
     return set_property(texRef, [&](textureReference& r) {
       Binding b = binding_of(&r);
@@ -365,68 +435,92 @@ WEFT_EXPORT hipError_t hipTexRefSetBorderColor(textureReference* texRef, float* 
       store_binding(&r, b);
       return Status();
     });
-  }, texRef, pBorderColor);
+      },
+      texRef, pBorderColor);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetMipmapFilterMode(textureReference* texRef, hipTextureFilterMode fm) {
-  return call("hipTexRefSetMipmapFilterMode", [&] {
+WEFT_EXPORT hipError_t hipTexRefSetMipmapFilterMode(textureReference* texRef,
+                                                    hipTextureFilterMode fm) {
+  return call(
+      "hipTexRefSetMipmapFilterMode",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       WEFT_RETURN_IF_ERROR(check_filter_mode(raw_value(fm)));
       r.mipmapFilterMode = fm;
       return Status();
     });
-  }, texRef, fm);
+      },
+      texRef, fm);
 }
 
 WEFT_EXPORT hipError_t hipTexRefSetMipmapLevelBias(textureReference* texRef, float bias) {
-  return call("hipTexRefSetMipmapLevelBias", [&] {
+  return call(
+      "hipTexRefSetMipmapLevelBias",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       r.mipmapLevelBias = bias;
       return Status();
     });
-  }, texRef, bias);
+      },
+      texRef, bias);
 }
 
-WEFT_EXPORT hipError_t hipTexRefSetMipmapLevelClamp(textureReference* texRef, float minMipMapLevelClamp,
+WEFT_EXPORT hipError_t hipTexRefSetMipmapLevelClamp(textureReference* texRef,
+                                                    float minMipMapLevelClamp,
                                                     float maxMipMapLevelClamp) {
-  return call("hipTexRefSetMipmapLevelClamp", [&] {
+  return call(
+      "hipTexRefSetMipmapLevelClamp",
+      [&] {
     return set_property(texRef, [&](textureReference& r) {
       if (minMipMapLevelClamp > maxMipMapLevelClamp)
-        return invalid_value(fmt::format("minimum level {} above maximum {}", minMipMapLevelClamp, maxMipMapLevelClamp));
+        return invalid_value(fmt::format("minimum level {} above maximum {}", minMipMapLevelClamp,
+                                         maxMipMapLevelClamp));
       r.minMipmapLevelClamp = minMipMapLevelClamp;
       r.maxMipmapLevelClamp = maxMipMapLevelClamp;
       return Status();
     });
-  }, texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
+      },
+      texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
 }
 
 // ---- driver-style getters ----
 
-WEFT_EXPORT hipError_t hipTexRefGetAddress(hipDeviceptr_t* dev_ptr, const textureReference* texRef) {
-  return call("hipTexRefGetAddress", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetAddress(hipDeviceptr_t* dev_ptr,
+                                           const textureReference* texRef) {
+  return call(
+      "hipTexRefGetAddress",
+      [&] {
     return get_property(texRef, dev_ptr, [&](const textureReference& r) {
       Binding b = binding_of(&r);
       int type = raw_value(b.resource.resType);
       if (!b.bound || (type != hipResourceTypeLinear && type != hipResourceTypePitch2D))
         return invalid_value("the texture reference is not bound to linear memory");
-      *dev_ptr = type == hipResourceTypeLinear ? b.resource.res.linear.devPtr : b.resource.res.pitch2D.devPtr;
+      *dev_ptr = type == hipResourceTypeLinear ? b.resource.res.linear.devPtr
+                                               : b.resource.res.pitch2D.devPtr;
       return Status();
     });
-  }, dev_ptr, texRef);
+      },
+      dev_ptr, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetAddressMode(hipTextureAddressMode* pam, const textureReference* texRef, int dim) {
-  return call("hipTexRefGetAddressMode", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetAddressMode(hipTextureAddressMode* pam,
+                                               const textureReference* texRef, int dim) {
+  return call(
+      "hipTexRefGetAddressMode",
+      [&] {
     return get_property(texRef, pam, [&](const textureReference& r) {
       if (dim < 0 || dim > 2) return invalid_value(fmt::format("dimension {} (0, 1 or 2)", dim));
       *pam = r.addressMode[dim];
       return Status();
     });
-  }, pam, texRef, dim);
+      },
+      pam, texRef, dim);
 }
 
 WEFT_EXPORT hipError_t hipTexRefGetArray(hipArray_t* pArray, const textureReference* texRef) {
-  return call("hipTexRefGetArray", [&] {
+  return call(
+      "hipTexRefGetArray",
+      [&] {
     return get_property(texRef, pArray, [&](const textureReference& r) {
       Binding b = binding_of(&r);
       if (!b.bound || raw_value(b.resource.resType) != hipResourceTypeArray)
@@ -434,11 +528,15 @@ WEFT_EXPORT hipError_t hipTexRefGetArray(hipArray_t* pArray, const textureRefere
       *pArray = b.resource.res.array.array;
       return Status();
     });
-  }, pArray, texRef);
+      },
+      pArray, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray, const textureReference* texRef) {
-  return call("hipTexRefGetMipMappedArray", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray,
+                                                  const textureReference* texRef) {
+  return call(
+      "hipTexRefGetMipMappedArray",
+      [&] {
     return get_property(texRef, pArray, [&](const textureReference& r) {
       Binding b = binding_of(&r);
       if (!b.bound || raw_value(b.resource.resType) != hipResourceTypeMipmappedArray)
@@ -446,42 +544,58 @@ WEFT_EXPORT hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t* pArray, c
       *pArray = b.resource.res.mipmap.mipmap;
       return Status();
     });
-  }, pArray, texRef);
+      },
+      pArray, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetBorderColor(float* pBorderColor, const textureReference* texRef) {
-  return call("hipTexRefGetBorderColor", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetBorderColor(float* pBorderColor,
+                                               const textureReference* texRef) {
+  return call(
+      "hipTexRefGetBorderColor",
+      [&] {
     return get_property(texRef, pBorderColor, [&](const textureReference& r) {
       Binding b = binding_of(&r);
       for (int c = 0; c < 4; ++c) pBorderColor[c] = b.border[c];
       return Status();
     });
-  }, pBorderColor, texRef);
+      },
+      pBorderColor, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetFilterMode(hipTextureFilterMode* pfm, const textureReference* texRef) {
-  return call("hipTexRefGetFilterMode", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetFilterMode(hipTextureFilterMode* pfm,
+                                              const textureReference* texRef) {
+  return call(
+      "hipTexRefGetFilterMode",
+      [&] {
     return get_property(texRef, pfm, [&](const textureReference& r) {
       *pfm = r.filterMode;
       return Status();
     });
-  }, pfm, texRef);
+      },
+      pfm, texRef);
 }
 
 WEFT_EXPORT hipError_t hipTexRefGetFlags(unsigned int* pFlags, const textureReference* texRef) {
-  return call("hipTexRefGetFlags", [&] {
+  return call(
+      "hipTexRefGetFlags",
+      [&] {
     return get_property(texRef, pFlags, [&](const textureReference& r) {
-      *pFlags = (raw_value(r.readMode) == hipReadModeElementType ? unsigned{HIP_TRSF_READ_AS_INTEGER} : 0u) |
-                (r.normalized ? unsigned{HIP_TRSF_NORMALIZED_COORDINATES} : 0u) |
-                (r.sRGB ? unsigned{HIP_TRSF_SRGB} : 0u);
+      *pFlags =
+          (raw_value(r.readMode) == hipReadModeElementType ? unsigned{HIP_TRSF_READ_AS_INTEGER}
+                                                           : 0u) |
+          (r.normalized ? unsigned{HIP_TRSF_NORMALIZED_COORDINATES} : 0u) |
+          (r.sRGB ? unsigned{HIP_TRSF_SRGB} : 0u);
       return Status();
     });
-  }, pFlags, texRef);
+      },
+      pFlags, texRef);
 }
 
 WEFT_EXPORT hipError_t hipTexRefGetFormat(hipArray_Format* pFormat, int* pNumChannels,
                                           const textureReference* texRef) {
-  return call("hipTexRefGetFormat", [&] {
+  return call(
+      "hipTexRefGetFormat",
+      [&] {
     if (!pNumChannels) return invalid_value("null channel count output");
     return get_property(texRef, pFormat, [&](const textureReference& r) {
       auto f = format_of(format_desc(r));
@@ -490,54 +604,73 @@ WEFT_EXPORT hipError_t hipTexRefGetFormat(hipArray_Format* pFormat, int* pNumCha
       *pNumChannels = static_cast<int>(f.value().second);
       return Status();
     });
-  }, pFormat, pNumChannels, texRef);
+      },
+      pFormat, pNumChannels, texRef);
 }
 
 WEFT_EXPORT hipError_t hipTexRefGetMaxAnisotropy(int* pmaxAnsio, const textureReference* texRef) {
-  return call("hipTexRefGetMaxAnisotropy", [&] {
+  return call(
+      "hipTexRefGetMaxAnisotropy",
+      [&] {
     return get_property(texRef, pmaxAnsio, [&](const textureReference& r) {
       *pmaxAnsio = static_cast<int>(r.maxAnisotropy);
       return Status();
     });
-  }, pmaxAnsio, texRef);
+      },
+      pmaxAnsio, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetMipmapFilterMode(hipTextureFilterMode* pfm, const textureReference* texRef) {
-  return call("hipTexRefGetMipmapFilterMode", [&] {
+WEFT_EXPORT hipError_t hipTexRefGetMipmapFilterMode(hipTextureFilterMode* pfm,
+                                                    const textureReference* texRef) {
+  return call(
+      "hipTexRefGetMipmapFilterMode",
+      [&] {
     return get_property(texRef, pfm, [&](const textureReference& r) {
       *pfm = r.mipmapFilterMode;
       return Status();
     });
-  }, pfm, texRef);
+      },
+      pfm, texRef);
 }
 
 WEFT_EXPORT hipError_t hipTexRefGetMipmapLevelBias(float* pbias, const textureReference* texRef) {
-  return call("hipTexRefGetMipmapLevelBias", [&] {
+  return call(
+      "hipTexRefGetMipmapLevelBias",
+      [&] {
     return get_property(texRef, pbias, [&](const textureReference& r) {
       *pbias = r.mipmapLevelBias;
       return Status();
     });
-  }, pbias, texRef);
+      },
+      pbias, texRef);
 }
 
-WEFT_EXPORT hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp, float* pmaxMipmapLevelClamp,
+WEFT_EXPORT hipError_t hipTexRefGetMipmapLevelClamp(float* pminMipmapLevelClamp,
+                                                    float* pmaxMipmapLevelClamp,
                                                     const textureReference* texRef) {
-  return call("hipTexRefGetMipmapLevelClamp", [&] {
+  return call(
+      "hipTexRefGetMipmapLevelClamp",
+      [&] {
     if (!pmaxMipmapLevelClamp) return invalid_value("null output pointer");
     return get_property(texRef, pminMipmapLevelClamp, [&](const textureReference& r) {
       *pminMipmapLevelClamp = r.minMipmapLevelClamp;
       *pmaxMipmapLevelClamp = r.maxMipmapLevelClamp;
       return Status();
     });
-  }, pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
+      },
+      pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
 }
 
-WEFT_EXPORT hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t hmod, const char* name) {
-  return call("hipModuleGetTexRef", [&] {
+WEFT_EXPORT hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t hmod,
+                                          const char* name) {
+  return call(
+      "hipModuleGetTexRef",
+      [&] {
     if (!texRef) return invalid_value("null output pointer");
     if (!name) return invalid_value("null texture name");
     Ref<ModuleHandle> m = Registry::get().modules().find(hmod);
-    if (!m) return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
+    if (!m)
+      return Status(hipErrorInvalidResourceHandle, "module handle is unknown or was unloaded");
     // A module's texture<> variable is its reference where the module's globals are
     // host memory (CPU code objects); GPU modules' references are the vendor's
     // (CUDA 12 dropped cuModuleGetTexRef), so there is nothing to hand out.
@@ -545,8 +678,10 @@ WEFT_EXPORT hipError_t hipModuleGetTexRef(textureReference** texRef, hipModule_t
       return Status(hipErrorNotSupported, "texture references of GPU modules: use texture objects");
     WEFT_ASSIGN_OR_RETURN(std::span<std::byte> global, m->module().global(name));
     if (global.size() < sizeof(textureReference))
-      return Status(hipErrorNotFound, fmt::format("global {} ({} bytes) is no texture reference", name, global.size()));
+      return Status(hipErrorNotFound, fmt::format("global {} ({} bytes) is no texture reference",
+                                                  name, global.size()));
     *texRef = reinterpret_cast<textureReference*>(global.data());
     return Status();
-  }, texRef, hmod, name);
+      },
+      texRef, hmod, name);
 }

@@ -19,18 +19,18 @@ size_t extent_of_loaded(const void* p) {
   } query{reinterpret_cast<uintptr_t>(p), 0};
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* data) {
-        auto* q = static_cast<Query*>(data);
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const auto& ph = info->dlpi_phdr[i];
-          if (ph.p_type != PT_LOAD) continue;
-          uintptr_t start = info->dlpi_addr + ph.p_vaddr;
-          uintptr_t end = start + ph.p_memsz;
-          if (q->address >= start && q->address < end) {
-            q->extent = end - q->address;
-            return 1;
-          }
-        }
-        return 0;
+    auto* q = static_cast<Query*>(data);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+      const auto& ph = info->dlpi_phdr[i];
+      if (ph.p_type != PT_LOAD) continue;
+      uintptr_t start = info->dlpi_addr + ph.p_vaddr;
+      uintptr_t end = start + ph.p_memsz;
+      if (q->address >= start && q->address < end) {
+        q->extent = end - q->address;
+        return 1;
+      }
+    }
+    return 0;
       },
       &query);
   return query.extent;
@@ -112,11 +112,13 @@ Result<CodeImage::Loaded> CodeImage::module_for(DeviceState& device, std::string
   }
   if (slot.module) return Loaded{slot.module, false};
   if (slot.error.code() == hipErrorNoBinaryForGpu && slot.error.message().empty())
-    return Status(hipErrorNoBinaryForGpu,
-                  fmt::format("{}: no code object for device {} (target {}); the binary carries: {}", what,
-                              device.ordinal(), agent.target_id(), opened_->targets_text()));
-  return Status(slot.error.code(), fmt::format("{}: loading the code object for device {} ({}) failed: {}", what,
-                                               device.ordinal(), agent.target_id(), slot.error.message()));
+    return Status(
+        hipErrorNoBinaryForGpu,
+        fmt::format("{}: no code object for device {} (target {}); the binary carries: {}", what,
+                    device.ordinal(), agent.target_id(), opened_->targets_text()));
+  return Status(slot.error.code(),
+                fmt::format("{}: loading the code object for device {} ({}) failed: {}", what,
+                            device.ordinal(), agent.target_id(), slot.error.message()));
 }
 
 bool CodeImage::unload_all() {

@@ -117,11 +117,12 @@ Result<Ref<Function>> RegisteredFunction::load_locked(DeviceState& device) {
   auto kernel = module->kernel(name_);
   if (!kernel.ok()) {
     auto targets = fatbin_->image().targets();
-    return Status(hipErrorNoBinaryForGpu,
-                  fmt::format("kernel {}: the code object for device {} (target {}) does not contain it; the "
-                              "binary carries: {}",
-                              name_, device.ordinal(), device.driver_device().target_id(),
-                              targets.ok() ? targets.value() : "?"));
+    return Status(
+        hipErrorNoBinaryForGpu,
+        fmt::format("kernel {}: the code object for device {} (target {}) does not contain it; the "
+                    "binary carries: {}",
+                    name_, device.ordinal(), device.driver_device().target_id(),
+                    targets.ok() ? targets.value() : "?"));
   }
   return make_ref<Function>(device, std::move(kernel).value());
 }
@@ -139,8 +140,9 @@ Result<std::span<std::byte>> RegisteredVariable::address_on(DeviceState& device)
   WEFT_ASSIGN_OR_RETURN(Ref<Module> module, fatbin_->module_for(device, "variable " + name_));
   auto storage = module->global(name_);
   if (!storage.ok())
-    return Status(hipErrorInvalidSymbol, fmt::format("variable {} is not in the code object of device {}", name_,
-                                                     device.ordinal()));
+    return Status(
+        hipErrorInvalidSymbol,
+        fmt::format("variable {} is not in the code object of device {}", name_, device.ordinal()));
   std::span<std::byte> s = storage.value();
   // The registered size is the compiler's; trust the module's when it is smaller.
   if (s.size() == 0 || s.size() > size_) s = std::span<std::byte>(s.data(), size_);
@@ -156,10 +158,13 @@ Registry& Registry::get() {
 
 void** Registry::add_fat_binary(const void* wrapper_ptr) {
   const auto* wrapper = static_cast<const FatBinaryWrapper*>(wrapper_ptr);
-  if (!wrapper || wrapper->magic != kWrapperMagic || wrapper->version != kWrapperVersion || !wrapper->binary) {
-    log::error("__hipRegisterFatBinary: bad fat binary wrapper {} (magic {:#x}, version {}); its kernels will "
-               "not launch",
-               wrapper_ptr, wrapper ? wrapper->magic : 0, wrapper ? wrapper->version : 0);
+  if (!wrapper || wrapper->magic != kWrapperMagic || wrapper->version != kWrapperVersion ||
+      !wrapper->binary) {
+    log::error(
+        "__hipRegisterFatBinary: bad fat binary wrapper {} (magic {:#x}, version {}); its kernels "
+        "will "
+        "not launch",
+        wrapper_ptr, wrapper ? wrapper->magic : 0, wrapper ? wrapper->version : 0);
     return nullptr;
   }
   auto* handle = new Handle{make_ref<FatBinary>(CodeImage::registered(wrapper->binary)), {}, {}};

@@ -85,7 +85,8 @@ class FatBinary final : public RefCounted {
 
 class RegisteredFunction final : public RefCounted {
  public:
-  RegisteredFunction(Ref<FatBinary> fatbin, std::string name) : fatbin_(std::move(fatbin)), name_(std::move(name)) {}
+  RegisteredFunction(Ref<FatBinary> fatbin, std::string name)
+      : fatbin_(std::move(fatbin)), name_(std::move(name)) {}
   const std::string& name() const { return name_; }
   FatBinary& fatbin() const { return *fatbin_; }
   // The kernel on `device`; hipErrorNoBinaryForGpu when the binary has none for it.
@@ -107,8 +108,10 @@ class RegisteredFunction final : public RefCounted {
 
 class RegisteredVariable final : public RefCounted {
  public:
-  RegisteredVariable(Ref<FatBinary> fatbin, std::string name, size_t size, bool managed, void** slot)
-      : fatbin_(std::move(fatbin)), name_(std::move(name)), size_(size), managed_(managed), slot_(slot) {}
+  RegisteredVariable(Ref<FatBinary> fatbin, std::string name, size_t size, bool managed,
+                     void** slot)
+      : fatbin_(std::move(fatbin)), name_(std::move(name)), size_(size), managed_(managed),
+        slot_(slot) {}
   const std::string& name() const { return name_; }
   size_t size() const { return size_; }
   bool managed() const { return managed_; }
@@ -133,7 +136,8 @@ class Registry {
   void** add_fat_binary(const void* wrapper);
   void add_function(void** handle, const void* host_function, const char* name);
   void add_variable(void** handle, const void* host_shadow, const char* name, size_t size);
-  void add_managed(void** handle, void** slot, const void* init, const char* name, size_t size, unsigned align);
+  void add_managed(void** handle, void** slot, const void* init, const char* name, size_t size,
+                   unsigned align);
   void remove_fat_binary(void** handle);
 
   Ref<RegisteredFunction> function(const void* host_function) const;

@@ -158,8 +158,7 @@ Status record_node(StreamCapture& sc, Op& op) {
   return Status();
 }
 
-Status add_node(StreamCapture& sc, hipGraphNodeType type, NodeData data,
-                std::vector<Op> ops = {}) {
+Status add_node(StreamCapture& sc, hipGraphNodeType type, NodeData data, std::vector<Op> ops = {}) {
   WEFT_ASSIGN_OR_RETURN(GraphNode * node,
                         sc.session->graph->add(type, std::move(data), std::move(ops), sc.frontier));
   sc.frontier.assign(1, node);
@@ -443,8 +442,7 @@ Status begin_capture(Stream& stream, hipStreamCaptureMode mode, Graph* into,
       return Status(hipErrorInvalidValue, "a dependency is not a node of the target graph");
   State& st = state();
   std::lock_guard lock(st.mutex);
-  if (find(st, stream))
-    return Status(hipErrorIllegalState, "the stream is already capturing");
+  if (find(st, stream)) return Status(hipErrorIllegalState, "the stream is already capturing");
   auto session = std::make_shared<Session>();
   session->id = ++st.next_id;
   session->mode = mode;
@@ -471,8 +469,7 @@ Status end_capture(Stream& stream, Graph** out) {
   if (session->origin != &stream)
     return Status(hipErrorStreamCaptureUnmatched,
                   "the capture must be ended on the stream that began it");
-  if (session->mode != hipStreamCaptureModeRelaxed &&
-      session->owner != std::this_thread::get_id())
+  if (session->mode != hipStreamCaptureModeRelaxed && session->owner != std::this_thread::get_id())
     return Status(hipErrorStreamCaptureWrongThread,
                   "a capture not begun in relaxed mode must end on the thread that began it");
   *out = nullptr;
@@ -499,8 +496,8 @@ Result<CaptureInfo> capture_info(Stream& stream) {
   State& st = state();
   std::lock_guard lock(st.mutex);
   if (StreamCapture* sc = find(st, stream)) {
-    info.status = sc->session->invalidated ? hipStreamCaptureStatusInvalidated
-                                           : hipStreamCaptureStatusActive;
+    info.status =
+        sc->session->invalidated ? hipStreamCaptureStatusInvalidated : hipStreamCaptureStatusActive;
     info.id = sc->session->id;
     info.graph = sc->session->graph.get();
     info.dependencies = sc->frontier.data();

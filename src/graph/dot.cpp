@@ -79,14 +79,17 @@ bool wants(unsigned flags, unsigned bit) {
 // and the kind by name. Array extents count elements, pointer extents bytes.
 std::string copy_label(const hipMemcpy3DParms& p) {
   auto end = [](hipArray_t array, const hipPitchedPtr& ptr) {
-    return array ? fmt::format("array {}", static_cast<const void*>(array)) : fmt::format("{}", ptr.ptr);
+    return array ? fmt::format("array {}", static_cast<const void*>(array))
+                 : fmt::format("{}", ptr.ptr);
   };
   std::string out = fmt::format("\n{} -> {}", end(p.srcArray, p.srcPtr), end(p.dstArray, p.dstPtr));
   const hipExtent& e = p.extent;
   if (p.srcArray || p.dstArray)
-    return out + fmt::format("\n{}x{}x{} elements\n{}", e.width, e.height, e.depth, copy_kind_name(p.kind));
+    return out + fmt::format("\n{}x{}x{} elements\n{}", e.width, e.height, e.depth,
+                             copy_kind_name(p.kind));
   return out + fmt::format("\n{}x{}x{}, {}\n{}", e.width, e.height, e.depth,
-                           size_text(uint64_t(e.width) * e.height * e.depth), copy_kind_name(p.kind));
+                           size_text(uint64_t(e.width) * e.height * e.depth),
+                           copy_kind_name(p.kind));
 }
 
 std::string label_of(const GraphNode& node, unsigned flags) {
@@ -105,13 +108,13 @@ std::string label_of(const GraphNode& node, unsigned flags) {
       label += fmt::format("\npriority {} cooperative {}", k->attributes.priority,
                            k->attributes.cooperative);
   } else if (auto* c = std::get_if<CopyData>(&node.data())) {
-    if (wants(flags, hipGraphDebugDotFlagsMemcpyNodeParams))
-      label += copy_label(c->params);
+    if (wants(flags, hipGraphDebugDotFlagsMemcpyNodeParams)) label += copy_label(c->params);
   } else if (auto* m = std::get_if<MemsetData>(&node.data())) {
     if (wants(flags, hipGraphDebugDotFlagsMemsetNodeParams))
-      label += fmt::format("\n{} = {:#x}\n{}x{} elements of {}, {}", m->params.dst, m->params.value,
-                           m->params.width, m->params.height, size_text(m->params.elementSize),
-                           size_text(uint64_t(m->params.width) * m->params.height * m->params.elementSize));
+      label += fmt::format(
+          "\n{} = {:#x}\n{}x{} elements of {}, {}", m->params.dst, m->params.value, m->params.width,
+          m->params.height, size_text(m->params.elementSize),
+          size_text(uint64_t(m->params.width) * m->params.height * m->params.elementSize));
   } else if (auto* h = std::get_if<HostData>(&node.data())) {
     if (wants(flags, hipGraphDebugDotFlagsHostNodeParams))
       label += fmt::format("\nfn {} data {}", reinterpret_cast<const void*>(h->params.fn),
@@ -147,7 +150,8 @@ void write_graph(const Graph& graph, const std::string& prefix, unsigned flags, 
   }
   for (const auto& node : graph.nodes())
     for (const GraphNode* dep : node->deps())
-      out += fmt::format("{}{}n{} -> {}n{};\n", indent, prefix, dep->index(), prefix, node->index());
+      out +=
+          fmt::format("{}{}n{} -> {}n{};\n", indent, prefix, dep->index(), prefix, node->index());
 }
 
 }  // namespace
@@ -155,10 +159,10 @@ void write_graph(const Graph& graph, const std::string& prefix, unsigned flags, 
 std::string to_dot(const Graph& graph, unsigned flags) {
   std::string out = "digraph weft_graph {\n";
   out += "  compound=true;\n  node [shape=box, fontname=\"monospace\"];\n";
-  out += fmt::format("  label={};\n",
-                     quoted(fmt::format("graph {} ({} nodes, {} edges)",
-                                        static_cast<const void*>(&graph), graph.nodes().size(),
-                                        graph.edge_count())));
+  out += fmt::format(
+      "  label={};\n",
+      quoted(fmt::format("graph {} ({} nodes, {} edges)", static_cast<const void*>(&graph),
+                         graph.nodes().size(), graph.edge_count())));
   write_graph(graph, "", flags, out, 1);
   out += "}\n";
   return out;

@@ -251,7 +251,8 @@ Status GraphExec::lower(const Graph& graph, Failure& failure) {
   for (size_t i = 0; i < steps_.size(); ++i) {
     Status s = b->record_after(steps_[i], out.deps_of(i));
     if (!s.ok()) {
-      log::info(log::kCommand, "graph plan stays in the runtime: the agent's command buffer refused a step: {}",
+      log::info(log::kCommand,
+                "graph plan stays in the runtime: the agent's command buffer refused a step: {}",
                 s.message());
       return Status();
     }
@@ -283,14 +284,16 @@ Result<uint32_t> GraphExec::slot_of(const GraphNode* node) const {
   // Nodes pair with slots by position while their graph is as it was.
   const Graph& g = node->graph();
   if (node->index() < slots_.size()) {
-    if (g.id() == original_graph_id_ && g.version() == original_graph_version_) return node->index();
+    if (g.id() == original_graph_id_ && g.version() == original_graph_version_)
+      return node->index();
     if (g.id() == update_graph_id_ && g.version() == update_graph_version_) return node->index();
   }
   // The original graph changed since: pair by identity (the plan's copies
   // remember the nodes they were made from).
   if (g.id() == original_graph_id_) {
     if (original_slots_.empty())
-      for (const auto& copy : source_->nodes()) original_slots_.emplace(copy->original(), copy->index());
+      for (const auto& copy : source_->nodes())
+        original_slots_.emplace(copy->original(), copy->index());
     if (auto it = original_slots_.find(node); it != original_slots_.end()) return it->second;
   }
   return Status(hipErrorInvalidValue, "the node is not part of the graph this plan was made from");
@@ -374,7 +377,8 @@ GraphExec::UpdateResult GraphExec::check_node(uint32_t slot, const GraphNode& ne
     std::sort(indices.begin(), indices.end());
     same_deps = std::equal(indices.begin(), indices.end(), shape_deps_.begin() + sh.dep_begin);
   }
-  if (!same_deps) return fail(hipGraphExecUpdateErrorTopologyChanged, "a node's dependencies changed");
+  if (!same_deps)
+    return fail(hipGraphExecUpdateErrorTopologyChanged, "a node's dependencies changed");
   // Parameters: what may change, and whether anything did.
   switch (sh.type) {
     case hipGraphNodeTypeKernel: {
@@ -390,7 +394,8 @@ GraphExec::UpdateResult GraphExec::check_node(uint32_t slot, const GraphNode& ne
       for (uint32_t i = 0; i < steps.step_count; ++i)
         if (std::get<CopyOp>(steps_[steps.first_step + i]).direction !=
             std::get<CopyOp>(next.ops()[i]).direction)
-          return fail(hipGraphExecUpdateErrorParametersChanged, "a memcpy node changed its direction");
+          return fail(hipGraphExecUpdateErrorParametersChanged,
+                      "a memcpy node changed its direction");
       break;
     case hipGraphNodeTypeMemAlloc:
       if (source_->nodes()[slot]->as<AllocData>().block != next.as<AllocData>().block)
@@ -403,7 +408,8 @@ GraphExec::UpdateResult GraphExec::check_node(uint32_t slot, const GraphNode& ne
     case hipGraphNodeTypeGraph: {
       const Graph& child = *next.as<ChildData>().graph;
       ShapeMismatch inner = compare_shape(*source_->nodes()[slot]->as<ChildData>().graph, child);
-      if (inner.result != hipGraphExecUpdateSuccess) return fail(inner.result, "a child graph changed its shape");
+      if (inner.result != hipGraphExecUpdateSuccess)
+        return fail(inner.result, "a child graph changed its shape");
       auto ops = lower_child(child);
       if (!ops.ok() || ops.value().size() != steps.step_count)
         return fail(hipGraphExecUpdateErrorParametersChanged,
@@ -417,8 +423,7 @@ GraphExec::UpdateResult GraphExec::check_node(uint32_t slot, const GraphNode& ne
                 now.userData != next.as<HostData>().params.userData;
       return UpdateResult{};
     }
-    default:
-      break;
+    default: break;
   }
   changed = next.ops().size() != steps.step_count;
   for (uint32_t i = 0; !changed && i < steps.step_count; ++i)
@@ -437,11 +442,11 @@ Status GraphExec::apply_node(uint32_t slot, const GraphNode& next) {
 GraphExec::UpdateResult GraphExec::update(const Graph& graph) {
   const auto& nodes = graph.nodes();
   if (nodes.size() != slots_.size())
-    return UpdateResult{Status(hipErrorGraphExecUpdateFailure,
-                               fmt::format("the graph has {} nodes; the plan has {}", nodes.size(),
-                                           slots_.size())),
-                        nodes.size() > slots_.size() ? nodes[slots_.size()].get() : nullptr,
-                        hipGraphExecUpdateErrorTopologyChanged};
+    return UpdateResult{
+        Status(hipErrorGraphExecUpdateFailure,
+               fmt::format("the graph has {} nodes; the plan has {}", nodes.size(), slots_.size())),
+        nodes.size() > slots_.size() ? nodes[slots_.size()].get() : nullptr,
+        hipGraphExecUpdateErrorTopologyChanged};
   // Check every node before changing any, so a failed update leaves the plan
   // untouched; then patch only the nodes that changed.
   std::vector<uint32_t> changed;

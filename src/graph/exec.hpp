@@ -77,10 +77,10 @@ class GraphExec final : public RefCounted {
   // update reads no node of the plan's own graph copy.
   struct Shape {
     hipGraphNodeType type;
-    uint32_t dep_begin;    // into shape_deps_ (sorted node indices)
+    uint32_t dep_begin;  // into shape_deps_ (sorted node indices)
     uint32_t dep_count;
-    int device;            // kernel nodes
-    const void* func;      // kernel nodes
+    int device;        // kernel nodes
+    const void* func;  // kernel nodes
   };
 
   GraphExec(DeviceState& device, unsigned long long flags) : device_(device), flags_(flags) {}
@@ -93,21 +93,21 @@ class GraphExec final : public RefCounted {
 
   DeviceState& device_;
   const unsigned long long flags_;
-  Ref<Graph> source_;                 // copy of the graph, kept at the current parameters
-  std::vector<Slot> slots_;           // by node index of source_
-  std::vector<Shape> shape_;          // by node index of source_
+  Ref<Graph> source_;         // copy of the graph, kept at the current parameters
+  std::vector<Slot> slots_;   // by node index of source_
+  std::vector<Shape> shape_;  // by node index of source_
   std::vector<uint32_t> shape_deps_;
-  std::vector<Op> steps_;             // the plan, in a topological order
+  std::vector<Op> steps_;  // the plan, in a topological order
   std::vector<uint8_t> step_enabled_;
-  Ref<CommandBuffer> buffer_;         // the driver's recorded copy of steps_, if any
-  uint64_t original_graph_id_ = 0;       // the graph it was instantiated from
+  Ref<CommandBuffer> buffer_;       // the driver's recorded copy of steps_, if any
+  uint64_t original_graph_id_ = 0;  // the graph it was instantiated from
   uint64_t original_graph_version_ = 0;
   mutable std::unordered_map<const GraphNode*, uint32_t> original_slots_;  // built on demand
   // The graph of the last hipGraphExecUpdate: its nodes pair with slots by
   // position, as long as its structure is unchanged (id and version).
   uint64_t update_graph_id_ = 0;
   uint64_t update_graph_version_ = 0;
-  std::shared_ptr<KeepAlive> keep_;   // graph memory and user objects, until the last replay
+  std::shared_ptr<KeepAlive> keep_;  // graph memory and user objects, until the last replay
 };
 
 }  // namespace weft::graph

@@ -4,9 +4,9 @@
 #include "graph/handles.hpp"
 #include "graph/user_object.hpp"
 
+#include <fmt/format.h>
 #include <algorithm>
 #include <atomic>
-#include <fmt/format.h>
 
 namespace weft::graph {
 
@@ -108,7 +108,8 @@ Ref<Graph> Graph::clone(bool private_copy) const {
   copy->nodes_.reserve(nodes_.size());
   for (const auto& node : nodes_) {
     NodeData data = node->data_;
-    if (auto* child = std::get_if<ChildData>(&data)) child->graph = child->graph->clone(private_copy);
+    if (auto* child = std::get_if<ChildData>(&data))
+      child->graph = child->graph->clone(private_copy);
     if (auto* kernel = std::get_if<KernelData>(&data)) kernel->arg_addresses.clear();
     auto cloned = std::make_unique<GraphNode>(*copy, node->type_, std::move(data), node->ops_);
     cloned->index_ = node->index_;

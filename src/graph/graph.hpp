@@ -119,9 +119,13 @@ class GraphNode {
   NodeData& data() { return data_; }
   const NodeData& data() const { return data_; }
   template <typename T>
-  T& as() { return std::get<T>(data_); }
+  T& as() {
+    return std::get<T>(data_);
+  }
   template <typename T>
-  const T& as() const { return std::get<T>(data_); }
+  const T& as() const {
+    return std::get<T>(data_);
+  }
 
   // What the node does, ready for a queue (empty, child and memory nodes: none;
   // a child graph's ops come from its graph at lowering).

@@ -14,7 +14,8 @@ namespace {
 
 struct LiveBlocks {
   std::mutex mutex;
-  std::unordered_multiset<const void*> ptrs;  // an address freed outside its graph may serve a second node
+  std::unordered_multiset<const void*>
+      ptrs;  // an address freed outside its graph may serve a second node
 };
 
 LiveBlocks& live_blocks() {
@@ -31,8 +32,8 @@ Result<Ref<AllocBlock>> AllocBlock::create(DeviceState& device, size_t bytes) {
     std::lock_guard lock(live_blocks().mutex);
     live_blocks().ptrs.insert(block.ptr);
   }
-  return Ref<AllocBlock>(new AllocBlock(device, Ref<RefCounted>(pool.get()), block.ptr, bytes,
-                                        block.generation));
+  return Ref<AllocBlock>(
+      new AllocBlock(device, Ref<RefCounted>(pool.get()), block.ptr, bytes, block.generation));
 }
 
 AllocBlock::~AllocBlock() {

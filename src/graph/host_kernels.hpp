@@ -19,6 +19,7 @@ const weftHostKernel* find_host_kernel(const void* function);
 
 // A new HostKernel of the same kernel with arguments from `kernel_params`
 // (hipErrorInvalidValue when the kernel cannot take them that way).
-Result<Ref<HostKernel>> make_host_kernel(const weftHostKernel& descriptor, void* const* kernel_params);
+Result<Ref<HostKernel>> make_host_kernel(const weftHostKernel& descriptor,
+                                         void* const* kernel_params);
 
 }  // namespace weft::graph

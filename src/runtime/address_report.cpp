@@ -24,8 +24,9 @@ std::string describe_nearest_allocation(const void* address) {
   uintptr_t before = near.above ? base_of(*near.above) - at : UINTPTR_MAX;
   if (past == UINTPTR_MAX && before == UINTPTR_MAX) return "no HIP allocation exists";
   if (past <= before)
-    return fmt::format("nearest HIP allocation: {} bytes past the end of the {}-byte allocation at {}",
-                       past, near.below->size, static_cast<const void*>(near.below->base));
+    return fmt::format(
+        "nearest HIP allocation: {} bytes past the end of the {}-byte allocation at {}", past,
+        near.below->size, static_cast<const void*>(near.below->base));
   return fmt::format("nearest HIP allocation: {} bytes before the {}-byte allocation at {}", before,
                      near.above->size, static_cast<const void*>(near.above->base));
 }

@@ -27,7 +27,8 @@ std::vector<std::unique_ptr<Driver>> make_builtin_drivers() {
   std::vector<std::unique_ptr<Driver>> drivers;
   // GPU and NPU drivers first: their agents get the low ordinals. Null agents
   // come after the real ones, so enabling them never renumbers a GPU.
-  for (auto factory : {&hsa::make_driver, &cuda::make_driver, &xdna::make_driver, &null::make_driver})
+  for (auto factory :
+       {&hsa::make_driver, &cuda::make_driver, &xdna::make_driver, &null::make_driver})
     if (factory) drivers.push_back(factory());
   drivers.push_back(cpu::make_driver());
   return drivers;

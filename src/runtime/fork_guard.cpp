@@ -29,12 +29,14 @@ hipError_t refuse(const char* api_name) {
   ts.last_call = hipErrorNotInitialized;
   ts.last_error = hipErrorNotInitialized;
   if (!g_explained.exchange(true))
-    log::write(log::Level::kError,
-               fmt::format("{} failed: hipErrorNotInitialized: weft was initialised before fork(): this child "
-                           "(pid {}) has none of the parent's HIP agent threads or device contexts, so every HIP "
-                           "call here returns hipErrorNotInitialized; call HIP only in the parent, or fork before "
-                           "the first HIP call, or exec",
-                           api_name, static_cast<long>(getpid())));
+    log::write(
+        log::Level::kError,
+        fmt::format(
+            "{} failed: hipErrorNotInitialized: weft was initialised before fork(): this child "
+            "(pid {}) has none of the parent's HIP agent threads or device contexts, so every HIP "
+            "call here returns hipErrorNotInitialized; call HIP only in the parent, or fork before "
+            "the first HIP call, or exec",
+            api_name, static_cast<long>(getpid())));
   return hipErrorNotInitialized;
 }
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/mempool.hpp"
 
-#include "runtime/runtime.hpp"
 #include <weft/common/log.hpp>
+#include "runtime/runtime.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <iterator>
 #include <atomic>
+#include <iterator>
 #include <limits>
 #include <shared_mutex>
 
@@ -158,7 +158,8 @@ Result<MemPool::Block> MemPool::take_block(size_t bytes, Stream* stream) {
     return Status(hipErrorOutOfMemory, fmt::format("{} bytes cannot be allocated", bytes));
   const size_t need = (bytes + kBlockAlign - 1) / kBlockAlign * kBlockAlign;
   const size_t widest = need > std::numeric_limits<size_t>::max() / kMaxFitRatio
-                            ? std::numeric_limits<size_t>::max() : need * kMaxFitRatio;
+                          ? std::numeric_limits<size_t>::max()
+                          : need * kMaxFitRatio;
   Block out;
   out.generation = next_generation();
   FreeBlock chosen{};
@@ -246,7 +247,8 @@ Status MemPool::free_async(void* ptr, Stream& stream) {
     auto it = live_.find(ptr);
     if (it == live_.end())
       return Status(hipErrorInvalidValue, fmt::format("{} is not allocated from this pool "
-                                                      "(freed already?)", ptr));
+                                                      "(freed already?)",
+                                                      ptr));
     size = it->second.size;
     usage_.used_current -= size;
     live_.erase(it);
@@ -258,7 +260,7 @@ Status MemPool::free_async(void* ptr, Stream& stream) {
   FreeBlock block{ptr, size, stream.id(), epoch, nullptr};
   block.stream_device = &stream.device();
   block.legacy = stream.kind() == Stream::Kind::kNull ? LegacyOrder::kNullStream
-                 : stream.blocking()                  ? LegacyOrder::kBlockingStream
+               : stream.blocking()                    ? LegacyOrder::kBlockingStream
                                                       : LegacyOrder::kNone;
   EventOptions options;
   options.timing = false;
@@ -390,7 +392,8 @@ Status MemPool::set_attribute(int attr, const void* value) {
     case hipMemPoolAttrReleaseThreshold: release_threshold_ = u64(); return Status();
     case hipMemPoolAttrReservedMemHigh:
     case hipMemPoolAttrUsedMemHigh:
-      if (u64() != 0) return Status(hipErrorInvalidValue, "a high watermark can only be reset to 0");
+      if (u64() != 0)
+        return Status(hipErrorInvalidValue, "a high watermark can only be reset to 0");
       if (attr == hipMemPoolAttrReservedMemHigh) usage_.reserved_high = usage_.reserved_current;
       else usage_.used_high = usage_.used_current;
       return Status();
@@ -448,7 +451,9 @@ class PoolTable {
 
   std::shared_mutex mutex;
   std::unordered_map<const void*, Ref<MemPool>> handles;  // hipMemPool_t → pool
-  PerDevice& of(DeviceState& device) { return per_device_.at(static_cast<size_t>(device.ordinal())); }
+  PerDevice& of(DeviceState& device) {
+    return per_device_.at(static_cast<size_t>(device.ordinal()));
+  }
 
  private:
   std::vector<PerDevice> per_device_;
@@ -471,7 +476,8 @@ hipMemPoolProps device_props(DeviceState& device) {
 
 // The slot's pool, made on first use (requires the table's lock held exclusively).
 Ref<MemPool>& made(Ref<MemPool>& slot, DeviceState& device, MemPool::Origin origin) {
-  if (!slot) slot = make_ref<MemPool>(device, device_props(device), origin, make_driver_source(device));
+  if (!slot)
+    slot = make_ref<MemPool>(device, device_props(device), origin, make_driver_source(device));
   return slot;
 }
 

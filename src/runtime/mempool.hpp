@@ -121,7 +121,7 @@ class MemPool final : public RefCounted {
     size_t size;
     uint64_t stream_id;  // 0: freed outside any stream (complete)
     uint64_t epoch;
-    Ref<Event> done;     // null: complete
+    Ref<Event> done;  // null: complete
     const DeviceState* stream_device = nullptr;
     LegacyOrder legacy = LegacyOrder::kNone;
   };
@@ -145,14 +145,14 @@ class MemPool final : public RefCounted {
   std::shared_ptr<BlockSource> source_;  // shared with blocks that outlive the pool (orphans)
 
   std::mutex mutex_;
-  std::multimap<size_t, FreeBlock> free_;       // by size: best fit first
+  std::multimap<size_t, FreeBlock> free_;  // by size: best fit first
   std::unordered_map<void*, LiveBlock> live_;
   PoolUsage usage_;
   bool follow_event_deps_ = true;
   bool opportunistic_ = true;
   bool internal_deps_ = true;
   uint64_t release_threshold_ = 0;
-  std::vector<hipMemAccessFlags> access_;       // by device ordinal
+  std::vector<hipMemAccessFlags> access_;  // by device ordinal
 };
 
 namespace mempool {

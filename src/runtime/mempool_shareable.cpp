@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/mempool_shareable.hpp"
 
-#include "runtime/runtime.hpp"
 #include <weft/common/log.hpp>
+#include "runtime/runtime.hpp"
 
 #include <fmt/format.h>
 
@@ -63,7 +63,8 @@ class MemfdSource final : public BlockSource {
         return errno_status(hipErrorOutOfMemory, "growing the pool's memfd failed");
       end_ += size;
     }
-    void* ptr = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
+    void* ptr =
+        ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, static_cast<off_t>(offset));
     if (ptr == MAP_FAILED) return errno_status(hipErrorOutOfMemory, "mapping pool memory failed");
     std::lock_guard lock(mutex_);
     blocks_[ptr] = {offset, size};
@@ -82,8 +83,8 @@ class MemfdSource final : public BlockSource {
     ::munmap(ptr, where.second);
     // Frees the pages. Importers must have freed their mappings first (CUDA's
     // rule); one that has not would read zeros from here on.
-    if (::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(where.first),
-                    static_cast<off_t>(where.second)) != 0)
+    if (::fallocate(fd_, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+                    static_cast<off_t>(where.first), static_cast<off_t>(where.second)) != 0)
       log::warning("pool memory at {} stays allocated in its memfd: {}", ptr, std::strerror(errno));
   }
 
@@ -124,7 +125,8 @@ bool is_weft_memfd(int fd) {
   std::string path = fmt::format("/proc/self/fd/{}", fd);
   ssize_t n = ::readlink(path.c_str(), link, sizeof link - 1);
   if (n <= 0) return false;
-  return std::string_view(link, static_cast<size_t>(n)).starts_with(std::string("/memfd:") + kMemfdName);
+  return std::string_view(link, static_cast<size_t>(n))
+      .starts_with(std::string("/memfd:") + kMemfdName);
 }
 
 // The agent imported pools live on: the first CPU agent (the only kind that
@@ -160,15 +162,18 @@ Result<int> export_fd(MemPool& pool) {
   if (fd < 0 || pool.origin() == MemPool::Origin::kImported)
     return Status(hipErrorInvalidValue, "the pool was not created with a shareable handle type");
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-  if (copy < 0) return errno_status(hipErrorOutOfMemory, "duplicating the pool's descriptor failed");
+  if (copy < 0)
+    return errno_status(hipErrorOutOfMemory, "duplicating the pool's descriptor failed");
   return copy;
 }
 
 Result<Ref<MemPool>> import_fd(int fd) {
   if (fd < 0 || !is_weft_memfd(fd))
-    return Status(hipErrorInvalidValue, fmt::format("descriptor {} is not an exported weft pool", fd));
+    return Status(hipErrorInvalidValue,
+                  fmt::format("descriptor {} is not an exported weft pool", fd));
   struct stat st {};
-  if (::fstat(fd, &st) != 0) return errno_status(hipErrorInvalidValue, "fstat of the pool descriptor failed");
+  if (::fstat(fd, &st) != 0)
+    return errno_status(hipErrorInvalidValue, "fstat of the pool descriptor failed");
   DeviceState* device = cpu_agent();
   if (!device) return Status(hipErrorNotSupported, "no CPU agent to map an imported pool on");
   int copy = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
@@ -218,7 +223,8 @@ Result<void*> import_pointer(MemPool& pool, const hipMemPoolPtrExportData& in) {
     return Status(hipErrorInvalidValue, "the pointer was exported from a different pool");
   void* ptr = ::mmap(nullptr, data.mapped, PROT_READ | PROT_WRITE, MAP_SHARED,
                      pool.source().shareable_fd(), static_cast<off_t>(data.offset));
-  if (ptr == MAP_FAILED) return errno_status(hipErrorOutOfMemory, "mapping the imported pointer failed");
+  if (ptr == MAP_FAILED)
+    return errno_status(hipErrorOutOfMemory, "mapping the imported pointer failed");
   Status status = pool.adopt(ptr, data.mapped, data.requested);
   if (!status.ok()) {
     ::munmap(ptr, data.mapped);

@@ -24,7 +24,7 @@ struct AllocationRecord {
   int device = 0;
   AllocationKind kind = AllocationKind::kDevice;
   unsigned flags = 0;
-  void* device_ptr = nullptr;  // device address (hipHostGetDevicePointer)
+  void* device_ptr = nullptr;   // device address (hipHostGetDevicePointer)
   bool stream_ordered = false;  // from hipMallocAsync
   // A run of hipMemMap mappings with access granted (src/api/virtual_memory.cpp):
   // hipFree and hipDeviceReset leave it alone; hipMemUnmap/AddressFree remove it.
@@ -59,7 +59,8 @@ class PointerTable {
   Neighbours neighbours(const void* ptr) const;
   // Replaces the virtual-mapping records whose base lies in [lo, hi) by `records`,
   // in one step, so no lookup sees a half-updated reservation.
-  void replace_virtual(const void* lo, const void* hi, const std::vector<AllocationRecord>& records);
+  void replace_virtual(const void* lo, const void* hi,
+                       const std::vector<AllocationRecord>& records);
   // Removes and returns every allocation of `device` (virtual mappings excepted).
   std::vector<AllocationRecord> erase_device(int device);
 

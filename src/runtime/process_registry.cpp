@@ -27,7 +27,7 @@ pid_t registered_pid = 0;
 // by the effective uid, with no access for group or others.
 bool private_folder(const std::string& path) {
   if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) return false;
-  struct stat st{};
+  struct stat st {};
   if (::lstat(path.c_str(), &st) != 0) return false;
   return S_ISDIR(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & 077) == 0;
 }
@@ -85,7 +85,8 @@ void register_now() {
                         "\nname=" + read_first_line("/proc/self/comm") + "\nagents=cpu\n";
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd < 0) {
-    log::debug(log::kInit, "hip-smi registration: cannot create {}: {}", path, std::strerror(errno));
+    log::debug(log::kInit, "hip-smi registration: cannot create {}: {}", path,
+               std::strerror(errno));
     return;
   }
   bool written = ::write(fd, content.data(), content.size()) == ssize_t(content.size());

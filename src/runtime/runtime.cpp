@@ -21,10 +21,8 @@ bool is_sticky_error(hipError_t error) {
     case hipErrorLaunchFailure:
     case hipErrorAssert:
     case hipErrorLaunchTimeOut:
-    case hipErrorECCNotCorrectable:
-      return true;
-    default:
-      return false;
+    case hipErrorECCNotCorrectable: return true;
+    default: return false;
   }
 }
 
@@ -55,7 +53,8 @@ Result<Ref<Stream>> DeviceState::create_stream(Stream::Kind kind, unsigned flags
   options.priority = priority;
   options.cu_mask = cu_mask;
   WEFT_ASSIGN_OR_RETURN(Ref<Queue> queue, device_->create_queue(options));
-  auto stream = make_ref<Stream>(*this, std::move(queue), kind, flags, priority, std::move(cu_mask));
+  auto stream =
+      make_ref<Stream>(*this, std::move(queue), kind, flags, priority, std::move(cu_mask));
   std::lock_guard lock(order_mutex_);
   streams_.push_back(stream.get());
   return Ref<Stream>(stream);
@@ -128,8 +127,11 @@ void warn_if_truncated(const char* name, const std::string& text, size_t gpus) {
     char* end = nullptr;
     long index = std::strtol(token.c_str(), &end, 10);
     if (token.empty() || *end != '\0' || index < 0 || index >= long(gpus)) {
-      log::warn_once(name, fmt::format("{}={}: entry {} ('{}') is not a GPU index below {}; it and the entries "
-                                       "after it are ignored", name, text, entry + 1, token, gpus));
+      log::warn_once(
+          name,
+          fmt::format("{}={}: entry {} ('{}') is not a GPU index below {}; it and the entries "
+                      "after it are ignored",
+                      name, text, entry + 1, token, gpus));
       return;
     }
     at = comma + 1;
@@ -146,7 +148,8 @@ Runtime::Runtime() {
   std::vector<bool> filtered_by_driver;
   for (auto& driver : drivers_) {
     auto found = driver->devices();
-    log::info(log::kInit, "driver {}: {} agent(s); {}", driver->name(), found.size(), driver->status_note());
+    log::info(log::kInit, "driver {}: {} agent(s); {}", driver->name(), found.size(),
+              driver->status_note());
     for (auto& d : found) {
       if (d->kind() == AgentKind::kCpu) {
         cpus.push_back(d);
@@ -182,7 +185,8 @@ Runtime::Runtime() {
   for (auto& d : ordered)
     devices_.push_back(std::make_unique<DeviceState>(int(devices_.size()), d));
   if (!cpus.empty()) process_registry::register_this_process();  // hip-smi lists CPU agent users
-  if (devices_.empty()) log::error("no agents found: every device call will fail with hipErrorNoDevice");
+  if (devices_.empty())
+    log::error("no agents found: every device call will fail with hipErrorNoDevice");
   fork_guard::arm();  // from now on a fork()ed child must not use these agents
 }
 

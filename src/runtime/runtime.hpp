@@ -50,7 +50,7 @@ class DeviceState {
   void set_sticky_error(hipError_t error);
   void clear_sticky_error() { sticky_.store(hipSuccess); }
 
-  std::atomic<unsigned> flags{0};        // hipSetDeviceFlags
+  std::atomic<unsigned> flags{0};  // hipSetDeviceFlags
   std::atomic<size_t> limit_stack{1024};
   std::atomic<size_t> limit_printf_fifo{1 << 20};
   std::atomic<size_t> limit_malloc_heap{8 << 20};
@@ -64,9 +64,9 @@ class DeviceState {
   hipDeviceProp_tR0600 props_{};
   std::atomic<hipError_t> sticky_{hipSuccess};
 
-  std::mutex order_mutex_;            // ordering between null and blocking streams
-  Ref<Stream> null_stream_;           // guarded by order_mutex_
-  std::vector<Stream*> streams_;      // all live streams but the null one; order_mutex_
+  std::mutex order_mutex_;        // ordering between null and blocking streams
+  Ref<Stream> null_stream_;       // guarded by order_mutex_
+  std::vector<Stream*> streams_;  // all live streams but the null one; order_mutex_
   // Queues of destroyed streams that still had work: device-wide synchronization
   // waits for them too. Pruned once idle; order_mutex_.
   std::vector<Ref<Queue>> retired_;

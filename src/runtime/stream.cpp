@@ -21,28 +21,31 @@ void log_submitted(const void* stream, const Op& op) {
   if (auto* d = std::get_if<DispatchOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kKernel)) return;
     const char* name = d->host_kernel ? d->host_kernel->name()
-                       : d->kernel    ? d->kernel->info().name.c_str()
+                     : d->kernel      ? d->kernel->info().name.c_str()
                                       : "?";
-    log::write(log::Level::kDebug, log::kKernel,
-               fmt::format("stream {}: kernel {} grid {{{},{},{}}} block {{{},{},{}}} dynamic shared {} bytes, "
-                           "{} argument bytes{}",
-                           stream, name, d->dims.grid.x, d->dims.grid.y, d->dims.grid.z, d->dims.block.x,
-                           d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes, d->kernarg.size(),
-                           d->cooperative ? ", cooperative" : ""));
+    log::write(
+        log::Level::kDebug, log::kKernel,
+        fmt::format(
+            "stream {}: kernel {} grid {{{},{},{}}} block {{{},{},{}}} dynamic shared {} bytes, "
+            "{} argument bytes{}",
+            stream, name, d->dims.grid.x, d->dims.grid.y, d->dims.grid.z, d->dims.block.x,
+            d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes, d->kernarg.size(),
+            d->cooperative ? ", cooperative" : ""));
   } else if (auto* c = std::get_if<CopyOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
     log::write(log::Level::kDebug, log::kCopy,
                fmt::format("stream {}: copy {} {} x {} bytes, {} <- {}", stream,
-                           kDirections[static_cast<int>(c->direction)], c->width, c->height, c->dst, c->src));
+                           kDirections[static_cast<int>(c->direction)], c->width, c->height, c->dst,
+                           c->src));
   } else if (auto* f = std::get_if<FillOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
     log::write(log::Level::kDebug, log::kCopy,
                fmt::format("stream {}: fill {} x {} elements of {} bytes with {:#x} at {}", stream,
                            f->width_elements, f->height, f->element_size, f->value, f->dst));
   } else if (log::enabled(log::Level::kDebug, log::kCommand)) {
-    const char* what = std::holds_alternative<HostFuncOp>(op)      ? "host function"
-                       : std::holds_alternative<EventRecordOp>(op) ? "event record"
-                                                                   : "event wait";
+    const char* what = std::holds_alternative<HostFuncOp>(op)    ? "host function"
+                     : std::holds_alternative<EventRecordOp>(op) ? "event record"
+                                                                 : "event wait";
     log::write(log::Level::kDebug, log::kCommand, fmt::format("stream {}: {}", stream, what));
   }
 }
@@ -96,11 +99,13 @@ Status Stream::submit(Op op) {
   // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
   if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]]
     if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
-  if (log::level() >= log::Level::kDebug) [[unlikely]] log_submitted(this, op);
+  if (log::level() >= log::Level::kDebug) [[unlikely]]
+    log_submitted(this, op);
   // While tracing (WEFT_TRACE), the queue also times the op (src/trace).
   if (trace::on()) [[unlikely]] {
     Ref<OpObserver> observer = trace::observe(*this, op);
-    return submit_in_order([&](Queue& queue) { return queue.submit_observed(std::move(op), std::move(observer)); });
+    return submit_in_order(
+        [&](Queue& queue) { return queue.submit_observed(std::move(op), std::move(observer)); });
   }
   return submit_in_order([&](Queue& queue) { return queue.submit(std::move(op)); });
 }

@@ -85,8 +85,8 @@ class Stream final : public RefCounted {
 
  private:
   friend class DeviceState;
-  Status order_after_null();       // requires the device's order mutex
-  Status order_after_blocking();   // requires the device's order mutex (null stream only)
+  Status order_after_null();      // requires the device's order mutex
+  Status order_after_blocking();  // requires the device's order mutex (null stream only)
   Status wait_marker_of(Stream& other);
   // Applies the ordering rules around `to_queue(queue)`, the actual submission.
   template <typename ToQueue>
@@ -107,8 +107,8 @@ class Stream final : public RefCounted {
   }
   // Guarded by the device's order mutex (blocking and null streams only).
   uint64_t submitted_ = 0;
-  uint64_t null_seen_ = 0;       // null stream's submitted_ when we last waited on it
-  uint64_t seen_by_null_ = 0;    // our submitted_ when the null stream last waited on us
+  uint64_t null_seen_ = 0;     // null stream's submitted_ when we last waited on it
+  uint64_t seen_by_null_ = 0;  // our submitted_ when the null stream last waited on us
   Ref<Event> marker_;
 };
 

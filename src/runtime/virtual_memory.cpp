@@ -22,14 +22,16 @@ VirtualMemory& VirtualMemory::get() {
   return *table;
 }
 
-hipMemGenericAllocationHandle_t VirtualMemory::add_handle(std::shared_ptr<VmAllocation> allocation) {
+hipMemGenericAllocationHandle_t VirtualMemory::add_handle(
+    std::shared_ptr<VmAllocation> allocation) {
   auto handle = reinterpret_cast<hipMemGenericAllocationHandle_t>(allocation.get());
   std::lock_guard lock(mutex_);
   handles_[handle] = std::move(allocation);
   return handle;
 }
 
-Result<std::shared_ptr<VmAllocation>> VirtualMemory::find_handle(hipMemGenericAllocationHandle_t handle) {
+Result<std::shared_ptr<VmAllocation>> VirtualMemory::find_handle(
+    hipMemGenericAllocationHandle_t handle) {
   if (!handle) return invalid("null allocation handle");
   std::lock_guard lock(mutex_);
   auto it = handles_.find(handle);
@@ -71,7 +73,8 @@ Result<hipMemGenericAllocationHandle_t> VirtualMemory::retain_handle(const void*
   return invalid(fmt::format("{} is not inside a hipMemMap mapping", address));
 }
 
-VirtualMemory::Reservations::iterator VirtualMemory::reservation_of(const void* address, size_t bytes) {
+VirtualMemory::Reservations::iterator VirtualMemory::reservation_of(const void* address,
+                                                                    size_t bytes) {
   auto key = reinterpret_cast<uintptr_t>(address);
   auto it = reservations_.upper_bound(key);
   if (it == reservations_.begin()) return reservations_.end();
@@ -81,7 +84,8 @@ VirtualMemory::Reservations::iterator VirtualMemory::reservation_of(const void* 
   return it;
 }
 
-Result<void*> VirtualMemory::reserve(DeviceState& device, size_t bytes, size_t alignment, void* hint) {
+Result<void*> VirtualMemory::reserve(DeviceState& device, size_t bytes, size_t alignment,
+                                     void* hint) {
   std::lock_guard lock(mutex_);
   WEFT_ASSIGN_OR_RETURN(void* base, device.driver_device().vm_reserve(bytes, alignment, hint));
   Reservation& r = reservations_[reinterpret_cast<uintptr_t>(base)];
@@ -92,12 +96,14 @@ Result<void*> VirtualMemory::reserve(DeviceState& device, size_t bytes, size_t a
 
 Result<std::pair<std::map<uintptr_t, VirtualMemory::Mapping>::iterator,
                  std::map<uintptr_t, VirtualMemory::Mapping>::iterator>>
-VirtualMemory::whole_mappings(Reservation& reservation, uintptr_t address, size_t bytes,
-                              const char* what) {
+    VirtualMemory::whole_mappings(Reservation& reservation, uintptr_t address, size_t bytes,
+                                  const char* what) {
   auto first = reservation.mappings.find(address);
   if (first == reservation.mappings.end())
-    return invalid(fmt::format("{}: no mapping starts at {} (the range must consist of whole "
-                               "hipMemMap mappings)", what, as_ptr(address)));
+    return invalid(
+        fmt::format("{}: no mapping starts at {} (the range must consist of whole "
+                    "hipMemMap mappings)",
+                    what, as_ptr(address)));
   uintptr_t end = address + bytes, at = address;
   auto it = first;
   while (at < end) {
@@ -107,8 +113,10 @@ VirtualMemory::whole_mappings(Reservation& reservation, uintptr_t address, size_
     ++it;
   }
   if (at != end)
-    return invalid(fmt::format("{}: the range ends inside the mapping that ends at {} (the range "
-                               "must consist of whole hipMemMap mappings)", what, as_ptr(at)));
+    return invalid(
+        fmt::format("{}: the range ends inside the mapping that ends at {} (the range "
+                    "must consist of whole hipMemMap mappings)",
+                    what, as_ptr(at)));
   return std::make_pair(first, it);
 }
 
@@ -215,7 +223,8 @@ Status VirtualMemory::free_range(void* base, size_t bytes) {
   Reservation& reservation = r->second;
   if (!reservation.mappings.empty()) {
     // CUDA lets a range be freed with mappings left in it: they go with it.
-    log::debug("hipMemAddressFree: unmapping {} mappings left in {}", reservation.mappings.size(), base);
+    log::debug("hipMemAddressFree: unmapping {} mappings left in {}", reservation.mappings.size(),
+               base);
     for (auto& [address, mapping] : reservation.mappings) dropped.push_back(mapping.allocation);
     WEFT_RETURN_IF_ERROR(unmap_locked(reservation, r->first, reservation.mappings.begin(),
                                       reservation.mappings.end()));
@@ -237,8 +246,9 @@ Status VirtualMemory::set_access(void* address, size_t bytes, int device, VmAcce
                   fmt::format("device {} cannot reach memory mapped on device {}: access from "
                               "other agents to virtual memory is not supported",
                               device, reservation.device->ordinal()));
-  WEFT_ASSIGN_OR_RETURN(auto range, whole_mappings(reservation, reinterpret_cast<uintptr_t>(address),
-                                                   bytes, "hipMemSetAccess"));
+  WEFT_ASSIGN_OR_RETURN(
+      auto range,
+      whole_mappings(reservation, reinterpret_cast<uintptr_t>(address), bytes, "hipMemSetAccess"));
   // Removing access must not pull pages from under queued work.
   if (access != VmAccess::kReadWrite) WEFT_RETURN_IF_ERROR(reservation.device->synchronize());
   WEFT_RETURN_IF_ERROR(reservation.device->driver_device().vm_set_access(address, bytes, access));

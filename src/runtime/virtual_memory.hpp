@@ -73,7 +73,7 @@ class VirtualMemory {
   Reservations::iterator reservation_of(const void* address, size_t bytes);
   // The mappings that exactly tile [address, address + bytes), or an error.
   Result<std::pair<std::map<uintptr_t, Mapping>::iterator, std::map<uintptr_t, Mapping>::iterator>>
-  whole_mappings(Reservation& reservation, uintptr_t address, size_t bytes, const char* what);
+      whole_mappings(Reservation& reservation, uintptr_t address, size_t bytes, const char* what);
   // Rewrites the pointer-table records of one reservation: one record per run of
   // adjacent accessible mappings with the same protection.
   void publish(uintptr_t base, const Reservation& reservation);

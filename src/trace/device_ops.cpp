@@ -18,7 +18,9 @@ namespace weft::trace {
 
 namespace {
 
-uint32_t track_of(const Stream& stream) { return kTrackTidBase + static_cast<uint32_t>(stream.id()); }
+uint32_t track_of(const Stream& stream) {
+  return kTrackTidBase + static_cast<uint32_t>(stream.id());
+}
 
 // Names the stream's track the first time this thread traces an op on it
 // (name_track drops repeats from other threads).
@@ -28,13 +30,17 @@ void name_stream_track(const Stream& stream) {
   if (named.size() > 4096) named.clear();  // bound it; repeats are dropped by name_track
   named.insert(stream.id());
   const DeviceState& device = stream.device();
-  std::string which = stream.kind() == Stream::Kind::kNull        ? std::string("null stream")
-                      : stream.kind() == Stream::Kind::kPerThread ? fmt::format("per-thread stream {}", fmt::ptr(&stream))
-                                                                  : fmt::format("stream {}", fmt::ptr(&stream));
+  std::string which = stream.kind() == Stream::Kind::kNull ? std::string("null stream")
+                    : stream.kind() == Stream::Kind::kPerThread
+                        ? fmt::format("per-thread stream {}", fmt::ptr(&stream))
+                        : fmt::format("stream {}", fmt::ptr(&stream));
   AgentKind kind = device.driver_device().kind();
-  const char* agent = kind == AgentKind::kCpu ? "CPU agent" : kind == AgentKind::kGpu ? "GPU agent" : "NPU agent";
-  name_track(track_of(stream), 1000 + static_cast<int>(stream.id()),
-             fmt::format("{} (device {}: {}) / {}", agent, device.ordinal(), device.props().name, which));
+  const char* agent = kind == AgentKind::kCpu ? "CPU agent"
+                    : kind == AgentKind::kGpu ? "GPU agent"
+                                              : "NPU agent";
+  name_track(
+      track_of(stream), 1000 + static_cast<int>(stream.id()),
+      fmt::format("{} (device {}: {}) / {}", agent, device.ordinal(), device.props().name, which));
 }
 
 const char* direction_name(CopyDirection d) {
@@ -54,7 +60,9 @@ void describe(const Op& op, Record& r) {
   auto out = std::back_inserter(r.args);
   if (auto* k = std::get_if<DispatchOp>(&op)) {
     r.category = "kernel";
-    r.name = k->host_kernel ? k->host_kernel->name() : k->kernel ? k->kernel->info().name : "<kernel>";
+    r.name = k->host_kernel ? k->host_kernel->name()
+           : k->kernel      ? k->kernel->info().name
+                            : "<kernel>";
     fmt::format_to(out, "\"grid\":{},\"block\":{},\"dynamic_shared_bytes\":{},\"cooperative\":{}",
                    dims_text(k->dims.grid), dims_text(k->dims.block), k->dims.dynamic_shared_bytes,
                    k->cooperative);
@@ -62,15 +70,15 @@ void describe(const Op& op, Record& r) {
     r.category = "copy";
     r.name = fmt::format("copy {}", direction_name(c->direction));
     r.bytes = uint64_t(c->width) * c->height;
-    fmt::format_to(out, "\"kind\":\"{}\",\"dst\":\"{}\",\"src\":\"{}\"", direction_name(c->direction),
-                   fmt::ptr(c->dst), fmt::ptr(c->src));
+    fmt::format_to(out, "\"kind\":\"{}\",\"dst\":\"{}\",\"src\":\"{}\"",
+                   direction_name(c->direction), fmt::ptr(c->dst), fmt::ptr(c->src));
     if (c->height > 1) fmt::format_to(out, ",\"width\":{},\"height\":{}", c->width, c->height);
   } else if (auto* f = std::get_if<FillOp>(&op)) {
     r.category = "fill";
     r.name = "fill";
     r.bytes = uint64_t(f->width_elements) * f->element_size * f->height;
-    fmt::format_to(out, "\"dst\":\"{}\",\"value\":{},\"element_size\":{}", fmt::ptr(f->dst), f->value,
-                   unsigned(f->element_size));
+    fmt::format_to(out, "\"dst\":\"{}\",\"value\":{},\"element_size\":{}", fmt::ptr(f->dst),
+                   f->value, unsigned(f->element_size));
   } else if (std::holds_alternative<HostFuncOp>(op)) {
     r.category = "host";
     r.name = "host function";
@@ -102,15 +110,18 @@ class GraphRecord final : public RefCounted {
   explicit GraphRecord(Record r) : record_(std::move(r)) {}
   void node_started(uint64_t ns) {
     uint64_t seen = begin_.load(std::memory_order_relaxed);
-    while (ns < seen && !begin_.compare_exchange_weak(seen, ns, std::memory_order_relaxed)) {}
+    while (ns < seen && !begin_.compare_exchange_weak(seen, ns, std::memory_order_relaxed)) {
+    }
   }
   void node_ended(uint64_t ns) {
     uint64_t seen = end_.load(std::memory_order_relaxed);
-    while (ns > seen && !end_.compare_exchange_weak(seen, ns, std::memory_order_relaxed)) {}
+    while (ns > seen && !end_.compare_exchange_weak(seen, ns, std::memory_order_relaxed)) {
+    }
   }
   // The last reference goes with the last node's observer, after that node ended.
   ~GraphRecord() override {
-    uint64_t begin = begin_.load(std::memory_order_acquire), end = end_.load(std::memory_order_acquire);
+    uint64_t begin = begin_.load(std::memory_order_acquire),
+             end = end_.load(std::memory_order_acquire);
     if (begin == kNone || end == 0) return;  // no node ran (empty graph, failed submit)
     record_.begin_ns = begin - 1;
     record_.end_ns = end + 1;

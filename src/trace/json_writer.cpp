@@ -32,10 +32,11 @@ size_t utf8_length(std::string_view s, size_t i) {
   if (n == 0 || i + n > s.size()) return 0;
   for (size_t k = 1; k < n; ++k)
     if ((byte(i + k) & 0xc0) != 0x80) return 0;
-  if (n == 2 && c < 0xc2) return 0;                                    // overlong
-  if (n == 3 && c == 0xe0 && byte(i + 1) < 0xa0) return 0;             // overlong
-  if (n == 3 && c == 0xed && byte(i + 1) >= 0xa0) return 0;            // surrogate
-  if (n == 4 && (c > 0xf4 || (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) >= 0x90)))
+  if (n == 2 && c < 0xc2) return 0;                          // overlong
+  if (n == 3 && c == 0xe0 && byte(i + 1) < 0xa0) return 0;   // overlong
+  if (n == 3 && c == 0xed && byte(i + 1) >= 0xa0) return 0;  // surrogate
+  if (n == 4 &&
+      (c > 0xf4 || (c == 0xf0 && byte(i + 1) < 0x90) || (c == 0xf4 && byte(i + 1) >= 0x90)))
     return 0;
   return n;
 }
@@ -92,7 +93,9 @@ void append_record(std::string& out, const Record& r, const WriteContext& ctx, b
     if (r.bytes != 0) {
       fmt::format_to(std::back_inserter(out), ",\"bytes\":{}", r.bytes);
       // GB/s = bytes per ns.
-      if (dur != 0) fmt::format_to(std::back_inserter(out), ",\"bandwidth_GBps\":{:.3f}", double(r.bytes) / double(dur));
+      if (dur != 0)
+        fmt::format_to(std::back_inserter(out), ",\"bandwidth_GBps\":{:.3f}",
+                       double(r.bytes) / double(dur));
     }
   }
   out += "}}";
@@ -100,35 +103,44 @@ void append_record(std::string& out, const Record& r, const WriteContext& ctx, b
   // The arrow: "s" inside the API slice that submitted the op, "f" bound to the
   // enclosing slice (bp "e"), i.e. the device slice that starts at that ts.
   begin_event(out, first);
-  fmt::format_to(std::back_inserter(out),
-                 "{{\"ph\":\"s\",\"cat\":\"flow\",\"name\":\"submit\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":",
-                 r.flow_id, ctx.pid, r.flow_tid);
+  fmt::format_to(
+      std::back_inserter(out),
+      "{{\"ph\":\"s\",\"cat\":\"flow\",\"name\":\"submit\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":",
+      r.flow_id, ctx.pid, r.flow_tid);
   append_us(out, since(r.flow_ns, ctx.origin_ns));
   out += '}';
   begin_event(out, first);
   fmt::format_to(std::back_inserter(out),
-                 "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"flow\",\"name\":\"submit\",\"id\":{},\"pid\":{},\"tid\":{},\"ts\":",
+                 "{{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"flow\",\"name\":\"submit\",\"id\":{},"
+                 "\"pid\":{},\"tid\":{},\"ts\":",
                  r.flow_id, ctx.pid, r.tid);
   append_us(out, begin);
   out += '}';
 }
 
-void append_track_name(std::string& out, const TrackName& track, const WriteContext& ctx, bool& first) {
+void append_track_name(std::string& out, const TrackName& track, const WriteContext& ctx,
+                       bool& first) {
   begin_event(out, first);
-  fmt::format_to(std::back_inserter(out), "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":",
-                 ctx.pid, track.tid);
+  fmt::format_to(
+      std::back_inserter(out),
+      "{{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":{},\"tid\":{},\"args\":{{\"name\":", ctx.pid,
+      track.tid);
   append_json_string(out, track.name);
   out += "}}";
   begin_event(out, first);
   fmt::format_to(std::back_inserter(out),
-                 "{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{},\"tid\":{},\"args\":{{\"sort_index\":{}}}}}",
+                 "{{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":{},\"tid\":{},\"args\":{{"
+                 "\"sort_index\":{}}}}}",
                  ctx.pid, track.tid, track.sort_index);
 }
 
-void append_process_name(std::string& out, std::string_view name, const WriteContext& ctx, bool& first) {
+void append_process_name(std::string& out, std::string_view name, const WriteContext& ctx,
+                         bool& first) {
   begin_event(out, first);
-  fmt::format_to(std::back_inserter(out), "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":",
-                 ctx.pid);
+  fmt::format_to(
+      std::back_inserter(out),
+      "{{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":{},\"tid\":0,\"args\":{{\"name\":",
+      ctx.pid);
   append_json_string(out, name);
   out += "}}";
 }

@@ -21,8 +21,11 @@ struct WriteContext {
 // become U+FFFD so every parser accepts the file).
 void append_json_string(std::string& out, std::string_view text);
 // Appends the record's events, each preceded by ",\n" unless `first` (then cleared).
-void append_record(std::string& out, const Record& record, const WriteContext& context, bool& first);
-void append_track_name(std::string& out, const TrackName& track, const WriteContext& context, bool& first);
-void append_process_name(std::string& out, std::string_view name, const WriteContext& context, bool& first);
+void append_record(std::string& out, const Record& record, const WriteContext& context,
+                   bool& first);
+void append_track_name(std::string& out, const TrackName& track, const WriteContext& context,
+                       bool& first);
+void append_process_name(std::string& out, std::string_view name, const WriteContext& context,
+                         bool& first);
 
 }  // namespace weft::trace

@@ -32,7 +32,7 @@ std::atomic<bool> g_recording{false};
 namespace {
 
 constexpr size_t kDefaultMaxEvents = size_t(1) << 18;  // about 60 MB of records
-constexpr size_t kWriteChunk = size_t(1) << 20;  // bytes rendered before each fwrite
+constexpr size_t kWriteChunk = size_t(1) << 20;        // bytes rendered before each fwrite
 
 struct ThreadBuffer {
   std::mutex mutex;
@@ -49,7 +49,7 @@ struct Session {
   int pid = 0;
   std::string process_name;
 
-  std::atomic<size_t> buffered{0};   // records waiting in all buffers
+  std::atomic<size_t> buffered{0};  // records waiting in all buffers
   std::atomic<uint64_t> dropped{0};
   std::atomic<uint32_t> epoch{0};
   std::atomic<uint64_t> flows{0};
@@ -64,8 +64,8 @@ struct Session {
   // Writes and window changes. Order: write_mutex → buffers_mutex → a buffer's lock.
   std::mutex write_mutex;
   FILE* file = nullptr;
-  long events_end = 0;        // where the trailer starts, i.e. where the next events go
-  bool any_event = false;     // an event was written (the next one needs a comma)
+  long events_end = 0;     // where the trailer starts, i.e. where the next events go
+  bool any_event = false;  // an event was written (the next one needs a comma)
   size_t names_written = 0;
   bool program_windows = false;  // the program called hipProfilerStart or Stop
   bool wrote_window = false;     // a write happened (the first Start then keeps it)
@@ -192,7 +192,8 @@ size_t max_events_setting() {
   std::string_view v(text);
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), value);
   if (ec != std::errc() || end != v.data() + v.size() || value == 0) {
-    log::warning("WEFT_TRACE_MAX_EVENTS={} is not a positive number of events; using {}", v, kDefaultMaxEvents);
+    log::warning("WEFT_TRACE_MAX_EVENTS={} is not a positive number of events; using {}", v,
+                 kDefaultMaxEvents);
     return kDefaultMaxEvents;
   }
   return value;
@@ -236,7 +237,8 @@ __attribute__((constructor)) void start_from_environment() {
   s->process_name = read_process_name();
   s->file = std::fopen(s->path.c_str(), "w");
   if (!s->file) {
-    log::error("WEFT_TRACE={}: cannot open {}: {}; tracing is off", pattern, s->path, std::strerror(errno));
+    log::error("WEFT_TRACE={}: cannot open {}: {}; tracing is off", pattern, s->path,
+               std::strerror(errno));
     delete s;
     return;
   }

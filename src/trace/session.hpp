@@ -28,17 +28,18 @@ constexpr uint32_t kTrackTidBase = 1u << 30;
 struct Record {
   enum class Kind : uint8_t { kApi, kDevice };
   Kind kind = Kind::kApi;
-  uint32_t epoch = 0;       // events of an older epoch were recorded before the first window
-  uint32_t tid = 0;         // host thread (kApi) or device track (kDevice)
-  uint64_t begin_ns = 0;    // op_clock_ns()
+  uint32_t epoch = 0;     // events of an older epoch were recorded before the first window
+  uint32_t tid = 0;       // host thread (kApi) or device track (kDevice)
+  uint64_t begin_ns = 0;  // op_clock_ns()
   uint64_t end_ns = 0;
-  const char* category = "api";  // static: "api", "kernel", "copy", "fill", "event", "host", "graph"
+  const char* category =
+      "api";  // static: "api", "kernel", "copy", "fill", "event", "host", "graph"
   const char* api_name = nullptr;  // kApi: the entry point's name (static)
   hipError_t result = hipSuccess;  // kApi
-  std::string name;         // kDevice
-  std::string args;         // kApi: argument text; kDevice: JSON members, without braces
-  uint64_t bytes = 0;       // copies and fills: bandwidth is computed when written
-  uint64_t queued_ns = 0;   // kDevice: when the op was submitted
+  std::string name;                // kDevice
+  std::string args;                // kApi: argument text; kDevice: JSON members, without braces
+  uint64_t bytes = 0;              // copies and fills: bandwidth is computed when written
+  uint64_t queued_ns = 0;          // kDevice: when the op was submitted
   // A flow arrow from the API slice that submitted the op (0: none).
   uint64_t flow_id = 0;
   uint32_t flow_tid = 0;

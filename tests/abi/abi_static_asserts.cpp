@@ -10,8 +10,8 @@
 // The C API as declared, without the kernel language (whose typed hipLaunchKernel overload
 // would make &hipLaunchKernel ambiguous).
 #define WEFT_HIP_EXT_DECLARATIONS_ONLY 1
-#include <hip/hip_runtime_api.h>
 #include <hip/hip_ext.h>
+#include <hip/hip_runtime_api.h>
 #include <hip/library_types.h>
 
 #include <cstddef>
@@ -37,19 +37,21 @@ WEFT_ABI_AMD52_ROWS(WEFT_CHECK_ENUM, WEFT_CHECK_MACRO, WEFT_CHECK_SIZEOF, WEFT_C
 // Number of generated compile-time checks, for the test log.
 #define WEFT_COUNT_ROW2(a, v) +1
 #define WEFT_COUNT_ROW3(a, b, v) +1
-constexpr int kGeneratedChecks = 0 WEFT_ABI_AMD52_ROWS(WEFT_COUNT_ROW2, WEFT_COUNT_ROW2,
-                                                       WEFT_COUNT_ROW2, WEFT_COUNT_ROW2,
-                                                       WEFT_COUNT_ROW3);
+constexpr int kGeneratedChecks = 0 WEFT_ABI_AMD52_ROWS(
+    WEFT_COUNT_ROW2, WEFT_COUNT_ROW2, WEFT_COUNT_ROW2, WEFT_COUNT_ROW2, WEFT_COUNT_ROW3);
 
 // ---- HIP 6.0+ layouts and values (hand-written from the facts sheet) --------------------------
 
 #define WEFT_CHECK(cond) static_assert(cond, #cond);
 
 // hipDeviceProp_tR0600: 1472 bytes, align 8 (facts sheet section 7).
-#define R6(field, off) static_assert(offsetof(hipDeviceProp_tR0600, field) == (off), \
-                                     "offsetof hipDeviceProp_tR0600." #field);
+#define R6(field, off) \
+  static_assert(offsetof(hipDeviceProp_tR0600, field) == (off), \
+                "offsetof hipDeviceProp_tR0600." #field);
 WEFT_CHECK(sizeof(hipDeviceProp_tR0600) == 1472)
 WEFT_CHECK(alignof(hipDeviceProp_tR0600) == 8)
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 R6(name, 0) R6(uuid, 256) R6(luid, 272) R6(luidDeviceNodeMask, 280) R6(totalGlobalMem, 288)
 R6(sharedMemPerBlock, 296) R6(regsPerBlock, 304) R6(warpSize, 308) R6(memPitch, 312)
 R6(maxThreadsPerBlock, 320) R6(maxThreadsDim, 324) R6(maxGridSize, 336) R6(clockRate, 348)
@@ -89,10 +91,11 @@ R6(hdpMemFlushCntl, 1432) R6(hdpRegFlushCntl, 1440)
 R6(cooperativeMultiDeviceUnmatchedFunc, 1448) R6(cooperativeMultiDeviceUnmatchedGridDim, 1452)
 R6(cooperativeMultiDeviceUnmatchedBlockDim, 1456)
 R6(cooperativeMultiDeviceUnmatchedSharedMem, 1460) R6(isLargeBar, 1464) R6(asicRevision, 1468)
+// clang-format on
 #undef R6
 
-// The plain names are the R0600 forms.
-static_assert(sizeof(hipDeviceProp_t) == 1472, "hipDeviceProp_t is the R0600 layout");
+    // The plain names are the R0600 forms.
+    static_assert(sizeof(hipDeviceProp_t) == 1472, "hipDeviceProp_t is the R0600 layout");
 #define WEFT_CHECK_SIGNATURE(fn, type) \
   static_assert(std::is_same<decltype(&fn), type>::value, "signature of " #fn);
 WEFT_CHECK_SIGNATURE(hipGetDeviceProperties, hipError_t (*)(hipDeviceProp_tR0600*, int))
@@ -104,8 +107,7 @@ WEFT_CHECK_SIGNATURE(hipMemcpyHtoD, hipError_t (*)(hipDeviceptr_t, const void*, 
 WEFT_CHECK_SIGNATURE(hipCtxGetApiVersion, hipError_t (*)(hipCtx_t, unsigned int*))
 // Compiler-facing launch entry points (facts sheet section 2).
 WEFT_CHECK_SIGNATURE(__hipPushCallConfiguration, hipError_t (*)(dim3, dim3, size_t, hipStream_t))
-WEFT_CHECK_SIGNATURE(__hipPopCallConfiguration,
-                     hipError_t (*)(dim3*, dim3*, size_t*, hipStream_t*))
+WEFT_CHECK_SIGNATURE(__hipPopCallConfiguration, hipError_t (*)(dim3*, dim3*, size_t*, hipStream_t*))
 WEFT_CHECK_SIGNATURE(hipLaunchKernel,
                      hipError_t (*)(const void*, dim3, dim3, void**, size_t, hipStream_t))
 WEFT_CHECK_SIGNATURE(hipLaunchKernel_spt,
@@ -169,8 +171,8 @@ constexpr dim3 kDim3(4, 2);
 WEFT_CHECK(kDim3.x == 4 && kDim3.y == 2 && kDim3.z == 1)
 
 // Version macros.
-WEFT_CHECK(HIP_VERSION == HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 +
-                              HIP_VERSION_PATCH)
+WEFT_CHECK(HIP_VERSION ==
+           HIP_VERSION_MAJOR * 10000000 + HIP_VERSION_MINOR * 100000 + HIP_VERSION_PATCH)
 WEFT_CHECK(HIP_VERSION_MAJOR == 7)
 
 // Hand-written above: 108 R0600 offsets, 53 WEFT_CHECKs, 10 signatures, 1 plain static_assert.
@@ -204,17 +206,18 @@ int arch_bit_of(void (*set)(hipDeviceArch_t&)) {
 
 int main() {
   int runtime_checks = 0;
-#define WEFT_RT_POINTER(name, v)                                                    \
+#define WEFT_RT_POINTER(name, v) \
   expect((long long)reinterpret_cast<std::uintptr_t>(name) == (v), "macro " #name); \
   ++runtime_checks;
-#define WEFT_RT_ARCH_BIT(field, v)                                                      \
+#define WEFT_RT_ARCH_BIT(field, v) \
   expect(arch_bit_of([](hipDeviceArch_t& a) { a.field = 1; }) == (v), "arch bit " #field); \
   ++runtime_checks;
   WEFT_ABI_AMD52_RUNTIME_ROWS(WEFT_RT_POINTER, WEFT_RT_ARCH_BIT)
   expect(reinterpret_cast<std::uintptr_t>(hipStreamLegacy) == 1, "macro hipStreamLegacy");
   ++runtime_checks;
-  std::printf("abi: %d generated compile-time checks, %d hand-written, %d run-time checks, "
-              "%d failures\n",
-              kGeneratedChecks, kHandWrittenChecks, runtime_checks, g_failures);
+  std::printf(
+      "abi: %d generated compile-time checks, %d hand-written, %d run-time checks, "
+      "%d failures\n",
+      kGeneratedChecks, kHandWrittenChecks, runtime_checks, g_failures);
   return g_failures == 0 ? 0 : 1;
 }

@@ -534,6 +534,8 @@ void row2(const char* macro, const char* a, const char* b, long long v) {
 
 // Flag macros that kept their 5.2 value. Absent ones are skipped (#ifdef in emit_macros).
 void emit_macros() {
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define M(name) row("WEFT_ABI_MACRO", #name, (long long)(name));
 #define OPT(name) M(name)
 #ifdef hipStreamDefault
@@ -574,17 +576,23 @@ void emit_macros() {
   M(HIP_SAMPLER_OBJECT_OFFSET_DWORD) M(HIP_TEXTURE_OBJECT_SIZE_DWORD)
 #undef M
 #undef OPT
+  // clang-format on
 }
 
 // Pointer-valued macros: not constant expressions in C++, so the check runs them at run time.
 void emit_pointer_macros() {
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define P(name) row("WEFT_ABI_POINTER_MACRO", #name, (long long)(std::uintptr_t)(name));
   P(HIP_LAUNCH_PARAM_BUFFER_POINTER) P(HIP_LAUNCH_PARAM_BUFFER_SIZE) P(HIP_LAUNCH_PARAM_END)
   P(hipStreamPerThread)
 #undef P
+  // clang-format on
 }
 
 // Structure sizes and alignments; field offsets (weft field name, AMD 5.2 field name).
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define S(type) \
   row("WEFT_ABI_SIZEOF", #type, (long long)sizeof(type)); \
   row("WEFT_ABI_ALIGNOF", #type, (long long)alignof(type));
@@ -703,10 +711,13 @@ void emit_layouts() {
   R(directManagedMemAccessFromHost) R(concurrentManagedAccess) R(pageableMemoryAccess)
   R(pageableMemoryAccessUsesHostPageTables)
 #undef R
+  // clang-format on
 }
 
 // Bit position of each hipDeviceArch_t flag (bit-fields have no offsetof).
 void emit_arch_bits() {
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define B(f)                                              \
   {                                                       \
     hipDeviceArch_t a;                                    \
@@ -724,6 +735,7 @@ void emit_arch_bits() {
   B(hasFunnelShift) B(hasThreadFenceSystem) B(hasSyncThreadsExt) B(hasSurfaceFuncs) B(has3dGrid)
   B(hasDynamicParallelism)
 #undef B
+  // clang-format on
 }
 
 }  // namespace
@@ -746,14 +758,18 @@ int main(int argc, char** argv) {
                "WEFT_ABI_ALIGNOF, WEFT_ABI_OFFSETOF) \\\n",
                HIP_VERSION_MAJOR, HIP_VERSION_MINOR);
   int count = 0;
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define E(name) row("WEFT_ABI_ENUM", #name, (long long)(name)); ++count;
   WEFT_AMD52_ENUMERATORS(E)
 #undef E
+  // clang-format on
   emit_macros();
   emit_layouts();
   std::fprintf(g_out, "  /* end */\n\n");
-  std::fprintf(g_out, "#define WEFT_ABI_AMD52_RUNTIME_ROWS(WEFT_ABI_POINTER_MACRO, "
-                      "WEFT_ABI_ARCH_BIT) \\\n");
+  std::fprintf(g_out,
+               "#define WEFT_ABI_AMD52_RUNTIME_ROWS(WEFT_ABI_POINTER_MACRO, "
+               "WEFT_ABI_ARCH_BIT) \\\n");
   emit_pointer_macros();
   emit_arch_bits();
   std::fprintf(g_out, "  /* end */\n");

@@ -8,8 +8,8 @@
 #include "kernels.h"
 #include "markers.h"
 
-#include <catch2/catch.hpp>
 #include <dlfcn.h>
+#include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -29,7 +29,9 @@ struct Context {
 };
 Context g_ctx;
 
-uint32_t pick(const bl_dim3& d, uint32_t dim) { return dim == 0 ? d.x : dim == 1 ? d.y : dim == 2 ? d.z : 0; }
+uint32_t pick(const bl_dim3& d, uint32_t dim) {
+  return dim == 0 ? d.x : dim == 1 ? d.y : dim == 2 ? d.z : 0;
+}
 
 void reset() { g_ctx = Context{}; }
 
@@ -65,8 +67,8 @@ void* __weft_cpu_dynamic_shared(void) { return g_ctx.dynamic_shared; }
 void weftKernelFail(const char* why) { g_ctx.failure = why; }
 }
 
-void bl::launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared, void (*body)(void*),
-                void* closure) {
+void bl::launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared,
+                void (*body)(void*), void* closure) {
   g_ctx.grid = grid;
   g_ctx.block = block;
   g_ctx.whole_block = whole_block != 0;
@@ -91,7 +93,9 @@ void bl::launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_sha
 
 namespace {
 
-bool close(float a, float b, float tol = 1e-5f) { return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b)); }
+bool close(float a, float b, float tol = 1e-5f) {
+  return std::fabs(a - b) <= tol * std::max(1.0f, std::fabs(b));
+}
 
 #define REQUIRE_WHOLE_BLOCK(run)        \
   do {                                  \
@@ -196,7 +200,8 @@ TEST_CASE("blockloops: divergent control flow between barriers", "[blockloops]")
       mine[t] = local[t] + local[(t + threads - 1) % threads];
       if (mine[t] & 1) mine[t] *= 3;
     }
-    for (unsigned t = 0; t < threads; ++t) REQUIRE(out[b * threads + t] == mine[(t + 1) % threads] + local[t]);
+    for (unsigned t = 0; t < threads; ++t)
+      REQUIRE(out[b * threads + t] == mine[(t + 1) % threads] + local[t]);
   }
 }
 
@@ -206,7 +211,8 @@ TEST_CASE("blockloops: dynamic shared memory", "[blockloops]") {
   for (size_t i = 0; i < in.size(); ++i) in[i] = float(i);
   REQUIRE_WHOLE_BLOCK(bl_run_reverse_dynamic(in.data(), out.data(), blocks, threads));
   for (unsigned b = 0; b < blocks; ++b)
-    for (unsigned t = 0; t < threads; ++t) REQUIRE(out[b * threads + t] == in[b * threads + threads - 1 - t]);
+    for (unsigned t = 0; t < threads; ++t)
+      REQUIRE(out[b * threads + t] == in[b * threads + threads - 1 - t]);
 }
 
 TEST_CASE("blockloops: atomics on shared and global memory", "[blockloops]") {
@@ -251,7 +257,8 @@ TEST_CASE("blockloops: barriers inside nested loops", "[blockloops]") {
   for (size_t i = 0; i < in.size(); ++i) in[i] = float((i * 13) % 29);
   REQUIRE_WHOLE_BLOCK(bl_run_smooth(in.data(), out.data(), blocks, threads, rounds, steps));
   for (unsigned b = 0; b < blocks; ++b) {
-    std::vector<float> cur(in.begin() + b * threads, in.begin() + (b + 1) * threads), sum(threads, 0.0f);
+    std::vector<float> cur(in.begin() + b * threads, in.begin() + (b + 1) * threads),
+        sum(threads, 0.0f);
     for (int r = 0; r < rounds; ++r) {
       for (int s = 0; s < steps; ++s) {
         std::vector<float> next(threads);
@@ -262,11 +269,13 @@ TEST_CASE("blockloops: barriers inside nested loops", "[blockloops]") {
       }
       cur[0] += 1.0f;
     }
-    for (unsigned t = 0; t < threads; ++t) REQUIRE(close(out[b * threads + t], cur[t] + sum[t], 1e-4f));
+    for (unsigned t = 0; t < threads; ++t)
+      REQUIRE(close(out[b * threads + t], cur[t] + sum[t], 1e-4f));
   }
 }
 
-TEST_CASE("blockloops: warp operations in divergent code (first warp only), ballot, syncwarp", "[blockloops]") {
+TEST_CASE("blockloops: warp operations in divergent code (first warp only), ballot, syncwarp",
+          "[blockloops]") {
   const unsigned blocks = 7, threads = 256;
   std::vector<float> in(blocks * threads), out(blocks, 0.0f);
   std::vector<unsigned> ballots(blocks, 0);
@@ -285,19 +294,24 @@ TEST_CASE("blockloops: warp operations in divergent code (first warp only), ball
   }
 }
 
-TEST_CASE("blockloops: a barrier the pass cannot reach stays on fibers, with a reason", "[blockloops]") {
+TEST_CASE("blockloops: a barrier the pass cannot reach stays on fibers, with a reason",
+          "[blockloops]") {
   reset();
   std::vector<int> out(4, 0);
   // Left to the engine: the harness has no fibers, so only check the marker said 0.
   CHECK(bl_run_recursive(out.data(), 4) == 0);
   CHECK(g_ctx.barriers_without_fibers > 0);
-  const void* reason = dlsym(RTLD_DEFAULT, "__weft_cpu_fiber_reason._ZN12_GLOBAL__N_116recursive_kernelEPi");
+  const void* reason =
+      dlsym(RTLD_DEFAULT, "__weft_cpu_fiber_reason._ZN12_GLOBAL__N_116recursive_kernelEPi");
   REQUIRE(reason != nullptr);
   CHECK(std::string(static_cast<const char*>(reason)).find("recursive") != std::string::npos);
   REQUIRE_WHOLE_BLOCK(bl_run_empty(3, 64));
 }
 
-TEST_CASE("blockloops: lanes at a warp operation while others wait at __syncthreads: a deadlock, reported", "[blockloops]") {
+TEST_CASE(
+    "blockloops: lanes at a warp operation while others wait at __syncthreads: a deadlock, "
+    "reported",
+    "[blockloops]") {
   reset();
   std::vector<int> out(64, 0);
   REQUIRE(bl_run_warp_barrier_deadlock(out.data(), 64) == 1);

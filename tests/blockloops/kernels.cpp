@@ -3,8 +3,8 @@
 // built with clang++-15 -O2 -fpass-plugin=weft_block_loops.so. Each bl_run_*
 // launches one kernel through the marker and returns whether the pass made it
 // a whole-block kernel (kernels.h declares them for the harness).
-#include "markers.h"
 #include "kernels.h"
+#include "markers.h"
 
 using namespace bl;
 
@@ -200,10 +200,12 @@ void empty_kernel() {}
 extern "C" {
 
 int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned threads) {
-  return BL_LAUNCH(vector_add, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}), 0, a, b, c, n);
+  return BL_LAUNCH(vector_add, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}),
+                   0, a, b, c, n);
 }
 int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads) {
-  return BL_LAUNCH(saxpy, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}), 0, alpha, x, y, n);
+  return BL_LAUNCH(saxpy, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}), 0,
+                   alpha, x, y, n);
 }
 int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned threads) {
   return BL_LAUNCH(block_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
@@ -212,27 +214,34 @@ int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threa
   return BL_LAUNCH(warp_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
 }
 int bl_run_sgemm(const float* A, const float* B, float* C, int n) {
-  return BL_LAUNCH(sgemm, (bl_dim3{unsigned(n / kTile), unsigned(n / kTile)}), (bl_dim3{kTile, kTile}), 0, A, B, C, n);
+  return BL_LAUNCH(sgemm, (bl_dim3{unsigned(n / kTile), unsigned(n / kTile)}),
+                   (bl_dim3{kTile, kTile}), 0, A, B, C, n);
 }
-int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active) {
+int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads,
+                            unsigned active) {
   return BL_LAUNCH(early_return_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, active);
 }
 int bl_run_divergent(const int* in, int* out, unsigned blocks, unsigned threads) {
   return BL_LAUNCH(divergent, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
 }
 int bl_run_reverse_dynamic(const float* in, float* out, unsigned blocks, unsigned threads) {
-  return BL_LAUNCH(reverse_dynamic, (bl_dim3{blocks}), (bl_dim3{threads}), threads * sizeof(float), in, out);
+  return BL_LAUNCH(reverse_dynamic, (bl_dim3{blocks}), (bl_dim3{threads}), threads * sizeof(float),
+                   in, out);
 }
-int bl_run_histogram(const unsigned* in, unsigned* bins, unsigned* total, unsigned blocks, unsigned threads) {
+int bl_run_histogram(const unsigned* in, unsigned* bins, unsigned* total, unsigned blocks,
+                     unsigned threads) {
   return BL_LAUNCH(histogram, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, bins, total);
 }
-int bl_run_sync_reduce(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active) {
+int bl_run_sync_reduce(const int* in, int* out, unsigned blocks, unsigned threads,
+                       unsigned active) {
   return BL_LAUNCH(sync_reduce, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, active);
 }
-int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds, int steps) {
+int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds,
+                  int steps) {
   return BL_LAUNCH(smooth, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, rounds, steps);
 }
-int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks, unsigned threads) {
+int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks,
+                         unsigned threads) {
   return BL_LAUNCH(two_level_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, ballots);
 }
 int bl_run_recursive(int* out, unsigned threads) {

@@ -9,13 +9,17 @@ int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads)
 int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned threads);
 int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threads);
 int bl_run_sgemm(const float* A, const float* B, float* C, int n);
-int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active);
+int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads,
+                            unsigned active);
 int bl_run_divergent(const int* in, int* out, unsigned blocks, unsigned threads);
 int bl_run_reverse_dynamic(const float* in, float* out, unsigned blocks, unsigned threads);
-int bl_run_histogram(const unsigned* in, unsigned* bins, unsigned* total, unsigned blocks, unsigned threads);
+int bl_run_histogram(const unsigned* in, unsigned* bins, unsigned* total, unsigned blocks,
+                     unsigned threads);
 int bl_run_sync_reduce(const int* in, int* out, unsigned blocks, unsigned threads, unsigned active);
-int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds, int steps);
-int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks, unsigned threads);
+int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads, int rounds,
+                  int steps);
+int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks,
+                         unsigned threads);
 int bl_run_recursive(int* out, unsigned threads);
 int bl_run_warp_barrier_deadlock(int* out, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);

@@ -35,7 +35,8 @@ struct bl_dim3 {
 namespace bl {
 // The harness runs `body` once per block when the kernel runs whole blocks,
 // else once per GPU thread (the markers' meaning without fibers).
-void launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared, void (*body)(void*), void* closure);
+void launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared,
+            void (*body)(void*), void* closure);
 
 // Device helpers as a HIP header would write them (they reach markers, so the
 // pass must inline them into the kernels).
@@ -45,7 +46,9 @@ inline uint32_t bid_x() { return __weft_cpu_block_idx(0); }
 inline uint32_t bid_y() { return __weft_cpu_block_idx(1); }
 inline uint32_t bdim_x() { return __weft_cpu_block_dim(0); }
 inline uint32_t bdim_y() { return __weft_cpu_block_dim(1); }
-inline uint32_t linear_tid() { return tid_x() + bdim_x() * (tid_y() + bdim_y() * __weft_cpu_thread_idx(2)); }
+inline uint32_t linear_tid() {
+  return tid_x() + bdim_x() * (tid_y() + bdim_y() * __weft_cpu_thread_idx(2));
+}
 inline uint32_t lane_id() { return linear_tid() % 32; }
 inline void syncthreads() { __weft_cpu_barrier(); }
 inline float shfl(float v, int src) {
@@ -64,10 +67,11 @@ inline float shfl_xor(float v, unsigned mask) { return shfl(v, int(lane_id() ^ m
 }  // namespace bl
 
 // Launches kernel(args...) through the marker, as a CPU image's entry does.
-#define BL_LAUNCH(kernel, grid, block, shared, ...)                                                     \
-  [&] {                                                                                                   \
-    int whole = __weft_cpu_kernel_is_whole_block((const void*)&kernel);                                  \
-    auto call = [&] { kernel(__VA_ARGS__); };                                                             \
-    bl::launch(whole, grid, block, shared, [](void* c) { (*static_cast<decltype(call)*>(c))(); }, &call); \
-    return whole;                                                                                         \
-  }()
+#define BL_LAUNCH(kernel, grid, block, shared, ...)                                                \
+  [&] {                                                                                            \
+    int whole = __weft_cpu_kernel_is_whole_block((const void*)&kernel);                            \
+    auto call = [&] { kernel(__VA_ARGS__); };                                                      \
+    bl::launch(                                                                                    \
+        whole, grid, block, shared, [](void* c) { (*static_cast<decltype(call)*>(c))(); }, &call); \
+    return whole;                                                                                  \
+      }()

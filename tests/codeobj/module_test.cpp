@@ -127,7 +127,8 @@ TEST_CASE("Unit_hipModuleLaunchKernel_Positive_BarriersAndDynamicShared") {
     REQUIRE(sums[b] == expected);
   }
   void* rev_params[] = {&pin};
-  HIP_CHECK(hipModuleLaunchKernel(rev, 1, 1, 1, 64, 1, 1, 64 * sizeof(int), nullptr, rev_params, nullptr));
+  HIP_CHECK(hipModuleLaunchKernel(rev, 1, 1, 1, 64, 1, 1, 64 * sizeof(int), nullptr, rev_params,
+                                  nullptr));
   HIP_CHECK(hipMemcpy(host.data(), pin, 64 * sizeof(int), hipMemcpyDeviceToHost));
   for (int t = 0; t < 64; ++t) REQUIRE(host[t] == 63 - t);
 }
@@ -207,11 +208,15 @@ TEST_CASE("Unit_hipModuleLaunchKernel_Negative_Arguments") {
   char buffer[16] = {};
   void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, buffer, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    HIP_LAUNCH_PARAM_END};
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, extra), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, params, extra),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr),
+                  hipErrorInvalidValue);
   size = 4;  // smaller than the kernel's 12 bytes of arguments
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, extra),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 0, 1, 1, 1, 1, 1, 0, nullptr, params, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 4096, 1, 1, 0, nullptr, params, nullptr),
                   hipErrorInvalidConfiguration);
   hipFunction_t sum = nullptr;
@@ -233,7 +238,8 @@ TEST_CASE("Unit_hipFuncGetAttribute_Positive_CpuKernel") {
   HIP_CHECK(hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, sum));
   CHECK(value == static_cast<int>(hip_test::props().sharedMemPerBlock));
   HIP_CHECK_ERROR(hipFuncGetAttribute(&value, HIP_FUNC_ATTRIBUTE_MAX, sum), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipFuncGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, sum), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipFuncGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, sum),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipModuleOccupancy_Positive_CpuAgentAnswers") {
@@ -247,7 +253,8 @@ TEST_CASE("Unit_hipModuleOccupancy_Positive_CpuAgentAnswers") {
   HIP_CHECK(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 128, 0));
   // The CPU agent runs one block per worker at a time.
   CHECK(blocks == p.maxBlocksPerMultiProcessor);
-  HIP_CHECK(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, p.maxThreadsPerBlock + 1, 0));
+  HIP_CHECK(
+      hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, p.maxThreadsPerBlock + 1, 0));
   CHECK(blocks == 0);
   int grid = 0, block = 0;
   HIP_CHECK(hipModuleOccupancyMaxPotentialBlockSize(&grid, &block, f, 0, 0));
@@ -257,9 +264,11 @@ TEST_CASE("Unit_hipModuleOccupancy_Positive_CpuAgentAnswers") {
   CHECK(block == 256);
   HIP_CHECK(hipModuleOccupancyMaxPotentialBlockSizeWithFlags(&grid, &block, f, 0, 100, 0));
   CHECK(block <= 100);
-  HIP_CHECK_ERROR(hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, f, 64, 0, 0x10),
+  HIP_CHECK_ERROR(
+      hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, f, 64, 0, 0x10),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 0, 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 0, 0), hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_WorkItemsEventsAndLaunchEx") {
@@ -273,12 +282,14 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_WorkItemsEventsAndLaunchEx") {
   int count = n;
   void* params[] = {&p, &count};
   hip_test::Event start, stop;
-  HIP_CHECK(hipExtModuleLaunchKernel(f, n, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr, start.get(), stop.get(), 0));
+  HIP_CHECK(hipExtModuleLaunchKernel(f, n, 1, 1, 128, 1, 1, 0, nullptr, params, nullptr,
+                                     start.get(), stop.get(), 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));
   std::vector<int> host(n);
   HIP_CHECK(hipMemcpy(host.data(), p, out.bytes(), hipMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i) REQUIRE(host[i] == i);
-  HIP_CHECK_ERROR(hipExtModuleLaunchKernel(f, 100, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, nullptr, 0),
+  HIP_CHECK_ERROR(hipExtModuleLaunchKernel(f, 100, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr,
+                                           nullptr, nullptr, 0),
                   hipErrorInvalidValue);  // not whole blocks
   HIP_CHECK(hipMemset(p, 0, out.bytes()));
   HIP_LAUNCH_CONFIG config{};

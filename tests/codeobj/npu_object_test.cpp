@@ -137,7 +137,8 @@ TEST_CASE("Xdna_Codeobj_NpuObjectRoundTripAndSelection") {
   CHECK(image.value().select("aie2") == nullptr);
   CHECK(image.value().select("gfx90a") == nullptr);
   // As a bundle entry.
-  auto bundle = write_bundle({{"host-x86_64-unknown-linux-gnu", {}}, {"hipv4-aie2p-amd-xdna--aie2p", bytes}});
+  auto bundle =
+      write_bundle({{"host-x86_64-unknown-linux-gnu", {}}, {"hipv4-aie2p-amd-xdna--aie2p", bytes}});
   auto in_bundle = OpenedImage::open(bundle);
   REQUIRE(in_bundle.ok());
   const auto* chosen = in_bundle.value().select("aie2p");
@@ -149,7 +150,8 @@ TEST_CASE("Xdna_Codeobj_MalformedNpuObjectIsInvalidImage") {
   auto xclbin = write_xclbin(two_pdis());
   auto good = write_npu_object("aie2", xclbin, {mlir_aie_kernel("k", {1, 2}, 2)});
   REQUIRE(parse_npu_object(good).ok());
-  require_invalid(parse_npu_object(std::vector<std::byte>(good.begin(), good.begin() + 40)).status());
+  require_invalid(
+      parse_npu_object(std::vector<std::byte>(good.begin(), good.begin() + 40)).status());
   const size_t rec = kNpuHeaderSize;
   struct Mutation {
     const char* what;
@@ -192,13 +194,15 @@ TEST_CASE("Xdna_Codeobj_MalformedNpuObjectIsInvalidImage") {
   // Argument records: kind, size, overlap.
   uint64_t args = 0;
   std::memcpy(&args, good.data() + rec + 32, 8);
-  for (auto [field, value] : {std::pair<size_t, uint32_t>{0, 3}, {4, 4}, {8, 0x10}, {8, 0x1000}, {12, 1}}) {
+  for (auto [field, value] :
+       {std::pair<size_t, uint32_t>{0, 3}, {4, 4}, {8, 0x10}, {8, 0x1000}, {12, 1}}) {
     INFO("argument field " << field << " = " << value);
     auto b = good;
     std::memcpy(b.data() + args + field, &value, 4);
     require_invalid(parse_npu_object(b).status());
   }
   // A duplicate kernel name.
-  auto twice = write_npu_object("aie2", xclbin, {mlir_aie_kernel("k", {1}, 1), mlir_aie_kernel("k", {2}, 1)});
+  auto twice = write_npu_object("aie2", xclbin,
+                                {mlir_aie_kernel("k", {1}, 1), mlir_aie_kernel("k", {2}, 1)});
   require_invalid(parse_npu_object(twice).status());
 }

@@ -42,7 +42,8 @@ void survives_corruption(const std::vector<std::byte>& input, Parse parse) {
   std::mt19937 rng(12345);
   for (int round = 0; round < 300; ++round) {
     std::vector<std::byte> copy = input;
-    for (int k = 0; k < 4 && !copy.empty(); ++k) copy[rng() % copy.size()] = static_cast<std::byte>(rng());
+    for (int k = 0; k < 4 && !copy.empty(); ++k)
+      copy[rng() % copy.size()] = static_cast<std::byte>(rng());
     (void)parse(Bytes(copy));
   }
 }
@@ -74,7 +75,10 @@ TEST_CASE("Unit_codeobj_Elf_Positive_ReadsCpuCodeObject") {
 
 TEST_CASE("Unit_codeobj_Elf_Negative_Malformed") {
   CHECK(parse_elf(bytes_of("not an elf")).status().code() == hipErrorInvalidImage);
-  CHECK(parse_elf(bytes_of("\x7f" "ELF")).status().code() == hipErrorInvalidImage);
+  CHECK(parse_elf(bytes_of("\x7f"
+                           "ELF"))
+            .status()
+            .code() == hipErrorInvalidImage);
   auto bytes = read_file(WEFT_TEST_CPU_OBJECT);
   auto truncated = std::vector<std::byte>(bytes.begin(), bytes.begin() + 200);
   CHECK(parse_elf(truncated).status().code() == hipErrorInvalidImage);
@@ -88,9 +92,10 @@ TEST_CASE("Unit_codeobj_Elf_Negative_Malformed") {
 }
 
 TEST_CASE("Unit_codeobj_Bundle_Positive_RoundTrip") {
-  std::vector<BundleInput> in = {{"host-x86_64-unknown-linux", {}},
-                                 {"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", bytes_of("GPU CODE")},
-                                 {"hipv4-x86_64-unknown-linux-gnu-x86_64", bytes_of("CPU")}};
+  std::vector<BundleInput> in = {
+      {"host-x86_64-unknown-linux", {}},
+      {"hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", bytes_of("GPU CODE")},
+      {"hipv4-x86_64-unknown-linux-gnu-x86_64", bytes_of("CPU")}};
   auto bundle = write_bundle(in);
   auto parsed = parse_bundle(bundle);
   REQUIRE(parsed.ok());
@@ -136,7 +141,8 @@ TEST_CASE("Unit_codeobj_Bundle_Negative_Malformed") {
 }
 
 TEST_CASE("Unit_codeobj_CompressedBundle_Positive_AllVersionsAndMethods") {
-  auto bundle = write_bundle({{"hipv4-x86_64-unknown-linux-gnu-x86_64", read_file(WEFT_TEST_CPU_OBJECT)}});
+  auto bundle =
+      write_bundle({{"hipv4-x86_64-unknown-linux-gnu-x86_64", read_file(WEFT_TEST_CPU_OBJECT)}});
   for (uint16_t version : {1, 2, 3}) {
     for (Compression method : {Compression::kZlib, Compression::kZstd}) {
       CAPTURE(version, static_cast<int>(method));
@@ -158,7 +164,8 @@ TEST_CASE("Unit_codeobj_CompressedBundle_Positive_AllVersionsAndMethods") {
 }
 
 TEST_CASE("Unit_codeobj_CompressedBundle_Negative_Malformed") {
-  auto bundle = write_bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", bytes_of("payload payload payload")}});
+  auto bundle =
+      write_bundle({{"hipv4-amdgcn-amd-amdhsa--gfx90a", bytes_of("payload payload payload")}});
   auto ccob = compress_bundle(bundle, Compression::kZstd, 3).value();
   auto bad_version = ccob;
   bad_version[4] = std::byte{9};
@@ -172,8 +179,9 @@ TEST_CASE("Unit_codeobj_CompressedBundle_Negative_Malformed") {
   auto corrupt = ccob;
   corrupt[ccob.size() - 3] ^= std::byte{0xff};
   CHECK(decompress_bundle(corrupt).status().code() == hipErrorInvalidImage);
-  CHECK(image_extent(compress_bundle(bundle, Compression::kZlib, 1).value().data()).status().code() ==
-        hipErrorInvalidImage);
+  CHECK(
+      image_extent(compress_bundle(bundle, Compression::kZlib, 1).value().data()).status().code() ==
+      hipErrorInvalidImage);
   for (uint16_t v : {1, 2, 3})
     for (Compression m : {Compression::kZlib, Compression::kZstd})
       survives_corruption(compress_bundle(bundle, m, v).value(),
@@ -214,8 +222,9 @@ TEST_CASE("Unit_codeobj_TargetId_Positive_FromElfFlags") {
 
 TEST_CASE("Unit_codeobj_Msgpack_Positive_Values") {
   // {"a": [1, -1, 300, true, nil, "xy", 1.5]}
-  const unsigned char data[] = {0x81, 0xa1, 'a', 0x97, 0x01, 0xff, 0xcd, 0x01, 0x2c, 0xc3, 0xc0,
-                                0xa2, 'x',  'y', 0xcb, 0x3f, 0xf8, 0,    0,    0,    0,    0, 0};
+  const unsigned char data[] = {0x81, 0xa1, 'a',  0x97, 0x01, 0xff, 0xcd, 0x01,
+                                0x2c, 0xc3, 0xc0, 0xa2, 'x',  'y',  0xcb, 0x3f,
+                                0xf8, 0,    0,    0,    0,    0,    0};
   auto v = parse_msgpack(Bytes(reinterpret_cast<const std::byte*>(data), sizeof(data)));
   REQUIRE(v.ok());
   const MsgValue* a = v.value().find("a");
@@ -232,7 +241,8 @@ TEST_CASE("Unit_codeobj_Msgpack_Positive_Values") {
 
 TEST_CASE("Unit_codeobj_Msgpack_Negative_Malformed") {
   const unsigned char truncated[] = {0x92, 0x01};
-  CHECK(parse_msgpack(Bytes(reinterpret_cast<const std::byte*>(truncated), 2)).status().code() == hipErrorInvalidImage);
+  CHECK(parse_msgpack(Bytes(reinterpret_cast<const std::byte*>(truncated), 2)).status().code() ==
+        hipErrorInvalidImage);
   const unsigned char huge_array[] = {0xdd, 0xff, 0xff, 0xff, 0xff};
   CHECK(!parse_msgpack(Bytes(reinterpret_cast<const std::byte*>(huge_array), 5)).ok());
   const unsigned char reserved[] = {0xc1};
@@ -246,8 +256,8 @@ TEST_CASE("Unit_codeobj_Msgpack_Negative_Malformed") {
 
 TEST_CASE("Unit_codeobj_KernelDescriptor_Positive_Fields") {
   std::vector<std::byte> kd(64);
-  kd[0] = std::byte{0x40};   // group segment 64
-  kd[8] = std::byte{0x18};   // kernarg 24
+  kd[0] = std::byte{0x40};  // group segment 64
+  kd[8] = std::byte{0x18};  // kernarg 24
   kd[16] = std::byte{0x00};
   kd[17] = std::byte{0x10};  // entry offset 4096
   kd[56] = std::byte{0x08};  // kernarg pointer
@@ -330,7 +340,9 @@ TEST_CASE("Unit_codeobj_Image_Positive_PtxEntryOfferedToLaterGpus") {
     put(16, kind, 2), put(18, 0x0101, 2), put(20, 64, 4), put(24, 8, 8);
     return f;
   };
-  auto cubin = bytes_of("\x7f" "ELF cubin");
+  auto cubin = bytes_of(
+      "\x7f"
+      "ELF cubin");
   auto bundle = write_bundle({{"hipv4-nvptx64-nvidia-cuda--sm_80", cubin},
                               {"hipv4-nvptx64-nvidia-cuda--sm_86", fatbin_of(2)},
                               {"hipv4-nvptx64-nvidia-cuda--sm_70", fatbin_of(1)},

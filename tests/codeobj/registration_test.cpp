@@ -14,12 +14,12 @@ extern "C" {
 void** __hipRegisterFatBinary(const void* data);
 void __hipUnregisterFatBinary(void** modules);
 // Parameter names left out: threadIdx & co. are macros in single-source mode.
-void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, uint3*, uint3*, dim3*, dim3*,
-                           int*);
-void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int ext, size_t size,
-                      int constant, int global);
-void __hipRegisterManagedVar(void* hipModule, void** pointer, void* init_value, const char* name, size_t size,
-                             unsigned align);
+void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, uint3*, uint3*,
+                           dim3*, dim3*, int*);
+void __hipRegisterVar(void** modules, void* var, char* hostVar, char* deviceVar, int ext,
+                      size_t size, int constant, int global);
+void __hipRegisterManagedVar(void* hipModule, void** pointer, void* init_value, const char* name,
+                             size_t size, unsigned align);
 }
 
 namespace {
@@ -43,14 +43,15 @@ int* managed_slot = nullptr;
 // A program's fat binary, registered for the lifetime of the object.
 class FakeProgram {
  public:
-  explicit FakeProgram(std::vector<BundleInput> entries) : bundle_(weft::codeobj::write_bundle(entries)) {
+  explicit FakeProgram(std::vector<BundleInput> entries)
+      : bundle_(weft::codeobj::write_bundle(entries)) {
     wrapper_.binary = bundle_.data();
     handle_ = __hipRegisterFatBinary(&wrapper_);
   }
   ~FakeProgram() { __hipUnregisterFatBinary(handle_); }
   void function(const void* key, const char* name) {
-    __hipRegisterFunction(handle_, key, const_cast<char*>(name), name, ~0u, nullptr, nullptr, nullptr, nullptr,
-                          nullptr);
+    __hipRegisterFunction(handle_, key, const_cast<char*>(name), name, ~0u, nullptr, nullptr,
+                          nullptr, nullptr, nullptr);
   }
   void** handle() const { return handle_; }
 
@@ -106,7 +107,8 @@ TEST_CASE("Unit_hipLaunchKernel_Positive_RegisteredCpuCodeObject") {
   HIP_CHECK(hipFuncSetAttribute(&k_fill_index, hipFuncAttributeMaxDynamicSharedMemorySize, 1024));
   HIP_CHECK(hipFuncGetAttributes(&attr, &k_fill_index));
   CHECK(attr.maxDynamicSharedSizeBytes == 1024);
-  HIP_CHECK_ERROR(hipLaunchKernel(&k_fill_index, dim3(1), dim3(1), args, 2048, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipLaunchKernel(&k_fill_index, dim3(1), dim3(1), args, 2048, nullptr),
+                  hipErrorInvalidValue);
   int blocks = 0;
   HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, &k_fill_index, 64, 0));
   CHECK(blocks == hip_test::props().maxBlocksPerMultiProcessor);
@@ -129,7 +131,8 @@ TEST_CASE("Unit_hipLaunchKernel_Positive_CallConfigurationPaths") {
   CHECK(block.x == 64);
   CHECK(shared == 0);
   CHECK(stream == nullptr);
-  HIP_CHECK_ERROR(__hipPopCallConfiguration(&grid, &block, &shared, &stream), hipErrorInvalidConfiguration);
+  HIP_CHECK_ERROR(__hipPopCallConfiguration(&grid, &block, &shared, &stream),
+                  hipErrorInvalidConfiguration);
   // The legacy path packs the arguments itself.
   HIP_CHECK(hipMemset(p, 0xff, out.bytes()));
   HIP_CHECK(hipConfigureCall(dim3(1), dim3(64), 0, nullptr));
@@ -148,11 +151,12 @@ TEST_CASE("Unit_hipMemcpyToSymbol_Positive_RegisteredVariables") {
   FakeProgram program(cpu_entries());
   static const char k_read_table = 0;
   program.function(&k_read_table, "_Z10read_tablePi");
-  __hipRegisterVar(program.handle(), table_shadow, const_cast<char*>("table"), const_cast<char*>("table"), 0,
-                   sizeof(table_shadow), 0, 0);
+  __hipRegisterVar(program.handle(), table_shadow, const_cast<char*>("table"),
+                   const_cast<char*>("table"), 0, sizeof(table_shadow), 0, 0);
   std::vector<int> values(16);
   std::iota(values.begin(), values.end(), 10);
-  HIP_CHECK(hipMemcpyToSymbol(table_shadow, values.data(), sizeof(table_shadow), 0, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpyToSymbol(table_shadow, values.data(), sizeof(table_shadow), 0,
+                              hipMemcpyHostToDevice));
   size_t size = 0;
   HIP_CHECK(hipGetSymbolSize(&size, table_shadow));
   CHECK(size == sizeof(table_shadow));
@@ -160,10 +164,12 @@ TEST_CASE("Unit_hipMemcpyToSymbol_Positive_RegisteredVariables") {
   HIP_CHECK(hipGetSymbolAddress(&address, table_shadow));
   CHECK(address != static_cast<void*>(table_shadow));  // the device copy lives in the code object
   int tail[2] = {};
-  HIP_CHECK(hipMemcpyFromSymbol(tail, table_shadow, sizeof(tail), 14 * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipMemcpyFromSymbol(tail, table_shadow, sizeof(tail), 14 * sizeof(int),
+                                hipMemcpyDeviceToHost));
   CHECK(tail[0] == 24);
   CHECK(tail[1] == 25);
-  HIP_CHECK_ERROR(hipMemcpyToSymbol(table_shadow, values.data(), 8, 60, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyToSymbol(table_shadow, values.data(), 8, 60, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyToSymbol(table_shadow, values.data(), 8, 0, hipMemcpyDeviceToHost),
                   hipErrorInvalidMemcpyDirection);
   hip_test::DeviceBuffer<int> out(16);
@@ -173,25 +179,28 @@ TEST_CASE("Unit_hipMemcpyToSymbol_Positive_RegisteredVariables") {
   std::vector<int> host(16);
   HIP_CHECK(hipMemcpy(host.data(), p, out.bytes(), hipMemcpyDeviceToHost));
   for (int i = 0; i < 16; ++i) REQUIRE(host[i] == 11 + i);  // table[i] + int(0.5 * 2)
-  HIP_CHECK(hipMemcpyToSymbolAsync(table_shadow, values.data(), 4, 0, hipMemcpyHostToDevice, nullptr));
+  HIP_CHECK(
+      hipMemcpyToSymbolAsync(table_shadow, values.data(), 4, 0, hipMemcpyHostToDevice, nullptr));
   HIP_CHECK(hipStreamSynchronize(nullptr));
 }
 
 TEST_CASE("Unit_hipRegisterManagedVar_Positive_HostSlotFilled") {
   FakeProgram program(cpu_entries());
   int initial = 42;
-  __hipRegisterManagedVar(program.handle(), reinterpret_cast<void**>(&managed_slot), &initial, "managed_value",
-                          sizeof(int), alignof(int));
+  __hipRegisterManagedVar(program.handle(), reinterpret_cast<void**>(&managed_slot), &initial,
+                          "managed_value", sizeof(int), alignof(int));
   REQUIRE(managed_slot != nullptr);
   CHECK(*managed_slot == 42);
   *managed_slot = 7;
   int read = 0;
   // (const void* casts: the C++ overloads would take the address of a temporary pointer.)
-  HIP_CHECK(hipMemcpyFromSymbol(&read, static_cast<const void*>(&managed_slot), sizeof(int), 0, hipMemcpyDefault));
+  HIP_CHECK(hipMemcpyFromSymbol(&read, static_cast<const void*>(&managed_slot), sizeof(int), 0,
+                                hipMemcpyDefault));
   CHECK(read == 7);
   // hipcc's host code passes the storage address (`&m` reads through the slot).
   int eight = 8;
-  HIP_CHECK(hipMemcpyToSymbol(static_cast<const void*>(managed_slot), &eight, sizeof(int), 0, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpyToSymbol(static_cast<const void*>(managed_slot), &eight, sizeof(int), 0,
+                              hipMemcpyHostToDevice));
   CHECK(*managed_slot == 8);
   size_t size = 0;
   HIP_CHECK(hipGetSymbolSize(&size, static_cast<const void*>(managed_slot)));
@@ -202,7 +211,8 @@ TEST_CASE("Unit_hipLaunchKernel_Negative_NoBinaryForAgent") {
   FakeProgram program(gpu_entries());
   program.function(&k_block_sum, "_Z9block_sumPKiPi");
   void* args[] = {nullptr, nullptr};
-  HIP_CHECK_ERROR(hipLaunchKernel(&k_block_sum, dim3(1), dim3(1), args, 0, nullptr), hipErrorNoBinaryForGpu);
+  HIP_CHECK_ERROR(hipLaunchKernel(&k_block_sum, dim3(1), dim3(1), args, 0, nullptr),
+                  hipErrorNoBinaryForGpu);
   hipFuncAttributes attr{};
   HIP_CHECK_ERROR(hipFuncGetAttributes(&attr, &k_block_sum), hipErrorNoBinaryForGpu);
   hipFunction_t f = nullptr;
@@ -211,7 +221,8 @@ TEST_CASE("Unit_hipLaunchKernel_Negative_NoBinaryForAgent") {
   FakeProgram with_cpu(cpu_entries());
   with_cpu.function(&k_missing, "_Z14not_in_the_objv");
   if (std::string(hip_test::props().gcnArchName) == "x86_64")
-    HIP_CHECK_ERROR(hipLaunchKernel(&k_missing, dim3(1), dim3(1), args, 0, nullptr), hipErrorNoBinaryForGpu);
+    HIP_CHECK_ERROR(hipLaunchKernel(&k_missing, dim3(1), dim3(1), args, 0, nullptr),
+                    hipErrorNoBinaryForGpu);
 }
 
 TEST_CASE("Unit_hipRegisterFatBinary_Negative_Malformed") {
@@ -227,10 +238,12 @@ TEST_CASE("Unit_hipRegisterFatBinary_Negative_Malformed") {
   CHECK(__hipRegisterFatBinary(nullptr) == nullptr);
   // Registration with a null handle is ignored, and so is unregistering it.
   static const char key = 0;
-  __hipRegisterFunction(nullptr, &key, nullptr, "k", ~0u, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __hipRegisterFunction(nullptr, &key, nullptr, "k", ~0u, nullptr, nullptr, nullptr, nullptr,
+                        nullptr);
   __hipUnregisterFatBinary(nullptr);
   void* args[] = {nullptr};
-  HIP_CHECK_ERROR(hipLaunchKernel(&key, dim3(1), dim3(1), args, 0, nullptr), hipErrorInvalidDeviceFunction);
+  HIP_CHECK_ERROR(hipLaunchKernel(&key, dim3(1), dim3(1), args, 0, nullptr),
+                  hipErrorInvalidDeviceFunction);
   // A bundle whose header is garbage registers (nothing is parsed yet) and fails at launch.
   std::vector<std::byte> garbage(64, std::byte{0x5a});
   std::memcpy(garbage.data(), "__CLANG_OFFLOAD_BUNDLE__", 24);
@@ -239,8 +252,10 @@ TEST_CASE("Unit_hipRegisterFatBinary_Negative_Malformed") {
   void** handle = __hipRegisterFatBinary(&wrapper);
   REQUIRE(handle != nullptr);
   static const char key2 = 0;
-  __hipRegisterFunction(handle, &key2, nullptr, "k2", ~0u, nullptr, nullptr, nullptr, nullptr, nullptr);
+  __hipRegisterFunction(handle, &key2, nullptr, "k2", ~0u, nullptr, nullptr, nullptr, nullptr,
+                        nullptr);
   HIP_CHECK_ERROR(hipLaunchKernel(&key2, dim3(1), dim3(1), args, 0, nullptr), hipErrorInvalidImage);
   __hipUnregisterFatBinary(handle);
-  HIP_CHECK_ERROR(hipLaunchKernel(&key2, dim3(1), dim3(1), args, 0, nullptr), hipErrorInvalidDeviceFunction);
+  HIP_CHECK_ERROR(hipLaunchKernel(&key2, dim3(1), dim3(1), args, 0, nullptr),
+                  hipErrorInvalidDeviceFunction);
 }

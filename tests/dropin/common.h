@@ -13,22 +13,22 @@
 #include <cstdlib>
 #include <cstring>
 
-#define DROPIN_CHECK(expr)                                                                    \
-  do {                                                                                        \
-    hipError_t dropin_e_ = (expr);                                                            \
-    if (dropin_e_ != hipSuccess) {                                                            \
-      std::printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #expr,                 \
-                  hipGetErrorName(dropin_e_));                                                \
-      std::exit(1);                                                                           \
-    }                                                                                         \
+#define DROPIN_CHECK(expr)                                                   \
+  do {                                                                       \
+    hipError_t dropin_e_ = (expr);                                           \
+    if (dropin_e_ != hipSuccess) {                                           \
+      std::printf("FAIL %s:%d: %s returned %s\n", __FILE__, __LINE__, #expr, \
+                  hipGetErrorName(dropin_e_));                               \
+      std::exit(1);                                                          \
+    }                                                                        \
   } while (0)
 
-#define DROPIN_REQUIRE(cond)                                                   \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);             \
-      std::exit(1);                                                            \
-    }                                                                          \
+#define DROPIN_REQUIRE(cond)                                      \
+  do {                                                            \
+    if (!(cond)) {                                                \
+      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      std::exit(1);                                               \
+    }                                                             \
   } while (0)
 
 inline bool dropin_expect_run() {
@@ -56,7 +56,8 @@ inline bool dropin_needs_code(hipError_t e, const char* what) {
     return true;
   }
   if (e != hipErrorNoBinaryForGpu) {
-    std::printf("FAIL: %s returned %s, expected hipErrorNoBinaryForGpu\n", what, hipGetErrorName(e));
+    std::printf("FAIL: %s returned %s, expected hipErrorNoBinaryForGpu\n", what,
+                hipGetErrorName(e));
     std::exit(1);
   }
   std::printf("%s: hipErrorNoBinaryForGpu as expected\n", what);

@@ -11,12 +11,12 @@
 #include <vector>
 
 static int failures = 0;
-#define EXPECT(cond)                                                  \
-  do {                                                                \
-    if (!(cond)) {                                                    \
-      std::printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond);   \
-      ++failures;                                                     \
-    }                                                                 \
+#define EXPECT(cond)                                                \
+  do {                                                              \
+    if (!(cond)) {                                                  \
+      std::printf("FAILED %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                   \
+    }                                                               \
   } while (0)
 
 static void host_fn(void*) {}

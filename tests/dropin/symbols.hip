@@ -8,11 +8,13 @@ int main() {
   dropin_print_agent();
   double table[32];
   for (int i = 0; i < 32; ++i) table[i] = i * 0.25;
-  bool run = dropin_needs_code(hipMemcpyToSymbol(HIP_SYMBOL(lut), table, sizeof(table)), "hipMemcpyToSymbol(lut)");
+  bool run = dropin_needs_code(hipMemcpyToSymbol(HIP_SYMBOL(lut), table, sizeof(table)),
+                               "hipMemcpyToSymbol(lut)");
   hipStream_t stream;
   DROPIN_CHECK(hipStreamCreate(&stream));
   int seven = 7;
-  dropin_needs_code(hipMemcpyToSymbolAsync(HIP_SYMBOL(offset), &seven, sizeof(int), 0, hipMemcpyHostToDevice, stream),
+  dropin_needs_code(hipMemcpyToSymbolAsync(HIP_SYMBOL(offset), &seven, sizeof(int), 0,
+                                           hipMemcpyHostToDevice, stream),
                     "hipMemcpyToSymbolAsync(offset)");
   DROPIN_CHECK(hipStreamSynchronize(stream));
   size_t size = 0;

@@ -5,6 +5,4 @@
 __device__ double lut[32];
 __device__ int offset;
 
-__global__ void apply_lut(double* out) {
-  out[threadIdx.x] = 2.0 * lut[threadIdx.x] + offset;
-}
+__global__ void apply_lut(double* out) { out[threadIdx.x] = 2.0 * lut[threadIdx.x] + offset; }

@@ -12,8 +12,9 @@ int main() {
   const float host_weights[4] = {1.0f, 2.0f, 3.0f, 4.0f};
   managed_total = 0;  // managed memory: written by the host directly
   DROPIN_REQUIRE(managed_total == 0);
-  bool run = dropin_needs_code(hipMemcpyToSymbol(HIP_SYMBOL(counters), host_counters, sizeof(host_counters)),
-                               "hipMemcpyToSymbol(counters)");
+  bool run = dropin_needs_code(
+      hipMemcpyToSymbol(HIP_SYMBOL(counters), host_counters, sizeof(host_counters)),
+      "hipMemcpyToSymbol(counters)");
   dropin_needs_code(hipMemcpyToSymbol(HIP_SYMBOL(weights), host_weights, sizeof(host_weights)),
                     "hipMemcpyToSymbol(weights)");
   const int n = 1000;
@@ -24,7 +25,8 @@ int main() {
     DROPIN_CHECK(hipDeviceSynchronize());
     std::vector<float> host(n);
     DROPIN_CHECK(hipMemcpy(host.data(), out, n * sizeof(float), hipMemcpyDeviceToHost));
-    for (int i = 0; i < n; ++i) DROPIN_REQUIRE(host[i] == host_weights[i % 4] * static_cast<float>(i % 16 + 1));
+    for (int i = 0; i < n; ++i)
+      DROPIN_REQUIRE(host[i] == host_weights[i % 4] * static_cast<float>(i % 16 + 1));
     DROPIN_REQUIRE(managed_total == n);
   }
   DROPIN_CHECK(hipFree(out));

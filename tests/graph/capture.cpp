@@ -62,7 +62,8 @@ TEST_CASE("Unit_hipStreamBeginCapture_Negative_Parameters") {
   }
   SECTION("already capturing") {
     HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
-    HIP_CHECK_ERROR(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal), hipErrorIllegalState);
+    HIP_CHECK_ERROR(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal),
+                    hipErrorIllegalState);
     Graph g(nullptr);
     HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
   }
@@ -80,7 +81,9 @@ TEST_CASE("Unit_hipStreamBeginCapture_Negative_Parameters") {
 TEST_CASE("Unit_hipStreamEndCapture_Negative_Parameters") {
   hip_test::Stream s;
   Graph g(nullptr);
-  SECTION("not capturing") { HIP_CHECK_ERROR(hipStreamEndCapture(s.get(), g.out()), hipErrorIllegalState); }
+  SECTION("not capturing") {
+    HIP_CHECK_ERROR(hipStreamEndCapture(s.get(), g.out()), hipErrorIllegalState);
+  }
   SECTION("null graph pointer") {
     HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
     HIP_CHECK_ERROR(hipStreamEndCapture(s.get(), nullptr), hipErrorInvalidValue);
@@ -275,10 +278,12 @@ TEST_CASE("Unit_hipStreamGetCaptureInfo_Negative_Parameters") {
   hip_test::Stream blocking;
   hipStreamCaptureStatus status;
   HIP_CHECK_ERROR(hipStreamGetCaptureInfo(blocking.get(), nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamGetCaptureInfo_v2(blocking.get(), nullptr, nullptr, nullptr, nullptr, nullptr),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipStreamGetCaptureInfo_v2(blocking.get(), nullptr, nullptr, nullptr, nullptr, nullptr),
+      hipErrorInvalidValue);
   HIP_CHECK(hipStreamBeginCapture(blocking.get(), hipStreamCaptureModeGlobal));
-  HIP_CHECK_ERROR(hipStreamGetCaptureInfo(nullptr, &status, nullptr), hipErrorStreamCaptureImplicit);
+  HIP_CHECK_ERROR(hipStreamGetCaptureInfo(nullptr, &status, nullptr),
+                  hipErrorStreamCaptureImplicit);
   Graph g(nullptr);
   HIP_CHECK(hipStreamEndCapture(blocking.get(), g.out()));
 }
@@ -300,11 +305,13 @@ TEST_CASE("Unit_hipStreamUpdateCaptureDependencies_Positive_Basic") {
   hipGraphNode_t empty = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&empty, captured, nullptr, 0));
   // Add: the next node depends on both.
-  HIP_CHECK(hipStreamUpdateCaptureDependencies(s.get(), &empty, 1, hipStreamAddCaptureDependencies));
+  HIP_CHECK(
+      hipStreamUpdateCaptureDependencies(s.get(), &empty, 1, hipStreamAddCaptureDependencies));
   HIP_CHECK(hipStreamGetCaptureInfo_v2(s.get(), &status, nullptr, nullptr, &deps, &count));
   REQUIRE(count == 2);
   // Set: only the empty node.
-  HIP_CHECK(hipStreamUpdateCaptureDependencies(s.get(), &empty, 1, hipStreamSetCaptureDependencies));
+  HIP_CHECK(
+      hipStreamUpdateCaptureDependencies(s.get(), &empty, 1, hipStreamSetCaptureDependencies));
   HIP_CHECK(hipStreamGetCaptureInfo_v2(s.get(), &status, nullptr, nullptr, &deps, &count));
   REQUIRE(count == 1);
   REQUIRE(deps[0] == empty);
@@ -323,13 +330,17 @@ TEST_CASE("Unit_hipStreamUpdateCaptureDependencies_Negative_Parameters") {
   hipGraphNode_t foreign = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&foreign, other.get(), nullptr, 0));
   SECTION("not capturing") {
-    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), &foreign, 1, 0), hipErrorIllegalState);
+    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), &foreign, 1, 0),
+                    hipErrorIllegalState);
   }
   SECTION("bad arguments") {
     HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
-    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), &foreign, 1, 0), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), nullptr, 1, 0), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), nullptr, 0, 7), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), &foreign, 1, 0),
+                    hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), nullptr, 1, 0),
+                    hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamUpdateCaptureDependencies(s.get(), nullptr, 0, 7),
+                    hipErrorInvalidValue);
     Graph g(nullptr);
     HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
   }
@@ -375,7 +386,8 @@ TEST_CASE("Unit_hipStreamBeginCaptureToGraph_Positive_Basic") {
   ms.height = 1;
   ms.value = 40;
   HIP_CHECK(hipGraphAddMemsetNode(&first, g.get(), nullptr, 0, &ms));
-  HIP_CHECK(hipStreamBeginCaptureToGraph(s.get(), g.get(), &first, nullptr, 1, hipStreamCaptureModeGlobal));
+  HIP_CHECK(hipStreamBeginCaptureToGraph(s.get(), g.get(), &first, nullptr, 1,
+                                         hipStreamCaptureModeGlobal));
   HIP_LAUNCH_CHECK(add_one, dim3(4), dim3(64), 0, s.get(), d.get(), kN);
   HIP_LAUNCH_CHECK(add_one, dim3(4), dim3(64), 0, s.get(), d.get(), kN);
   HIP_CHECK(hipMemcpyAsync(h.data(), d.get(), kN * sizeof(int), hipMemcpyDeviceToHost, s.get()));
@@ -395,13 +407,17 @@ TEST_CASE("Unit_hipStreamBeginCaptureToGraph_Negative_Parameters") {
   Graph g, other;
   hipGraphNode_t foreign = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&foreign, other.get(), nullptr, 0));
-  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), nullptr, nullptr, nullptr, 0, hipStreamCaptureModeGlobal),
+  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), nullptr, nullptr, nullptr, 0,
+                                               hipStreamCaptureModeGlobal),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), g.get(), &foreign, nullptr, 1, hipStreamCaptureModeGlobal),
+  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), g.get(), &foreign, nullptr, 1,
+                                               hipStreamCaptureModeGlobal),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), g.get(), nullptr, nullptr, 1, hipStreamCaptureModeGlobal),
+  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(s.get(), g.get(), nullptr, nullptr, 1,
+                                               hipStreamCaptureModeGlobal),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(nullptr, g.get(), nullptr, nullptr, 0, hipStreamCaptureModeGlobal),
+  HIP_CHECK_ERROR(hipStreamBeginCaptureToGraph(nullptr, g.get(), nullptr, nullptr, 0,
+                                               hipStreamCaptureModeGlobal),
                   hipErrorStreamCaptureUnsupported);
 }
 
@@ -416,7 +432,9 @@ TEST_CASE("Unit_hipStreamBeginCapture_Negative_SyncDuringCapture") {
   SECTION("hipStreamSynchronize") {
     HIP_CHECK_ERROR(hipStreamSynchronize(s.get()), hipErrorStreamCaptureUnsupported);
   }
-  SECTION("hipStreamQuery") { HIP_CHECK_ERROR(hipStreamQuery(s.get()), hipErrorStreamCaptureUnsupported); }
+  SECTION("hipStreamQuery") {
+    HIP_CHECK_ERROR(hipStreamQuery(s.get()), hipErrorStreamCaptureUnsupported);
+  }
   SECTION("hipDeviceSynchronize") {
     HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorStreamCaptureUnsupported);
   }
@@ -430,7 +448,8 @@ TEST_CASE("Unit_hipStreamBeginCapture_Negative_SyncDuringCapture") {
   }
   SECTION("hipStreamAddCallback") {
     auto cb = [](hipStream_t, hipError_t, void*) {};
-    HIP_CHECK_ERROR(hipStreamAddCallback(s.get(), cb, nullptr, 0), hipErrorStreamCaptureUnsupported);
+    HIP_CHECK_ERROR(hipStreamAddCallback(s.get(), cb, nullptr, 0),
+                    hipErrorStreamCaptureUnsupported);
   }
   // Later work on the invalidated capture is refused, then the capture ends with the error.
   HIP_CHECK_ERROR(hipMemsetAsync(d.get(), 0, 16, s.get()), hipErrorStreamCaptureInvalidated);
@@ -452,10 +471,13 @@ TEST_CASE("Unit_hipStreamBeginCapture_Negative_UnsafeCalls") {
   void* p = nullptr;
   HIP_CHECK(hipStreamBeginCapture(s.get(), mode));
   SECTION("hipMalloc") { HIP_CHECK_ERROR(hipMalloc(&p, 64), hipErrorStreamCaptureUnsupported); }
-  SECTION("hipHostMalloc") { HIP_CHECK_ERROR(hipHostMalloc(&p, 64, 0), hipErrorStreamCaptureUnsupported); }
+  SECTION("hipHostMalloc") {
+    HIP_CHECK_ERROR(hipHostMalloc(&p, 64, 0), hipErrorStreamCaptureUnsupported);
+  }
   SECTION("hipFree") { HIP_CHECK_ERROR(hipFree(d.get()), hipErrorStreamCaptureUnsupported); }
   SECTION("hipMemcpy (legacy stream, blocking capture)") {
-    HIP_CHECK_ERROR(hipMemcpy(d.get(), h, sizeof h, hipMemcpyHostToDevice), hipErrorStreamCaptureImplicit);
+    HIP_CHECK_ERROR(hipMemcpy(d.get(), h, sizeof h, hipMemcpyHostToDevice),
+                    hipErrorStreamCaptureImplicit);
   }
   SECTION("hipMemset (legacy stream, blocking capture)") {
     HIP_CHECK_ERROR(hipMemset(d.get(), 0, sizeof h), hipErrorStreamCaptureImplicit);
@@ -522,7 +544,8 @@ TEST_CASE("Unit_hipStreamWaitEvent_Capture_Positive_ExternalWaitReplays") {
   std::atomic<int> flag{0};
   HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
   HIP_CHECK(hipStreamWaitEvent(s.get(), outside.get(), hipEventWaitExternal));
-  HIP_CHECK(hipLaunchHostFunc(s.get(), [](void* p) { static_cast<std::atomic<int>*>(p)->store(1); }, &flag));
+  HIP_CHECK(hipLaunchHostFunc(
+      s.get(), [](void* p) { static_cast<std::atomic<int>*>(p)->store(1); }, &flag));
   Graph g(nullptr);
   HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
   Exec exec(g.get());

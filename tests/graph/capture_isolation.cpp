@@ -27,7 +27,8 @@ hipError_t on_thread(const std::function<hipError_t()>& body,
 // A few potentially unsafe calls, on the calling thread's own resources.
 hipError_t unsafe_calls() {
   hipStream_t mine = nullptr;
-  if (hipError_t rc = hipStreamCreateWithFlags(&mine, hipStreamNonBlocking); rc != hipSuccess) return rc;
+  if (hipError_t rc = hipStreamCreateWithFlags(&mine, hipStreamNonBlocking); rc != hipSuccess)
+    return rc;
   void* p = nullptr;
   hipError_t rc = hipMalloc(&p, 256);
   if (rc == hipSuccess) rc = hipMemsetAsync(p, 0, 256, mine);

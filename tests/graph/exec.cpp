@@ -153,7 +153,8 @@ TEST_CASE("Unit_hipGraphExecKernelNodeSetParams_Positive_Arguments") {
   other.func = reinterpret_cast<void*>(&scale);
   other.kernelParams = sargs;
   HIP_LAUNCH_CHECK(scale, dim3(1), dim3(1), 0, s.get(), b.get(), 1, 1);  // make scale known
-  HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), kernel, &other), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), kernel, &other),
+                  hipErrorInvalidValue);
   hipGraphNode_t copy = first_of_type(g.get(), hipGraphNodeTypeMemcpy);
   HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), copy, &p), hipErrorInvalidValue);
   Graph unrelated;
@@ -161,7 +162,8 @@ TEST_CASE("Unit_hipGraphExecKernelNodeSetParams_Positive_Arguments") {
   HIP_CHECK(hipGraphAddEmptyNode(&stranger, unrelated.get(), nullptr, 0));
   HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), stranger, &p), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(nullptr, kernel, &p), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), kernel, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExecKernelNodeSetParams(exec.get(), kernel, nullptr),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
@@ -170,7 +172,8 @@ TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
   int value = 0;
   hip_test::Event e1, e2;
   Graph g, child;
-  hipGraphNode_t set = nullptr, up = nullptr, down = nullptr, host = nullptr, rec = nullptr, sub = nullptr;
+  hipGraphNode_t set = nullptr, up = nullptr, down = nullptr, host = nullptr, rec = nullptr,
+                 sub = nullptr;
   hipHostNodeParams hp{bump, &value};
   hipGraphNode_t inner = nullptr;
   HIP_CHECK(hipGraphAddHostNode(&inner, child.get(), nullptr, 0, &hp));
@@ -181,8 +184,10 @@ TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
   ms.height = 1;
   ms.value = 0;
   HIP_CHECK(hipGraphAddMemsetNode(&set, g.get(), nullptr, 0, &ms));
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&up, g.get(), &set, 1, d.get(), src.data(), d.bytes(), hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &up, 1, dst.data(), d.get(), d.bytes(), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&up, g.get(), &set, 1, d.get(), src.data(), d.bytes(),
+                                    hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &up, 1, dst.data(), d.get(), d.bytes(),
+                                    hipMemcpyDeviceToHost));
   HIP_CHECK(hipGraphAddHostNode(&host, g.get(), &down, 1, &hp));
   HIP_CHECK(hipGraphAddEventRecordNode(&rec, g.get(), &host, 1, e1.get()));
   HIP_CHECK(hipGraphAddChildGraphNode(&sub, g.get(), &rec, 1, child.get()));
@@ -192,7 +197,8 @@ TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
   REQUIRE(dst[0] == 1);
   REQUIRE(value == 2);
 
-  HIP_CHECK(hipGraphExecMemcpyNodeSetParams1D(exec.get(), up, d.get(), src2.data(), d.bytes(), hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphExecMemcpyNodeSetParams1D(exec.get(), up, d.get(), src2.data(), d.bytes(),
+                                              hipMemcpyHostToDevice));
   hipHostNodeParams ten{bump_ten, &value};
   HIP_CHECK(hipGraphExecHostNodeSetParams(exec.get(), host, &ten));
   HIP_CHECK(hipGraphExecEventRecordNodeSetEvent(exec.get(), rec, e2.get()));
@@ -210,7 +216,8 @@ TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
   ms.value = 5;
   HIP_CHECK(hipGraphExecMemsetNodeSetParams(exec.get(), set, &ms));
   // The direction of a memcpy node cannot change.
-  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParams1D(exec.get(), up, dst.data(), dst.data(), 4, hipMemcpyHostToHost),
+  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParams1D(exec.get(), up, dst.data(), dst.data(), 4,
+                                                    hipMemcpyHostToHost),
                   hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphExecNodeSetParams(exec.get(), up, nullptr), hipErrorInvalidValue);
   hipMemcpy3DParms p3{};
@@ -226,10 +233,13 @@ TEST_CASE("Unit_hipGraphExecSetParams_Positive_OtherKinds") {
   hipGraphNode_t x = nullptr, y = nullptr;
   HIP_CHECK(hipGraphAddHostNode(&x, child3.get(), nullptr, 0, &hp));
   HIP_CHECK(hipGraphAddHostNode(&y, child3.get(), &x, 1, &hp));
-  HIP_CHECK_ERROR(hipGraphExecChildGraphNodeSetParams(exec.get(), sub, child3.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExecChildGraphNodeSetParams(exec.get(), sub, child3.get()),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphExecHostNodeSetParams(exec.get(), host, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphExecEventRecordNodeSetEvent(exec.get(), host, e1.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphExecEventWaitNodeSetEvent(exec.get(), rec, e1.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExecEventRecordNodeSetEvent(exec.get(), host, e1.get()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExecEventWaitNodeSetEvent(exec.get(), rec, e1.get()),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipGraphExecNodeSetParams_Positive_Generic") {
@@ -326,7 +336,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_Mismatches") {
   hipGraphExecUpdateResult result = hipGraphExecUpdateSuccess;
   SECTION("topology") {
     Graph longer(capture_chain(s.get(), d.get(), h.data(), 3));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), longer.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), longer.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorTopologyChanged);
   }
   SECTION("node type") {
@@ -336,7 +347,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_Mismatches") {
     HIP_CHECK(hipMemcpyAsync(h.data(), d.get(), 4, hipMemcpyDeviceToHost, s.get()));
     Graph other(nullptr);
     HIP_CHECK(hipStreamEndCapture(s.get(), other.out()));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorNodeTypeChanged);
     REQUIRE(error == nodes_of(other.get())[1]);
   }
@@ -347,19 +359,23 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_Mismatches") {
     HIP_CHECK(hipMemcpyAsync(h.data(), d.get(), kN * sizeof(int), hipMemcpyDeviceToHost, s.get()));
     Graph other(nullptr);
     HIP_CHECK(hipStreamEndCapture(s.get(), other.out()));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorFunctionChanged);
   }
   SECTION("parameters") {
     Graph g2;
     hip_test::DeviceBuffer<int> d2(kN);
     hipGraphNode_t n1 = nullptr;
-    HIP_CHECK(hipGraphAddMemcpyNode1D(&n1, g2.get(), nullptr, 0, d2.get(), d.get(), 4, hipMemcpyDeviceToDevice));
+    HIP_CHECK(hipGraphAddMemcpyNode1D(&n1, g2.get(), nullptr, 0, d2.get(), d.get(), 4,
+                                      hipMemcpyDeviceToDevice));
     Exec e2(g2.get());
     Graph g3;
     hipGraphNode_t n2 = nullptr;
-    HIP_CHECK(hipGraphAddMemcpyNode1D(&n2, g3.get(), nullptr, 0, h.data(), d.get(), 4, hipMemcpyDeviceToHost));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(e2.get(), g3.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK(hipGraphAddMemcpyNode1D(&n2, g3.get(), nullptr, 0, h.data(), d.get(), 4,
+                                      hipMemcpyDeviceToHost));
+    HIP_CHECK_ERROR(hipGraphExecUpdate(e2.get(), g3.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorParametersChanged);
     REQUIRE(error == n2);
   }

@@ -36,7 +36,8 @@ struct Pipeline {
   void build(hipGraph_t g, int* d, int* h, unsigned value, hipHostFn_t fn, int* counter) {
     hipMemsetParams ms = memset_of(d, value, kN);
     HIP_CHECK(hipGraphAddMemsetNode(&set, g, nullptr, 0, &ms));
-    HIP_CHECK(hipGraphAddMemcpyNode1D(&copy, g, &set, 1, h, d, kN * sizeof(int), hipMemcpyDeviceToHost));
+    HIP_CHECK(
+        hipGraphAddMemcpyNode1D(&copy, g, &set, 1, h, d, kN * sizeof(int), hipMemcpyDeviceToHost));
     hipHostNodeParams hp{fn, counter};
     HIP_CHECK(hipGraphAddHostNode(&host, g, &copy, 1, &hp));
   }
@@ -71,7 +72,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Positive_PatchesEveryKind") {
   REQUIRE(nodes.size() == 5);
   hipMemsetParams ms = memset_of(d2.get(), 7, kN);
   HIP_CHECK(hipGraphMemsetNodeSetParams(nodes[0], &ms));
-  HIP_CHECK(hipGraphMemcpyNodeSetParams1D(nodes[1], h2.data(), d2.get(), kN * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphMemcpyNodeSetParams1D(nodes[1], h2.data(), d2.get(), kN * sizeof(int),
+                                          hipMemcpyDeviceToHost));
   hipHostNodeParams ten{bump_ten, &counter};
   HIP_CHECK(hipGraphHostNodeSetParams(nodes[2], &ten));
   Graph child2;
@@ -123,7 +125,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_ResultInfo") {
     Pipeline q;
     q.build(other.get(), d.get(), h.data(), 3, bump, &counter);
     HIP_CHECK(hipGraphDestroyNode(q.host));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorTopologyChanged);
   }
   SECTION("an edge moved, same node count") {
@@ -132,7 +135,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_ResultInfo") {
     q.build(other.get(), d.get(), h.data(), 3, bump, &counter);
     HIP_CHECK(hipGraphRemoveDependencies(other.get(), &q.copy, &q.host, 1));
     HIP_CHECK(hipGraphAddDependencies(other.get(), &q.set, &q.host, 1));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorTopologyChanged);
     REQUIRE(error == q.host);
   }
@@ -144,7 +148,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_ResultInfo") {
     HIP_CHECK(hipGraphAddMemsetNode(&b, other.get(), &a, 1, &ms));
     hipHostNodeParams hp{bump, &counter};
     HIP_CHECK(hipGraphAddHostNode(&c, other.get(), &b, 1, &hp));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorNodeTypeChanged);
     REQUIRE(error == b);
   }
@@ -153,8 +158,10 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_ResultInfo") {
     Pipeline q;
     q.build(other.get(), d.get(), h.data(), 3, bump, &counter);
     std::vector<int> src(kN, 0);
-    HIP_CHECK(hipGraphMemcpyNodeSetParams1D(q.copy, d.get(), src.data(), kN * sizeof(int), hipMemcpyHostToDevice));
-    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+    HIP_CHECK(hipGraphMemcpyNodeSetParams1D(q.copy, d.get(), src.data(), kN * sizeof(int),
+                                            hipMemcpyHostToDevice));
+    HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                    hipErrorGraphExecUpdateFailure);
     REQUIRE(result == hipGraphExecUpdateErrorParametersChanged);
     REQUIRE(error == q.copy);
   }
@@ -180,7 +187,8 @@ TEST_CASE("Unit_hipGraphExecUpdate_Negative_ChildGraphShape") {
   HIP_CHECK(hipGraphAddChildGraphNode(&sub2, other.get(), nullptr, 0, bigger.get()));
   hipGraphNode_t error = nullptr;
   hipGraphExecUpdateResult result = hipGraphExecUpdateSuccess;
-  HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result), hipErrorGraphExecUpdateFailure);
+  HIP_CHECK_ERROR(hipGraphExecUpdate(exec.get(), other.get(), &error, &result),
+                  hipErrorGraphExecUpdateFailure);
   REQUIRE(result == hipGraphExecUpdateErrorTopologyChanged);
   REQUIRE(error == sub2);
   launch_and_wait(exec.get());
@@ -288,8 +296,8 @@ TEST_CASE("Unit_hipGraphAddNode_Positive_EventChildAndMemoryKinds") {
   hipHostNodeParams hp{bump, &counter};
   HIP_CHECK(hipGraphAddHostNode(&inner, child.get(), nullptr, 0, &hp));
   hipGraphNodeParams p{};
-  hipGraphNode_t alloc = nullptr, set = nullptr, copy = nullptr, sub = nullptr, rec = nullptr, wait = nullptr,
-                 free_node = nullptr;
+  hipGraphNode_t alloc = nullptr, set = nullptr, copy = nullptr, sub = nullptr, rec = nullptr,
+                 wait = nullptr, free_node = nullptr;
   p.type = hipGraphNodeTypeMemAlloc;
   p.alloc.poolProps.allocType = hipMemAllocationTypePinned;
   p.alloc.poolProps.location.type = hipMemLocationTypeDevice;
@@ -327,9 +335,9 @@ TEST_CASE("Unit_hipGraphAddNode_Positive_EventChildAndMemoryKinds") {
   HIP_CHECK(hipGraphAddNode(&free_node, g.get(), &wait, 1, &p));
 
   const std::pair<hipGraphNode_t, hipGraphNodeType> expected[] = {
-      {alloc, hipGraphNodeTypeMemAlloc}, {set, hipGraphNodeTypeMemset},
-      {copy, hipGraphNodeTypeMemcpy},    {sub, hipGraphNodeTypeGraph},
-      {rec, hipGraphNodeTypeEventRecord}, {wait, hipGraphNodeTypeWaitEvent},
+      {alloc, hipGraphNodeTypeMemAlloc},   {set, hipGraphNodeTypeMemset},
+      {copy, hipGraphNodeTypeMemcpy},      {sub, hipGraphNodeTypeGraph},
+      {rec, hipGraphNodeTypeEventRecord},  {wait, hipGraphNodeTypeWaitEvent},
       {free_node, hipGraphNodeTypeMemFree}};
   for (auto [node, type] : expected) {
     hipGraphNodeType t{};
@@ -401,7 +409,8 @@ TEST_CASE("Unit_hipGraphAddNode_Negative_Parameters") {
   p.type = hipGraphNodeTypeEmpty;
   HIP_CHECK_ERROR(hipGraphAddNode(nullptr, g.get(), nullptr, 0, &p), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphAddNode(&n, nullptr, nullptr, 0, &p), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), &stranger, 1, &p), hipErrorInvalidValue);  // another graph's node
+  HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), &stranger, 1, &p),
+                  hipErrorInvalidValue);  // another graph's node
   HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), nullptr, 1, &p), hipErrorInvalidValue);
   SECTION("zero-byte allocation") {
     p.type = hipGraphNodeTypeMemAlloc;
@@ -498,7 +507,8 @@ TEST_CASE("Unit_hipGraphInstantiate_Negative_ResultOut") {
     char log[16];
     std::memset(log, 'x', sizeof log);
     hipGraphNode_t error = a;
-    HIP_CHECK_ERROR(hipGraphInstantiate(&exec, g.get(), &error, log, sizeof log), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipGraphInstantiate(&exec, g.get(), &error, log, sizeof log),
+                    hipErrorInvalidValue);
     REQUIRE(std::memchr(log, '\0', sizeof log) != nullptr);  // terminated inside the buffer
     REQUIRE(std::strlen(log) > 0);
   }
@@ -547,7 +557,8 @@ TEST_CASE("Unit_hipDrvGraphAddMemsetNode_Positive_AndExecForms") {
   HIP_CHECK(hipGraphMemsetNodeGetParams(set, &back));
   REQUIRE(back.dst == d.get());
   REQUIRE(back.value == 4);
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &set, 1, h.data(), d.get(), d.bytes(), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &set, 1, h.data(), d.get(), d.bytes(),
+                                    hipMemcpyDeviceToHost));
   Exec exec(g.get());
   launch_and_wait(exec.get());
   REQUIRE(h[kN - 1] == 4);
@@ -577,16 +588,23 @@ TEST_CASE("Unit_hipDrvGraphAddMemsetNode_Positive_AndExecForms") {
   REQUIRE(h[kN - 1] == 500 + kN - 1);
 
   // Negative: null parameters, a node of the wrong kind, a changed direction.
-  HIP_CHECK_ERROR(hipDrvGraphAddMemsetNode(&up, g.get(), nullptr, 0, nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvGraphExecMemsetNodeSetParams(exec.get(), set, nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvGraphExecMemsetNodeSetParams(exec.get(), down, &ms, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), down, nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), set, &p, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphAddMemsetNode(&up, g.get(), nullptr, 0, nullptr, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphExecMemsetNodeSetParams(exec.get(), set, nullptr, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphExecMemsetNodeSetParams(exec.get(), down, &ms, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), down, nullptr, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), set, &p, nullptr),
+                  hipErrorInvalidValue);
   p.dstMemoryType = hipMemoryTypeDevice;
   p.dstDevice = d.get();
-  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), down, &p, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphExecMemcpyNodeSetParams(exec.get(), down, &p, nullptr),
+                  hipErrorInvalidValue);
   ms.elementSize = 3;
-  HIP_CHECK_ERROR(hipDrvGraphAddMemsetNode(&up, g.get(), nullptr, 0, &ms, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphAddMemsetNode(&up, g.get(), nullptr, 0, &ms, nullptr),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipGraphExecMemcpyNodeSetParamsSymbol_Positive_AndNegative") {
@@ -596,18 +614,22 @@ TEST_CASE("Unit_hipGraphExecMemcpyNodeSetParamsSymbol_Positive_AndNegative") {
   int in[4] = {1, 2, 3, 4}, in2[4] = {5, 6, 7, 8}, out[4] = {};
   Graph g;
   hipGraphNode_t to = nullptr, from = nullptr;
-  HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&to, g.get(), nullptr, 0, static_cast<const void*>(g_exec_symbol), in,
-                                          sizeof in, 0, hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphAddMemcpyNodeFromSymbol(&from, g.get(), &to, 1, out, static_cast<const void*>(g_exec_symbol),
-                                            sizeof out, 0, hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&to, g.get(), nullptr, 0,
+                                          static_cast<const void*>(g_exec_symbol), in, sizeof in, 0,
+                                          hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphAddMemcpyNodeFromSymbol(&from, g.get(), &to, 1, out,
+                                            static_cast<const void*>(g_exec_symbol), sizeof out, 0,
+                                            hipMemcpyDeviceToHost));
   Exec exec(g.get());
   launch_and_wait(exec.get());
   REQUIRE(out[3] == 4);
   // Write in2 at an offset of 8 elements, read it back from there.
-  HIP_CHECK(hipGraphExecMemcpyNodeSetParamsToSymbol(exec.get(), to, static_cast<const void*>(g_exec_symbol), in2,
-                                                    sizeof in2, 8 * sizeof(int), hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphExecMemcpyNodeSetParamsFromSymbol(exec.get(), from, out, static_cast<const void*>(g_exec_symbol),
-                                                      sizeof out, 8 * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphExecMemcpyNodeSetParamsToSymbol(
+      exec.get(), to, static_cast<const void*>(g_exec_symbol), in2, sizeof in2, 8 * sizeof(int),
+      hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphExecMemcpyNodeSetParamsFromSymbol(
+      exec.get(), from, out, static_cast<const void*>(g_exec_symbol), sizeof out, 8 * sizeof(int),
+      hipMemcpyDeviceToHost));
   launch_and_wait(exec.get());
   REQUIRE(out[0] == 5);
   REQUIRE(out[3] == 8);
@@ -617,14 +639,16 @@ TEST_CASE("Unit_hipGraphExecMemcpyNodeSetParamsSymbol_Positive_AndNegative") {
   Graph unrelated;
   hipGraphNode_t stranger = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&stranger, unrelated.get(), nullptr, 0));
-  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsToSymbol(exec.get(), stranger, static_cast<const void*>(g_exec_symbol),
-                                                          in2, sizeof in2, 0, hipMemcpyHostToDevice),
+  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsToSymbol(
+                      exec.get(), stranger, static_cast<const void*>(g_exec_symbol), in2,
+                      sizeof in2, 0, hipMemcpyHostToDevice),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsFromSymbol(exec.get(), from, out, nullptr, sizeof out, 0,
-                                                            hipMemcpyDeviceToHost),
+  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsFromSymbol(exec.get(), from, out, nullptr,
+                                                            sizeof out, 0, hipMemcpyDeviceToHost),
                   hipErrorInvalidSymbol);
-  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsToSymbol(exec.get(), to, static_cast<const void*>(g_exec_symbol),
-                                                          in2, sizeof in2, 0, hipMemcpyDeviceToHost),
+  HIP_CHECK_ERROR(hipGraphExecMemcpyNodeSetParamsToSymbol(
+                      exec.get(), to, static_cast<const void*>(g_exec_symbol), in2, sizeof in2, 0,
+                      hipMemcpyDeviceToHost),
                   hipErrorInvalidMemcpyDirection);
   // The plan still runs the last good parameters.
   std::memset(out, 0, sizeof out);
@@ -637,8 +661,10 @@ TEST_CASE("Unit_hipGraphMemcpyNodeSetParams_Positive_AndNegative") {
   std::vector<int> src(kN, 3), src2(kN, 4), h(kN, 0);
   Graph g;
   hipGraphNode_t up = nullptr, down = nullptr;
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&up, g.get(), nullptr, 0, d.get(), src.data(), d.bytes(), hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &up, 1, h.data(), d.get(), d.bytes(), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&up, g.get(), nullptr, 0, d.get(), src.data(), d.bytes(),
+                                    hipMemcpyHostToDevice));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&down, g.get(), &up, 1, h.data(), d.get(), d.bytes(),
+                                    hipMemcpyDeviceToHost));
   hipMemcpy3DParms p{};
   HIP_CHECK(hipGraphMemcpyNodeGetParams(up, &p));
   p.srcPtr.ptr = src2.data();

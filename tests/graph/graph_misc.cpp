@@ -78,7 +78,8 @@ TEST_CASE("Unit_hipGraphAddMemAllocNode_Positive_StableAddress") {
   constexpr int kN = 64;
   Graph g;
   hipMemAllocNodeParams p = alloc_params(kN * sizeof(int));
-  hipGraphNode_t alloc = nullptr, set = nullptr, kernel = nullptr, copy = nullptr, free_node = nullptr;
+  hipGraphNode_t alloc = nullptr, set = nullptr, kernel = nullptr, copy = nullptr,
+                 free_node = nullptr;
   HIP_CHECK(hipGraphAddMemAllocNode(&alloc, g.get(), nullptr, 0, &p));
   REQUIRE(p.dptr != nullptr);
   int* d = static_cast<int*>(p.dptr);
@@ -117,7 +118,8 @@ TEST_CASE("Unit_hipGraphAddMemAllocNode_Positive_StableAddress") {
   REQUIRE(attr.type == hipMemoryTypeDevice);
 
   uint64_t used = 0;
-  HIP_CHECK(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &used));
+  HIP_CHECK(
+      hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &used));
   REQUIRE(used >= kN * sizeof(int));
 
   Exec exec(g.get());
@@ -166,8 +168,10 @@ TEST_CASE("Unit_hipGraphAddMemFreeNode_Negative_Parameters") {
   hipGraphNode_t n = nullptr;
   hip_test::DeviceBuffer<int> ordinary(4);
   HIP_CHECK_ERROR(hipGraphAddMemFreeNode(&n, g.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddMemFreeNode(&n, g.get(), nullptr, 0, ordinary.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvGraphAddMemFreeNode(&n, g.get(), nullptr, 0, ordinary.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddMemFreeNode(&n, g.get(), nullptr, 0, ordinary.get()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphAddMemFreeNode(&n, g.get(), nullptr, 0, ordinary.get()),
+                  hipErrorInvalidValue);
   hipGraphNode_t empty = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&empty, g.get(), nullptr, 0));
   void* out = nullptr;
@@ -180,18 +184,21 @@ TEST_CASE("Unit_hipDeviceGraphMemAttribute_Positive_Watermarks") {
   uint64_t before = 0, high = 0, zero = 0;
   // Blocks of destroyed graphs stay reserved in the graph pool until trimmed.
   HIP_CHECK(hipDeviceGraphMemTrim(hip_test::device()));
-  HIP_CHECK(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &before));
+  HIP_CHECK(
+      hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &before));
   {
     Graph g;
     hipGraphNode_t n = nullptr;
     hipMemAllocNodeParams p = alloc_params(1 << 20);
     HIP_CHECK(hipGraphAddMemAllocNode(&n, g.get(), nullptr, 0, &p));
     uint64_t now = 0;
-    HIP_CHECK(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrReservedMemCurrent, &now));
+    HIP_CHECK(
+        hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrReservedMemCurrent, &now));
     REQUIRE(now == before + (1 << 20));
   }
   uint64_t after = 0;
-  HIP_CHECK(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &after));
+  HIP_CHECK(
+      hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &after));
   REQUIRE(after == before);  // returned with the graph
   HIP_CHECK(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemHigh, &high));
   REQUIRE(high >= before + (1 << 20));
@@ -201,13 +208,17 @@ TEST_CASE("Unit_hipDeviceGraphMemAttribute_Positive_Watermarks") {
   HIP_CHECK(hipDeviceGraphMemTrim(hip_test::device()));
 
   uint64_t one = 1;
-  HIP_CHECK_ERROR(hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemHigh, &one),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &zero),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, nullptr),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceGetGraphMemAttribute(-1, hipGraphMemAttrUsedMemCurrent, &high), hipErrorInvalidDevice);
+  HIP_CHECK_ERROR(
+      hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemHigh, &one),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, &zero),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipDeviceGetGraphMemAttribute(hip_test::device(), hipGraphMemAttrUsedMemCurrent, nullptr),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDeviceGetGraphMemAttribute(-1, hipGraphMemAttrUsedMemCurrent, &high),
+                  hipErrorInvalidDevice);
   HIP_CHECK_ERROR(hipDeviceGraphMemTrim(1000), hipErrorInvalidDevice);
 }
 
@@ -221,7 +232,8 @@ TEST_CASE("Unit_hipUserObject_Positive_Lifetime") {
   REQUIRE(g_destroyed == 0);
   {
     Graph g;
-    HIP_CHECK(hipGraphRetainUserObject(g.get(), obj, 1, hipGraphUserObjectMove));  // takes our reference
+    HIP_CHECK(
+        hipGraphRetainUserObject(g.get(), obj, 1, hipGraphUserObjectMove));  // takes our reference
     Graph clone(nullptr);
     HIP_CHECK(hipGraphClone(clone.out(), g.get()));
     hipGraphNode_t n = nullptr;
@@ -238,12 +250,14 @@ TEST_CASE("Unit_hipUserObject_Positive_Lifetime") {
 
 TEST_CASE("Unit_hipUserObject_Negative_Parameters") {
   hipUserObject_t obj = nullptr;
-  HIP_CHECK_ERROR(hipUserObjectCreate(nullptr, nullptr, destroy_counter, 1, hipUserObjectNoDestructorSync),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipUserObjectCreate(nullptr, nullptr, destroy_counter, 1, hipUserObjectNoDestructorSync),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipUserObjectCreate(&obj, nullptr, nullptr, 1, hipUserObjectNoDestructorSync),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipUserObjectCreate(&obj, nullptr, destroy_counter, 0, hipUserObjectNoDestructorSync),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipUserObjectCreate(&obj, nullptr, destroy_counter, 0, hipUserObjectNoDestructorSync),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipUserObjectCreate(&obj, nullptr, destroy_counter, 1, 0), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipUserObjectRetain(nullptr, 1), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipUserObjectRelease(nullptr, 1), hipErrorInvalidValue);
@@ -260,8 +274,8 @@ TEST_CASE("Unit_hipUserObject_Negative_Parameters") {
 }
 
 TEST_CASE("Unit_hipGraphDebugDotPrint_Positive_ValidDot") {
-  const unsigned flags = GENERATE(0u, unsigned(hipGraphDebugDotFlagsVerbose),
-                                  unsigned(hipGraphDebugDotFlagsHandles));
+  const unsigned flags =
+      GENERATE(0u, unsigned(hipGraphDebugDotFlagsVerbose), unsigned(hipGraphDebugDotFlagsHandles));
   int value = 0;
   hip_test::DeviceBuffer<int> d(16);
   hip_test::Event e;
@@ -293,7 +307,8 @@ TEST_CASE("Unit_hipGraphDebugDotPrint_Negative_Parameters") {
   Graph g;
   HIP_CHECK_ERROR(hipGraphDebugDotPrint(nullptr, "x.dot", 0), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphDebugDotPrint(g.get(), nullptr, 0), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphDebugDotPrint(g.get(), "/nonexistent-dir/x.dot", 0), hipErrorOperatingSystem);
+  HIP_CHECK_ERROR(hipGraphDebugDotPrint(g.get(), "/nonexistent-dir/x.dot", 0),
+                  hipErrorOperatingSystem);
 }
 
 // Copy kinds appear by their enumerator names and every byte count has one form

@@ -106,11 +106,13 @@ TEST_CASE("Unit_hipGraphAddKernelNode_Negative_Parameters") {
   HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
   SECTION("null function") {
     p.func = nullptr;
-    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p), hipErrorInvalidDeviceFunction);
+    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p),
+                    hipErrorInvalidDeviceFunction);
   }
   SECTION("unknown function") {
     p.func = reinterpret_cast<void*>(&bump);
-    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p), hipErrorInvalidDeviceFunction);
+    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p),
+                    hipErrorInvalidDeviceFunction);
   }
   SECTION("zero grid") {
     grid_of(p) = dim3(0);
@@ -118,7 +120,8 @@ TEST_CASE("Unit_hipGraphAddKernelNode_Negative_Parameters") {
   }
   SECTION("block too large") {
     block_of(p) = dim3(4096);
-    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p), hipErrorInvalidConfiguration);
+    HIP_CHECK_ERROR(hipGraphAddKernelNode(&k, g.get(), nullptr, 0, &p),
+                    hipErrorInvalidConfiguration);
   }
   SECTION("missing arguments") {
     p.kernelParams = nullptr;
@@ -161,7 +164,8 @@ TEST_CASE("Unit_hipGraphKernelNodeAttribute_Positive_Basic") {
   REQUIRE(out.priority == 3);
   HIP_CHECK_ERROR(hipGraphKernelNodeSetAttribute(k1, hipKernelNodeAttributePriority, nullptr),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphKernelNodeGetAttribute(k1, hipLaunchAttributeID(999), &out), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphKernelNodeGetAttribute(k1, hipLaunchAttributeID(999), &out),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphKernelNodeGetAttribute(empty, hipKernelNodeAttributePriority, &out),
                   hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphKernelNodeCopyAttributes(k1, empty), hipErrorInvalidValue);
@@ -186,7 +190,8 @@ TEST_CASE("Unit_hipGraphAddMemcpyNode1D_Positive_Basic") {
   REQUIRE(p.kind == hipMemcpyHostToDevice);
   // SetParams1D retargets the copy.
   std::vector<int> other(kN, 7);
-  HIP_CHECK(hipGraphMemcpyNodeSetParams1D(up, d.get(), other.data(), d.bytes(), hipMemcpyHostToDevice));
+  HIP_CHECK(
+      hipGraphMemcpyNodeSetParams1D(up, d.get(), other.data(), d.bytes(), hipMemcpyHostToDevice));
   run(g.get());
   REQUIRE(dst == other);
 }
@@ -196,17 +201,21 @@ TEST_CASE("Unit_hipGraphAddMemcpyNode1D_Negative_Parameters") {
   std::vector<int> h(kN);
   Graph g;
   hipGraphNode_t n = nullptr;
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, nullptr, h.data(), 4, hipMemcpyDefault),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, d.get(), h.data(), 0, hipMemcpyDefault),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, nullptr, h.data(), 4, hipMemcpyDefault),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, d.get(), h.data(), 0, hipMemcpyDefault),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, d.get(), h.data(), d.bytes() + 4,
                                           hipMemcpyHostToDevice),
                   hipErrorInvalidValue);  // past the allocation's end
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, d.get(), h.data(), 4, hipMemcpyKind(42)),
-                  hipErrorInvalidMemcpyDirection);
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNode1D(nullptr, g.get(), nullptr, 0, d.get(), h.data(), 4, hipMemcpyDefault),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipGraphAddMemcpyNode1D(&n, g.get(), nullptr, 0, d.get(), h.data(), 4, hipMemcpyKind(42)),
+      hipErrorInvalidMemcpyDirection);
+  HIP_CHECK_ERROR(
+      hipGraphAddMemcpyNode1D(nullptr, g.get(), nullptr, 0, d.get(), h.data(), 4, hipMemcpyDefault),
+      hipErrorInvalidValue);
   REQUIRE(node_count(g.get()) == 0);
 }
 
@@ -307,7 +316,8 @@ TEST_CASE("Unit_hipDrvGraphAddMemcpyNode_Positive_Basic") {
   REQUIRE(back.WidthInBytes == d.bytes());
   REQUIRE(back.dstDevice == d.get());
   HIP_CHECK(hipDrvGraphMemcpyNodeSetParams(up, &p));
-  HIP_CHECK_ERROR(hipDrvGraphAddMemcpyNode(&up, g.get(), nullptr, 0, nullptr, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvGraphAddMemcpyNode(&up, g.get(), nullptr, 0, nullptr, nullptr),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipGraphAddMemcpyNodeSymbol_Positive_Basic") {
@@ -317,9 +327,11 @@ TEST_CASE("Unit_hipGraphAddMemcpyNodeSymbol_Positive_Basic") {
   int in[4] = {5, 6, 7, 8}, out[4] = {};
   Graph g;
   hipGraphNode_t to = nullptr, from = nullptr;
-  HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&to, g.get(), nullptr, 0, static_cast<const void*>(g_symbol), in, sizeof in,
+  HIP_CHECK(hipGraphAddMemcpyNodeToSymbol(&to, g.get(), nullptr, 0,
+                                          static_cast<const void*>(g_symbol), in, sizeof in,
                                           4 * sizeof(int), hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphAddMemcpyNodeFromSymbol(&from, g.get(), &to, 1, out, static_cast<const void*>(g_symbol), sizeof out,
+  HIP_CHECK(hipGraphAddMemcpyNodeFromSymbol(&from, g.get(), &to, 1, out,
+                                            static_cast<const void*>(g_symbol), sizeof out,
                                             4 * sizeof(int), hipMemcpyDeviceToHost));
   run(g.get());
   REQUIRE(std::equal(in, in + 4, out));
@@ -327,18 +339,21 @@ TEST_CASE("Unit_hipGraphAddMemcpyNodeSymbol_Positive_Basic") {
   HIP_CHECK(hipGraphNodeGetType(to, &type));
   REQUIRE(type == hipGraphNodeTypeMemcpy);
   int in2[4] = {9, 9, 9, 9};
-  HIP_CHECK(hipGraphMemcpyNodeSetParamsToSymbol(to, static_cast<const void*>(g_symbol), in2, sizeof in2, 4 * sizeof(int),
+  HIP_CHECK(hipGraphMemcpyNodeSetParamsToSymbol(to, static_cast<const void*>(g_symbol), in2,
+                                                sizeof in2, 4 * sizeof(int),
                                                 hipMemcpyHostToDevice));
-  HIP_CHECK(hipGraphMemcpyNodeSetParamsFromSymbol(from, out, static_cast<const void*>(g_symbol), sizeof out,
-                                                  4 * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphMemcpyNodeSetParamsFromSymbol(from, out, static_cast<const void*>(g_symbol),
+                                                  sizeof out, 4 * sizeof(int),
+                                                  hipMemcpyDeviceToHost));
   run(g.get());
   REQUIRE(out[0] == 9);
   hipGraphNode_t n = nullptr;
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNodeToSymbol(&n, g.get(), nullptr, 0, static_cast<const void*>(g_symbol), in, sizeof in, 0,
-                                                hipMemcpyDeviceToHost),
-                  hipErrorInvalidMemcpyDirection);
-  HIP_CHECK_ERROR(hipGraphAddMemcpyNodeFromSymbol(&n, g.get(), nullptr, 0, out, nullptr, sizeof out, 0,
-                                                  hipMemcpyDeviceToHost),
+  HIP_CHECK_ERROR(
+      hipGraphAddMemcpyNodeToSymbol(&n, g.get(), nullptr, 0, static_cast<const void*>(g_symbol), in,
+                                    sizeof in, 0, hipMemcpyDeviceToHost),
+      hipErrorInvalidMemcpyDirection);
+  HIP_CHECK_ERROR(hipGraphAddMemcpyNodeFromSymbol(&n, g.get(), nullptr, 0, out, nullptr, sizeof out,
+                                                  0, hipMemcpyDeviceToHost),
                   hipErrorInvalidSymbol);
 }
 
@@ -456,8 +471,10 @@ TEST_CASE("Unit_hipGraphAddChildGraphNode_Positive_Basic") {
   HIP_CHECK(hipGraphChildGraphNodeGetGraph(c, &embedded));
   REQUIRE(node_count(embedded) == 2);
   hipGraphNode_t n = nullptr;
-  HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, parent.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, parent.get(), nullptr, 0, parent.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, parent.get(), nullptr, 0, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, parent.get(), nullptr, 0, parent.get()),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphChildGraphNodeGetGraph(after, &embedded), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphChildGraphNodeGetGraph(c, nullptr), hipErrorInvalidValue);
 }
@@ -488,7 +505,8 @@ TEST_CASE("Unit_hipGraphAddEventRecordNode_Positive_Basic") {
   HIP_CHECK(hipStreamSynchronize(t.get()));
 
   hipGraphNode_t n = nullptr;
-  HIP_CHECK_ERROR(hipGraphAddEventRecordNode(&n, g.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddEventRecordNode(&n, g.get(), nullptr, 0, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphAddEventWaitNode(&n, g.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphEventRecordNodeGetEvent(wait, &out), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphEventWaitNodeGetEvent(rec, &out), hipErrorInvalidValue);
@@ -545,7 +563,8 @@ TEST_CASE("Unit_hipGraphAddNode_Positive_Kinds") {
   hipGraphNode_t n = nullptr;
   HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), nullptr, 0, nullptr), hipErrorInvalidValue);
   p = hipGraphNodeParams{};
-  p.type = hipGraphNodeTypeExtSemaphoreSignal;  // with no semaphores (conformance_external has real ones)
+  p.type =
+      hipGraphNodeTypeExtSemaphoreSignal;  // with no semaphores (conformance_external has real ones)
   HIP_CHECK_ERROR(hipGraphAddNode(&n, g.get(), nullptr, 0, &p), hipErrorInvalidValue);
   p = hipGraphNodeParams{};
   p.type = hipGraphNodeTypeMemcpy;

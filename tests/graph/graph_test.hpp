@@ -79,7 +79,9 @@ class Graph {
 class Exec {
  public:
   Exec() = default;
-  explicit Exec(hipGraph_t graph) { HIP_CHECK(hipGraphInstantiate(&e_, graph, nullptr, nullptr, 0)); }
+  explicit Exec(hipGraph_t graph) {
+    HIP_CHECK(hipGraphInstantiate(&e_, graph, nullptr, nullptr, 0));
+  }
   ~Exec() {
     if (e_) (void)hipGraphExecDestroy(e_);
   }

@@ -86,7 +86,8 @@ TEST_CASE("Unit_hipGraphAddMemAllocNode_Positive_AddressStableAcrossInstantiatio
       REQUIRE(back.dptr == d);
       // The block outlives the replay: it can be read outside the graph.
       int last = 0;
-      HIP_CHECK(hipMemcpy(&last, static_cast<int*>(d) + kN - 1, sizeof last, hipMemcpyDeviceToHost));
+      HIP_CHECK(
+          hipMemcpy(&last, static_cast<int*>(d) + kN - 1, sizeof last, hipMemcpyDeviceToHost));
       REQUIRE(last == static_cast<int>(value));
     }
   }
@@ -136,7 +137,8 @@ TEST_CASE("Unit_hipGraphAddMemAllocNode_Negative_Placement") {
   hipGraphNode_t alloc = nullptr, n = nullptr;
   HIP_CHECK(hipGraphAddMemAllocNode(&alloc, g.get(), nullptr, 0, &p));
   SECTION("not inside a child graph") {
-    HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, holder.get(), nullptr, 0, g.get()), hipErrorNotSupported);
+    HIP_CHECK_ERROR(hipGraphAddChildGraphNode(&n, holder.get(), nullptr, 0, g.get()),
+                    hipErrorNotSupported);
     REQUIRE(node_count(holder.get()) == 0);
   }
   SECTION("free nodes need the start of a graph allocation") {
@@ -147,7 +149,8 @@ TEST_CASE("Unit_hipGraphAddMemAllocNode_Negative_Placement") {
   SECTION("the block goes with its last graph") {
     void* gone = p.dptr;
     HIP_CHECK(hipGraphDestroyNode(alloc));
-    HIP_CHECK_ERROR(hipGraphAddMemFreeNode(&n, holder.get(), nullptr, 0, gone), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipGraphAddMemFreeNode(&n, holder.get(), nullptr, 0, gone),
+                    hipErrorInvalidValue);
   }
   SECTION("memory node parameters cannot change") {
     hipGraphNodeParams np{};
@@ -199,7 +202,7 @@ TEST_CASE("Unit_hipGraphRetainUserObject_Positive_GraphAndCloneReferences") {
   HIP_CHECK(hipUserObjectCreate(&b, &destroyed_b, count_destroy, 1, hipUserObjectNoDestructorSync));
   hipGraph_t g = nullptr, clone = nullptr;
   HIP_CHECK(hipGraphCreate(&g, 0));
-  HIP_CHECK(hipGraphRetainUserObject(g, a, 3, 0));  // the graph's own three
+  HIP_CHECK(hipGraphRetainUserObject(g, a, 3, 0));                       // the graph's own three
   HIP_CHECK(hipGraphRetainUserObject(g, b, 1, hipGraphUserObjectMove));  // ours moves in
   HIP_CHECK(hipUserObjectRelease(a, 1));  // ours goes; the graph still holds a
   REQUIRE(destroyed_a == 0);
@@ -230,10 +233,10 @@ TEST_CASE("Unit_hipUserObject_Positive_DestructorAfterLastReplay") {
   HIP_CHECK(hipGraphCreate(&g, 0));
   // A host node that holds the replay until the test lets it go (bounded).
   hipHostNodeParams hp{[](void* p) {
-                         auto* st = static_cast<HostState*>(p);
-                         st->entered->store(1);
-                         for (int i = 0; i < 10000 && !st->open->load(); ++i)
-                           std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    auto* st = static_cast<HostState*>(p);
+    st->entered->store(1);
+    for (int i = 0; i < 10000 && !st->open->load(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
                        },
                        &state};
   hipGraphNode_t host = nullptr;
@@ -509,10 +512,11 @@ class DotParser {
       tok_ = Tok::kEdgeOp;
       return;
     }
-    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' || static_cast<unsigned char>(c) >= 0x80) {
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
+        static_cast<unsigned char>(c) >= 0x80) {
       size_t start = pos_;
-      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_' ||
-                                  static_cast<unsigned char>(s_[pos_]) >= 0x80))
+      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
+                                  s_[pos_] == '_' || static_cast<unsigned char>(s_[pos_]) >= 0x80))
         ++pos_;
       value_ = s_.substr(start, pos_ - start);
       tok_ = Tok::kId;
@@ -522,7 +526,8 @@ class DotParser {
       size_t start = pos_;
       if (s_[pos_] == '-') ++pos_;
       bool digits = false, dot = false;
-      while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) || (s_[pos_] == '.' && !dot))) {
+      while (pos_ < s_.size() &&
+             (std::isdigit(static_cast<unsigned char>(s_[pos_])) || (s_[pos_] == '.' && !dot))) {
         if (s_[pos_] == '.') dot = true;
         else digits = true;
         ++pos_;
@@ -567,11 +572,11 @@ std::string handle_text(const void* p) {
 }  // namespace
 
 TEST_CASE("Unit_hipGraphDebugDotPrint_Positive_ParsesAsDot") {
-  const unsigned flags = GENERATE(0u, unsigned(hipGraphDebugDotFlagsVerbose),
-                                  unsigned(hipGraphDebugDotFlagsHandles),
-                                  unsigned(hipGraphDebugDotFlagsKernelNodeParams | hipGraphDebugDotFlagsHandles),
-                                  unsigned(hipGraphDebugDotFlagsMemcpyNodeParams | hipGraphDebugDotFlagsMemsetNodeParams |
-                                           hipGraphDebugDotFlagsHostNodeParams | hipGraphDebugDotFlagsEventNodeParams));
+  const unsigned flags = GENERATE(
+      0u, unsigned(hipGraphDebugDotFlagsVerbose), unsigned(hipGraphDebugDotFlagsHandles),
+      unsigned(hipGraphDebugDotFlagsKernelNodeParams | hipGraphDebugDotFlagsHandles),
+      unsigned(hipGraphDebugDotFlagsMemcpyNodeParams | hipGraphDebugDotFlagsMemsetNodeParams |
+               hipGraphDebugDotFlagsHostNodeParams | hipGraphDebugDotFlagsEventNodeParams));
   INFO("flags " << flags);
   int value = 0;
   hip_test::DeviceBuffer<int> d(16);
@@ -595,7 +600,8 @@ TEST_CASE("Unit_hipGraphDebugDotPrint_Positive_ParsesAsDot") {
   hipMemsetParams ms = memset_of(d.get(), 3, 16);
   HIP_CHECK(hipGraphAddMemsetNode(&n, g.get(), &top[0], 1, &ms));
   top.push_back(n);
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&n, g.get(), &top[2], 1, h.data(), d.get(), d.bytes(), hipMemcpyDeviceToHost));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&n, g.get(), &top[2], 1, h.data(), d.get(), d.bytes(),
+                                    hipMemcpyDeviceToHost));
   top.push_back(n);
   HIP_CHECK(hipGraphAddHostNode(&n, g.get(), &top[3], 1, &hp));
   top.push_back(n);
@@ -615,7 +621,8 @@ TEST_CASE("Unit_hipGraphDebugDotPrint_Positive_ParsesAsDot") {
     int* ptr = d.get();
     int count = 16;
     void* args[] = {&ptr, &count};
-    hipKernelNodeParams kp = kernel_node(reinterpret_cast<void*>(&add_one), dim3(1), dim3(16), args);
+    hipKernelNodeParams kp =
+        kernel_node(reinterpret_cast<void*>(&add_one), dim3(1), dim3(16), args);
     HIP_CHECK(hipGraphAddKernelNode(&n, g.get(), &top[2], 1, &kp));
     top.push_back(n);
   }

@@ -79,7 +79,8 @@ TEST_CASE("Unit_hipGraphExecKernelNodeSetParams_Positive_QueuedReplaysKeepParame
     arg = 100 + i;
     HIP_CHECK(hipGraphExecKernelNodeSetParams(exec.get(), kernel, &p));
     HIP_CHECK(hipGraphLaunch(exec.get(), s.get()));
-    HIP_CHECK(hipMemcpyAsync(&snapshot[i], value.get(), sizeof(int), hipMemcpyDeviceToHost, s.get()));
+    HIP_CHECK(
+        hipMemcpyAsync(&snapshot[i], value.get(), sizeof(int), hipMemcpyDeviceToHost, s.get()));
   }
   gate.open();
   HIP_CHECK(hipStreamSynchronize(s.get()));
@@ -96,7 +97,8 @@ TEST_CASE("Unit_hipGraphLaunch_Positive_ConcurrentStreams") {
   hip_test::DeviceBuffer<int> counter(1);
   HIP_CHECK(hipMemset(counter.get(), 0, sizeof(int)));
   HIP_CHECK(hipStreamBeginCapture(s1.get(), hipStreamCaptureModeGlobal));
-  for (int i = 0; i < 10; ++i) HIP_LAUNCH_CHECK(increment, dim3(2), dim3(32), 0, s1.get(), counter.get());
+  for (int i = 0; i < 10; ++i)
+    HIP_LAUNCH_CHECK(increment, dim3(2), dim3(32), 0, s1.get(), counter.get());
   Graph g(nullptr);
   HIP_CHECK(hipStreamEndCapture(s1.get(), g.out()));
   Exec exec(g.get());
@@ -123,7 +125,8 @@ TEST_CASE("Unit_hipGraphLaunch_Positive_MillionReplaysGrowNoMemory") {
   HIP_CHECK(hipMallocAsync(&scratch, 64, s.get()));
   HIP_LAUNCH_CHECK(increment, dim3(1), dim3(1), 0, s.get(), counter.get());
   HIP_CHECK(hipMemsetAsync(scratch, 0, 64, s.get()));
-  HIP_CHECK(hipLaunchHostFunc(s.get(), [](void* p) { ++*static_cast<int*>(p); }, &host_calls));
+  HIP_CHECK(hipLaunchHostFunc(
+      s.get(), [](void* p) { ++*static_cast<int*>(p); }, &host_calls));
   HIP_CHECK(hipEventRecord(e.get(), s.get()));
   HIP_CHECK(hipFreeAsync(scratch, s.get()));
   Graph g(nullptr);
@@ -153,7 +156,8 @@ TEST_CASE("Unit_hipGraphLaunch_Positive_MillionReplaysGrowNoMemory") {
   HIP_CHECK(hipMemcpy(&total, counter.get(), sizeof total, hipMemcpyDeviceToHost));
   REQUIRE(total == kReplays);
   REQUIRE(host_calls == kReplays);
-  WARN("RSS after warm-up " << before << " KiB, after " << kReplays << " replays " << after << " KiB");
+  WARN("RSS after warm-up " << before << " KiB, after " << kReplays << " replays " << after
+                            << " KiB");
   if (!kCheckRss) {
     WARN("RSS growth not checked under AddressSanitizer (its quarantine keeps freed memory)");
     return;
@@ -170,7 +174,8 @@ TEST_CASE("Unit_hipGraphInstantiate_Positive_LargeGraphs") {
   HIP_CHECK(hipMemset(counter.get(), 0, sizeof(int)));
   constexpr int kNodes = 8192;
   HIP_CHECK(hipStreamBeginCapture(s.get(), hipStreamCaptureModeGlobal));
-  for (int i = 0; i < kNodes; ++i) HIP_LAUNCH_CHECK(increment, dim3(1), dim3(1), 0, s.get(), counter.get());
+  for (int i = 0; i < kNodes; ++i)
+    HIP_LAUNCH_CHECK(increment, dim3(1), dim3(1), 0, s.get(), counter.get());
   Graph g(nullptr);
   HIP_CHECK(hipStreamEndCapture(s.get(), g.out()));
   REQUIRE(node_count(g.get()) == kNodes);

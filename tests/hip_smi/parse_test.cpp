@@ -183,12 +183,14 @@ TEST_CASE("JSON strings: well-formed UTF-8 passes, other bytes become \\u00XX") 
     append_json_string(out, text);
     return out;
   };
-  CHECK(quoted("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
-  CHECK(quoted("Gold \xe9" "dition") == "\"Gold \\u00e9dition\"");           // Latin-1 byte
-  CHECK(quoted("cut \xe2\x82") == "\"cut \\u00e2\\u0082\"");              // truncated sequence
-  CHECK(quoted("\xc0\xaf") == "\"\\u00c0\\u00af\"");                      // overlong '/'
-  CHECK(quoted("\xed\xa0\x80") == "\"\\u00ed\\u00a0\\u0080\"");          // a UTF-16 surrogate
-  CHECK(quoted("\xf4\x90\x80\x80") == "\"\\u00f4\\u0090\\u0080\\u0080\""); // above U+10FFFF
+  CHECK(quoted("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+        "\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"");
+  CHECK(quoted("Gold \xe9"
+               "dition") == "\"Gold \\u00e9dition\"");                      // Latin-1 byte
+  CHECK(quoted("cut \xe2\x82") == "\"cut \\u00e2\\u0082\"");                // truncated sequence
+  CHECK(quoted("\xc0\xaf") == "\"\\u00c0\\u00af\"");                        // overlong '/'
+  CHECK(quoted("\xed\xa0\x80") == "\"\\u00ed\\u00a0\\u0080\"");             // a UTF-16 surrogate
+  CHECK(quoted("\xf4\x90\x80\x80") == "\"\\u00f4\\u0090\\u0080\\u0080\"");  // above U+10FFFF
   CHECK(quoted("tab\tdel\x7f") == "\"tab\\tdel\\u007f\"");
 }
 
@@ -242,7 +244,8 @@ TEST_CASE("query rows: units, [N/A] for unknown values, nounits") {
   a.key = "gpu0";
   s.agents.push_back(a);
   std::vector<std::string> f = {"index", "name", "memory.used", "memory.free", "power.draw"};
-  CHECK(query_csv_header(f, true) == "index, name, memory.used [MiB], memory.free [MiB], power.draw [W]\n");
+  CHECK(query_csv_header(f, true) ==
+        "index, name, memory.used [MiB], memory.free [MiB], power.draw [W]\n");
   CHECK(query_csv_rows(s, f, true) == "0, \"Card, Pro\", 3072 MiB, 5120 MiB, [N/A]\n");
   CHECK(query_csv_rows(s, f, false) == "0, \"Card, Pro\", 3072, 5120, [N/A]\n");
   CHECK(list_text(s) == "gpu 0: Card, Pro\n");
@@ -265,7 +268,8 @@ TEST_CASE("weft registrations: live ones listed, stale and reused pids ignored")
   write("proc/10/stat", stat_line(10, "a) b", "500"));  // a name with ') ' in it
   write("proc/10/comm", "a) b\n");
   write("proc/10/status", "VmRSS:\t  1024 kB\n");
-  write("tmp/weft-1000/10", "pid=10\nstart=500\nname=a\n");  // the same process in both folders: once
+  write("tmp/weft-1000/10",
+        "pid=10\nstart=500\nname=a\n");  // the same process in both folders: once
   write("tmp/weft-1000/11", "pid=11\nstart=600\nname=gone\n");  // no /proc/11
   write("tmp/weft-1000/12", "pid=12\nstart=700\nname=old\n");
   write("proc/12/stat", stat_line(12, "new", "701"));  // pid reused

@@ -129,7 +129,9 @@ void Gate::launch(hipStream_t stream) {
 
 void Gate::open() { __atomic_store_n(const_cast<int*>(flags_), 1, __ATOMIC_SEQ_CST); }
 
-bool Gate::started() const { return __atomic_load_n(const_cast<int*>(flags_) + 2, __ATOMIC_SEQ_CST) != 0; }
+bool Gate::started() const {
+  return __atomic_load_n(const_cast<int*>(flags_) + 2, __ATOMIC_SEQ_CST) != 0;
+}
 
 bool Gate::wait_started(int timeout_ms) const {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);

@@ -47,20 +47,20 @@ struct StringMaker<hipError_t> {
 
 // REQUIRE that `expr` returns one of two codes (for cases where HIP's documentation allows
 // either; the caller comments why).
-#define HIP_CHECK_ERROR_EITHER(expr, first, second)                                         \
-  do {                                                                                      \
-    const hipError_t hip_test_either_rc_ = (expr);                                          \
+#define HIP_CHECK_ERROR_EITHER(expr, first, second)                                             \
+  do {                                                                                          \
+    const hipError_t hip_test_either_rc_ = (expr);                                              \
     INFO(#expr " returned " << ::Catch::StringMaker<hipError_t>::convert(hip_test_either_rc_)); \
-    REQUIRE((hip_test_either_rc_ == (first) || hip_test_either_rc_ == (second)));          \
+    REQUIRE((hip_test_either_rc_ == (first) || hip_test_either_rc_ == (second)));               \
   } while (0)
 
 // Launches a kernel through hipLaunchKernelGGL and REQUIREs that the launch succeeded.
 // hipLaunchKernelGGL reports errors only through the last-error state, so clear it first.
-#define HIP_LAUNCH_CHECK(...)           \
-  do {                                  \
-    (void)hipGetLastError();            \
-    hipLaunchKernelGGL(__VA_ARGS__);    \
-    HIP_CHECK(hipGetLastError());       \
+#define HIP_LAUNCH_CHECK(...)        \
+  do {                               \
+    (void)hipGetLastError();         \
+    hipLaunchKernelGGL(__VA_ARGS__); \
+    HIP_CHECK(hipGetLastError());    \
   } while (0)
 
 namespace hip_test {
@@ -155,7 +155,9 @@ class PinnedBuffer {
 
 class Stream {
  public:
-  explicit Stream(unsigned flags = hipStreamDefault) { HIP_CHECK(hipStreamCreateWithFlags(&s_, flags)); }
+  explicit Stream(unsigned flags = hipStreamDefault) {
+    HIP_CHECK(hipStreamCreateWithFlags(&s_, flags));
+  }
   ~Stream() {
     if (s_ != nullptr) (void)hipStreamDestroy(s_);
   }
@@ -169,7 +171,9 @@ class Stream {
 
 class Event {
  public:
-  explicit Event(unsigned flags = hipEventDefault) { HIP_CHECK(hipEventCreateWithFlags(&e_, flags)); }
+  explicit Event(unsigned flags = hipEventDefault) {
+    HIP_CHECK(hipEventCreateWithFlags(&e_, flags));
+  }
   ~Event() {
     if (e_ != nullptr) (void)hipEventDestroy(e_);
   }

@@ -25,7 +25,9 @@ using Array = std::vector<Value>;
 using Object = std::map<std::string, Value>;
 
 struct Value {
-  std::variant<std::nullptr_t, bool, double, std::string, std::shared_ptr<Array>, std::shared_ptr<Object>> v;
+  std::variant<std::nullptr_t, bool, double, std::string, std::shared_ptr<Array>,
+               std::shared_ptr<Object>>
+      v;
 
   bool is_null() const { return std::holds_alternative<std::nullptr_t>(v); }
   bool is_bool() const { return std::holds_alternative<bool>(v); }
@@ -69,7 +71,8 @@ class Parser {
     throw Error("JSON error at byte " + std::to_string(i_) + ": " + why);
   }
   void skip_space() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r')) ++i_;
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == '\n' || s_[i_] == '\r'))
+      ++i_;
   }
   char peek() const { return i_ < s_.size() ? s_[i_] : '\0'; }
   void expect(char c) {
@@ -89,9 +92,18 @@ class Parser {
       case '{': out.v = object(depth); break;
       case '[': out.v = array(depth); break;
       case '"': out.v = string(); break;
-      case 't': literal("true"); out.v = true; break;
-      case 'f': literal("false"); out.v = false; break;
-      case 'n': literal("null"); out.v = nullptr; break;
+      case 't':
+        literal("true");
+        out.v = true;
+        break;
+      case 'f':
+        literal("false");
+        out.v = false;
+        break;
+      case 'n':
+        literal("null");
+        out.v = nullptr;
+        break;
       default: out.v = number(); break;
     }
     return out;

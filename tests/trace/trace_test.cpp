@@ -113,7 +113,8 @@ Trace index_trace(Value root) {
       if (what == "thread_name") {
         REQUIRE(e["tid"].is_number());
         REQUIRE(e["args"]["name"].is_string());
-        t.thread_names[{int64_t(e["pid"].number()), int64_t(e["tid"].number())}] = e["args"]["name"].string();
+        t.thread_names[{int64_t(e["pid"].number()), int64_t(e["tid"].number())}] =
+            e["args"]["name"].string();
       } else if (what == "process_name") {
         REQUIRE(e["args"]["name"].is_string());
         t.process_names.push_back(e["args"]["name"].string());
@@ -178,8 +179,10 @@ void check_flows(const Trace& t) {
     REQUIRE(t.flow_ends.at(id).size() == 1);
     const Value& s = *starts[0];
     const Value& f = *t.flow_ends.at(id)[0];
-    const Slice* from = enclosing(t, int64_t(s["pid"].number()), int64_t(s["tid"].number()), ns(s["ts"]));
-    const Slice* to = enclosing(t, int64_t(f["pid"].number()), int64_t(f["tid"].number()), ns(f["ts"]));
+    const Slice* from =
+        enclosing(t, int64_t(s["pid"].number()), int64_t(s["tid"].number()), ns(s["ts"]));
+    const Slice* to =
+        enclosing(t, int64_t(f["pid"].number()), int64_t(f["tid"].number()), ns(f["ts"]));
     REQUIRE(from != nullptr);
     REQUIRE(to != nullptr);
     CHECK(from->cat == "api");
@@ -200,10 +203,13 @@ const Value& args_of(const Slice* s) { return (*s->event)["args"]; }
 }  // namespace
 
 TEST_CASE("the strict JSON parser accepts valid and rejects invalid documents") {
-  CHECK(strict_json::parse(R"({"a":[1,-2.5e3,true,false,null,"\u00e9\ud83d\ude00\n"]})")["a"].array().size() == 6);
+  CHECK(strict_json::parse(R"({"a":[1,-2.5e3,true,false,null,"\u00e9\ud83d\ude00\n"]})")["a"]
+            .array()
+            .size() == 6);
   CHECK(strict_json::parse("\"\xc3\xa9\"").string() == "\xc3\xa9");
-  for (const char* bad : {"", "{", "[1,]", "{\"a\":1,}", "01", "1.", "[1] x", "{'a':1}", "\"\x01\"",
-                          "\"\\ud800\"", "\"\xff\"", "\"\xc0\xaf\"", "NaN", "{\"a\":1,\"a\":2}", "[1 2]"}) {
+  for (const char* bad :
+       {"", "{", "[1,]", "{\"a\":1,}", "01", "1.", "[1] x", "{'a':1}", "\"\x01\"", "\"\\ud800\"",
+        "\"\xff\"", "\"\xc0\xaf\"", "NaN", "{\"a\":1,\"a\":2}", "[1 2]"}) {
     INFO("input: " << bad);
     CHECK_THROWS_AS(strict_json::parse(bad), strict_json::Error);
   }
@@ -276,9 +282,9 @@ TEST_CASE("WEFT_TRACE records a multi-thread, multi-stream program as a valid tr
     CHECK(inside == 3);
   }
   // The API calls, each a slice, the asynchronous ones with a flow to their work.
-  for (const char* api : {"hipLaunchKernelGGL", "hipMemcpyAsync", "hipMemsetAsync", "hipMemsetD32Async",
-                          "hipEventRecord", "hipStreamWaitEvent", "hipGraphLaunch", "hipStreamSynchronize",
-                          "hipMemcpy"}) {
+  for (const char* api : {"hipLaunchKernelGGL", "hipMemcpyAsync", "hipMemsetAsync",
+                          "hipMemsetD32Async", "hipEventRecord", "hipStreamWaitEvent",
+                          "hipGraphLaunch", "hipStreamSynchronize", "hipMemcpy"}) {
     INFO(api);
     CHECK(!named(t, api, "api").empty());
   }

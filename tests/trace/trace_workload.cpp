@@ -17,14 +17,13 @@
 
 namespace {
 
-#define CHECK(call)                                                               \
-  do {                                                                            \
-    hipError_t e_ = (call);                                                       \
-    if (e_ != hipSuccess) {                                                       \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,          \
-                   hipGetErrorName(e_));                                          \
-      std::exit(1);                                                               \
-    }                                                                             \
+#define CHECK(call)                                                                            \
+  do {                                                                                         \
+    hipError_t e_ = (call);                                                                    \
+    if (e_ != hipSuccess) {                                                                    \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, hipGetErrorName(e_)); \
+      std::exit(1);                                                                            \
+    }                                                                                          \
   } while (0)
 
 __global__ void trace_scale(int* data, int n, int factor) {
@@ -105,7 +104,8 @@ int streams() {
   CHECK(hipGraphLaunch(exec, s2));
   CHECK(hipGraphLaunch(exec, s2));
   CHECK(hipStreamSynchronize(s2));
-  for (int i = 0; i < kN; ++i) expect(out_a[i] == (3 * i * 2 + 1) * 2 + 1, "graph: a = (a*2+1)*2+1");
+  for (int i = 0; i < kN; ++i)
+    expect(out_a[i] == (3 * i * 2 + 1) * 2 + 1, "graph: a = (a*2+1)*2+1");
 
   // The null stream too: a synchronous copy.
   CHECK(hipMemcpy(out_b.data(), a, kN * sizeof(int), hipMemcpyDeviceToHost));

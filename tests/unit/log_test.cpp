@@ -14,10 +14,11 @@ namespace wlog = weft::log;
 namespace env = weft::env;
 
 TEST_CASE("Unit_Log_LineFormat") {
-  CHECK(wlog::format_line(wlog::Level::kInfo, wlog::kApi, "hipMalloc ( 0x1, 4 ) = hipSuccess : 1 us", 1234567, 42, 43) ==
+  CHECK(wlog::format_line(wlog::Level::kInfo, wlog::kApi,
+                          "hipMalloc ( 0x1, 4 ) = hipSuccess : 1 us", 1234567, 42, 43) ==
         ":3:weft:api  : 0001234567 us: [pid:42 tid:43] hipMalloc ( 0x1, 4 ) = hipSuccess : 1 us\n");
-  CHECK(wlog::format_line(wlog::Level::kError, wlog::kKernel | wlog::kCopy, "x", 12345678901, 1, 2) ==
-        ":1:weft:kern : 12345678901 us: [pid:1 tid:2] x\n");
+  CHECK(wlog::format_line(wlog::Level::kError, wlog::kKernel | wlog::kCopy, "x", 12345678901, 1,
+                          2) == ":1:weft:kern : 12345678901 us: [pid:1 tid:2] x\n");
 }
 
 TEST_CASE("Unit_Log_CategoriesHaveAmdBitValues") {
@@ -97,8 +98,11 @@ env::Settings parse_with(std::map<std::string, std::string> vars) {
 }  // namespace
 
 TEST_CASE("Unit_Settings_ValidValues") {
-  env::Settings s = parse_with({{"AMD_LOG_LEVEL", "4"}, {"AMD_LOG_MASK", "0x180"}, {"WEFT_CPU_WORKERS", "3"},
-                                {"WEFT_CPU_STACK_SIZE", "65536"}, {"AMD_SERIALIZE_KERNEL", "2"},
+  env::Settings s = parse_with({{"AMD_LOG_LEVEL", "4"},
+                                {"AMD_LOG_MASK", "0x180"},
+                                {"WEFT_CPU_WORKERS", "3"},
+                                {"WEFT_CPU_STACK_SIZE", "65536"},
+                                {"AMD_SERIALIZE_KERNEL", "2"},
                                 {"WEFT_CPU_AGENT", "0"}});
   CHECK(s.log_level == 4);
   CHECK(s.log_level_set);
@@ -116,9 +120,13 @@ TEST_CASE("Unit_Settings_WeftLogLevelWins") {
 }
 
 TEST_CASE("Unit_Settings_InvalidValuesWarnAndFallBack") {
-  env::Settings s = parse_with({{"AMD_LOG_LEVEL", "9"}, {"AMD_LOG_MASK", "x"}, {"WEFT_CPU_WORKERS", "abc"},
-                                {"WEFT_CPU_STACK_SIZE", "1024"}, {"AMD_SERIALIZE_KERNEL", "-1"},
-                                {"WEFT_CPU_AGENT", "2"}, {"HIP_LAUNCH_BLOCKING", "on"}});
+  env::Settings s = parse_with({{"AMD_LOG_LEVEL", "9"},
+                                {"AMD_LOG_MASK", "x"},
+                                {"WEFT_CPU_WORKERS", "abc"},
+                                {"WEFT_CPU_STACK_SIZE", "1024"},
+                                {"AMD_SERIALIZE_KERNEL", "-1"},
+                                {"WEFT_CPU_AGENT", "2"},
+                                {"HIP_LAUNCH_BLOCKING", "on"}});
   CHECK(s.log_level == 5);
   CHECK(s.log_mask == wlog::kDefaultMask);
   CHECK(s.cpu_workers == 0u);
@@ -129,7 +137,8 @@ TEST_CASE("Unit_Settings_InvalidValuesWarnAndFallBack") {
   CHECK(s.warnings[0] == "AMD_LOG_LEVEL=9 is outside 0..5; using 5");
   CHECK(s.warnings[1] == "AMD_LOG_MASK=x is not an integer; using 0x7fffffff (every category)");
   CHECK(s.warnings[4] == "WEFT_CPU_AGENT=2 is not 0 or 1; using 1 (CPU agent shown)");
-  CHECK(s.warnings[5] == "WEFT_CPU_WORKERS=abc is not an integer; using one worker per usable core");
+  CHECK(s.warnings[5] ==
+        "WEFT_CPU_WORKERS=abc is not an integer; using one worker per usable core");
 }
 
 TEST_CASE("Unit_Settings_UnsetAndEmptyAreSilent") {

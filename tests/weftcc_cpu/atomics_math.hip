@@ -9,19 +9,31 @@
 #include <cmath>
 #include <vector>
 
-struct Totals { int i; unsigned u; float f; double d; unsigned long long ull; int max; int min; unsigned bits; int cas_lock; int in_lock; };
+struct Totals {
+  int i;
+  unsigned u;
+  float f;
+  double d;
+  unsigned long long ull;
+  int max;
+  int min;
+  unsigned bits;
+  int cas_lock;
+  int in_lock;
+};
 
 __global__ void atomics(Totals* t) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   atomicAdd(&t->i, 2);
-  atomicAdd(&t->u, 1);             // atomicAdd(unsigned*, int) as AMD's overload set allows
+  atomicAdd(&t->u, 1);  // atomicAdd(unsigned*, int) as AMD's overload set allows
   atomicAdd(&t->f, 0.5f);
   atomicAdd(&t->d, 0.25);
   atomicAdd(&t->ull, 3ull);
   atomicMax(&t->max, i);
   atomicMin(&t->min, -i);
   atomicOr(&t->bits, 1u << (i % 32));
-  while (atomicCAS(&t->cas_lock, 0, 1) != 0) {}   // a spin lock from atomicCAS
+  while (atomicCAS(&t->cas_lock, 0, 1) != 0) {
+  }  // a spin lock from atomicCAS
   t->in_lock += 1;
   __threadfence();
   atomicExch(&t->cas_lock, 0);
@@ -38,7 +50,8 @@ __global__ void math(const float* x, float* out, int n) {
   out[i * 8 + 2] = expf(-v) * powf(v, 1.5f);
   out[i * 8 + 3] = s * c;
   out[i * 8 + 4] = erfinvf(v / 20.0f) + rsqrtf(v + 1.0f);
-  out[i * 8 + 5] = float(__half2float(__float2half(v)) + __half2float(__hmul(__float2half(v), __float2half(0.5f))));
+  out[i * 8 + 5] = float(__half2float(__float2half(v)) +
+                         __half2float(__hmul(__float2half(v), __float2half(0.5f))));
   out[i * 8 + 6] = __bfloat162float(__float2bfloat16(v) + __float2bfloat16(1.0f));
   out[i * 8 + 7] = float(std::isnan(v) ? -1 : fmaxf(v, 2.0f) + float(__popc(unsigned(i))));
 }
@@ -73,7 +86,9 @@ int main() {
   math<<<2, 128>>>(dx, dout, m);
   std::vector<float> r(m * 8);
   HIP_OK(hipMemcpy(r.data(), dout, r.size() * sizeof(float), hipMemcpyDeviceToHost));
-  auto near = [](float got, double want, double tol) { return std::fabs(got - want) <= tol * (1 + std::fabs(want)); };
+  auto near = [](float got, double want, double tol) {
+    return std::fabs(got - want) <= tol * (1 + std::fabs(want));
+  };
   for (int i = 0; i < m; ++i) {
     const double v = x[i];
     const float* o = &r[i * 8];
@@ -90,6 +105,8 @@ int main() {
     CHECK(near(o[6], v + 1, 1e-2));
     CHECK(o[7] == std::fmax(float(v), 2.0f) + float(__builtin_popcount(unsigned(i))));
   }
-  HIP_OK(hipFree(dout)); HIP_OK(hipFree(dx)); HIP_OK(hipFree(t));
+  HIP_OK(hipFree(dout));
+  HIP_OK(hipFree(dx));
+  HIP_OK(hipFree(t));
   return finish("weftcc_cpu atomics_math");
 }

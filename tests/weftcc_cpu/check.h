@@ -9,21 +9,21 @@
 
 inline int g_failures = 0;
 
-#define CHECK(cond)                                                           \
-  do {                                                                        \
-    if (!(cond)) {                                                            \
+#define CHECK(cond)                                                                 \
+  do {                                                                              \
+    if (!(cond)) {                                                                  \
       std::fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++g_failures;                                                           \
-    }                                                                         \
+      ++g_failures;                                                                 \
+    }                                                                               \
   } while (0)
 
-#define HIP_OK(expr)                                                          \
-  do {                                                                        \
-    hipError_t e_ = (expr);                                                   \
-    if (e_ != hipSuccess) {                                                   \
+#define HIP_OK(expr)                                                                             \
+  do {                                                                                           \
+    hipError_t e_ = (expr);                                                                      \
+    if (e_ != hipSuccess) {                                                                      \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #expr, hipGetErrorString(e_)); \
-      std::exit(2);                                                           \
-    }                                                                         \
+      std::exit(2);                                                                              \
+    }                                                                                            \
   } while (0)
 
 inline int finish(const char* name) {

@@ -69,17 +69,24 @@ int main() {
   const int grid = blocks * units < 4 ? blocks * units : 4, n = grid * 64;
   std::vector<int> in(n);
   long expect = 0;
-  for (int i = 0; i < n; ++i) { in[i] = i % 13; expect += in[i]; }
+  for (int i = 0; i < n; ++i) {
+    in[i] = i % 13;
+    expect += in[i];
+  }
   int *din, *partial, *total;
   HIP_OK(hipMalloc(&din, n * sizeof(int)));
   HIP_OK(hipMalloc(&partial, grid * sizeof(int)));
   HIP_OK(hipMalloc(&total, sizeof(int)));
   HIP_OK(hipMemcpy(din, in.data(), n * sizeof(int), hipMemcpyHostToDevice));
   void* args[] = {&din, &partial, &total};
-  HIP_OK(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&grid_total), dim3(grid), dim3(64), args, 0, nullptr));
+  HIP_OK(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(&grid_total), dim3(grid),
+                                    dim3(64), args, 0, nullptr));
   int got = 0;
   HIP_OK(hipMemcpy(&got, total, sizeof got, hipMemcpyDeviceToHost));
   CHECK(got == expect);
-  HIP_OK(hipFree(total)); HIP_OK(hipFree(partial)); HIP_OK(hipFree(din)); HIP_OK(hipFree(d));
+  HIP_OK(hipFree(total));
+  HIP_OK(hipFree(partial));
+  HIP_OK(hipFree(din));
+  HIP_OK(hipFree(d));
   return finish("weftcc_cpu coop");
 }

@@ -7,7 +7,11 @@
 
 #include <vector>
 
-struct Affine { float scale, shift; int pad[3]; double extra; };
+struct Affine {
+  float scale, shift;
+  int pad[3];
+  double extra;
+};
 
 __global__ void fill(int* out, int value, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -28,7 +32,8 @@ namespace app {
 __global__ void coords(dim3* out) {
   unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  out[b * blockDim.x * blockDim.y * blockDim.z + t] = dim3(threadIdx.x + 10 * blockIdx.x, threadIdx.y + 10 * blockIdx.y, threadIdx.z + 10 * blockIdx.z);
+  out[b * blockDim.x * blockDim.y * blockDim.z + t] = dim3(
+      threadIdx.x + 10 * blockIdx.x, threadIdx.y + 10 * blockIdx.y, threadIdx.z + 10 * blockIdx.z);
 }
 }  // namespace app
 namespace {
@@ -79,7 +84,8 @@ int main() {
 
   int value = 9, count = n;
   void* args[] = {&d, &value, &count};
-  HIP_OK(hipLaunchKernel(reinterpret_cast<const void*>(&fill), dim3(3), dim3(100), args, 0, nullptr));
+  HIP_OK(
+      hipLaunchKernel(reinterpret_cast<const void*>(&fill), dim3(3), dim3(100), args, 0, nullptr));
   fetch();
   for (int i = 0; i < n; ++i) CHECK(h[i] == 9 + i);
 
@@ -101,13 +107,20 @@ int main() {
   app::coords<<<grid, block>>>(c);
   std::vector<dim3> hc(total);
   HIP_OK(hipMemcpy(hc.data(), c, total * sizeof(dim3), hipMemcpyDeviceToHost));
-  for (unsigned bz = 0; bz < 2; ++bz) for (unsigned by = 0; by < 3; ++by) for (unsigned bx = 0; bx < 2; ++bx)
-    for (unsigned tz = 0; tz < 3; ++tz) for (unsigned ty = 0; ty < 2; ++ty) for (unsigned tx = 0; tx < 4; ++tx) {
-      unsigned b = bx + 2 * (by + 3 * bz), t = tx + 4 * (ty + 2 * tz);
-      const dim3& v = hc[b * 24 + t];
-      CHECK(v.x == tx + 10 * bx && v.y == ty + 10 * by && v.z == tz + 10 * bz);
-    }
+  for (unsigned bz = 0; bz < 2; ++bz)
+    for (unsigned by = 0; by < 3; ++by)
+      for (unsigned bx = 0; bx < 2; ++bx)
+        for (unsigned tz = 0; tz < 3; ++tz)
+          for (unsigned ty = 0; ty < 2; ++ty)
+            for (unsigned tx = 0; tx < 4; ++tx) {
+              unsigned b = bx + 2 * (by + 3 * bz), t = tx + 4 * (ty + 2 * tz);
+              const dim3& v = hc[b * 24 + t];
+              CHECK(v.x == tx + 10 * bx && v.y == ty + 10 * by && v.z == tz + 10 * bz);
+            }
   HIP_OK(hipDeviceSynchronize());
-  HIP_OK(hipFree(c)); HIP_OK(hipFree(u)); HIP_OK(hipFree(f)); HIP_OK(hipFree(d));
+  HIP_OK(hipFree(c));
+  HIP_OK(hipFree(u));
+  HIP_OK(hipFree(f));
+  HIP_OK(hipFree(d));
   return finish("weftcc_cpu launches");
 }

@@ -7,7 +7,8 @@
 
 __global__ void say(int value) {
   if (threadIdx.x == 2 || (blockIdx.x == 0 && threadIdx.x == 0))
-    printf("weftcc printf block %u thread %u value %d pi %.2f\n", blockIdx.x, threadIdx.x, value, 3.14159);
+    printf("weftcc printf block %u thread %u value %d pi %.2f\n", blockIdx.x, threadIdx.x, value,
+           3.14159);
 }
 __global__ void checked(const int* data, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

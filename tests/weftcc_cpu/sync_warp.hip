@@ -20,8 +20,8 @@ __global__ void shuffles(int* out) {
   row[1] = __shfl_up(t, 2);
   row[2] = __shfl_down(t, 5);
   row[3] = __shfl_xor(t, 1);
-  row[4] = __shfl(t, lane + 1, 8);    // rotates within groups of 8
-  row[5] = __shfl_down(t, 1, 16);     // the last lane of a group of 16 keeps its own
+  row[4] = __shfl(t, lane + 1, 8);  // rotates within groups of 8
+  row[5] = __shfl_down(t, 1, 16);   // the last lane of a group of 16 keeps its own
   double d = __shfl_xor(double(t) + 0.25, 16);
   row[6] = int(d * 4);
   row[7] = __shfl_sync(0xffffffffu, t + 1000, 0);
@@ -33,7 +33,13 @@ __global__ void votes(unsigned long long* out) {
   int any = __any(lane == 31), all = __all(lane < 32), none = __any(lane > 100);
   unsigned long long active = __activemask();
   __syncwarp();
-  if (lane == 0) { w[0] = b; w[1] = any; w[2] = all; w[3] = none; w[4] = active; }
+  if (lane == 0) {
+    w[0] = b;
+    w[1] = any;
+    w[2] = all;
+    w[3] = none;
+    w[4] = active;
+  }
 }
 // Lanes 0-3 exchange among themselves inside the branch; then the whole warp reduces.
 __global__ void divergent(int* out) {

@@ -9,11 +9,14 @@ __device__ double table[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 __constant__ float coefficients[4];
 __managed__ int managed_value = 5;
 __managed__ float managed_array[16];
-namespace app { __device__ long long scoped = 123456789012345ll; }
+namespace app {
+__device__ long long scoped = 123456789012345ll;
+}
 
 __global__ void use(float* out) {
   atomicAdd(&counter, 1);
-  out[threadIdx.x] = coefficients[threadIdx.x % 4] * float(table[threadIdx.x % 8]) + float(managed_value);
+  out[threadIdx.x] =
+      coefficients[threadIdx.x % 4] * float(table[threadIdx.x % 8]) + float(managed_value);
   if (threadIdx.x == 0) app::scoped += 1;
 }
 __global__ void touch_managed() {
@@ -31,7 +34,8 @@ int main() {
   HIP_OK(hipGetSymbolAddress(&address, HIP_SYMBOL(table)));
   CHECK(address != nullptr);
   const double replacement[2] = {10, 20};
-  HIP_OK(hipMemcpy(address, replacement, sizeof replacement, hipMemcpyHostToDevice));  // table[0..1]
+  HIP_OK(
+      hipMemcpy(address, replacement, sizeof replacement, hipMemcpyHostToDevice));  // table[0..1]
   managed_value = 7;  // a host write before any launch
   float* out;
   HIP_OK(hipMalloc(&out, 64 * sizeof(float)));

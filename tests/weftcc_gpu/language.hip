@@ -27,7 +27,8 @@ __global__ void block_sum(const T* in, T* out, int n) {
 template __global__ void block_sum<float>(const float*, float*, int);
 
 // 6 results per element from <cmath>'s overloads and the C names.
-extern "C" __global__ void std_math(const float* xf, float* yf, const double* xd, double* yd, int n) {
+extern "C" __global__ void std_math(const float* xf, float* yf, const double* xd, double* yd,
+                                    int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   float x = xf[i];

@@ -23,10 +23,12 @@ __attribute__((device)) uint32_t global_id() {
 }
 // The flat index of this thread in a 3-D grid of 3-D blocks.
 __attribute__((device)) uint32_t flat_id() {
-  uint32_t block = (__weft_block_idx(2) * __weft_grid_dim(1) + __weft_block_idx(1)) * __weft_grid_dim(0) +
-                   __weft_block_idx(0);
-  uint32_t thread = (__weft_thread_idx(2) * __weft_block_dim(1) + __weft_thread_idx(1)) *
-                        __weft_block_dim(0) + __weft_thread_idx(0);
+  uint32_t block =
+      (__weft_block_idx(2) * __weft_grid_dim(1) + __weft_block_idx(1)) * __weft_grid_dim(0) +
+      __weft_block_idx(0);
+  uint32_t thread =
+      (__weft_thread_idx(2) * __weft_block_dim(1) + __weft_thread_idx(1)) * __weft_block_dim(0) +
+      __weft_thread_idx(0);
   return block * __weft_block_dim(0) * __weft_block_dim(1) * __weft_block_dim(2) + thread;
 }
 }  // namespace
@@ -141,7 +143,8 @@ KERNEL void clocks(long long* t) {
   long long c0 = __weft_clock64(), w0 = __weft_wall_clock64();
   __weft_sleep_ns(20000);
   long long c1 = __weft_clock64(), w1 = __weft_wall_clock64();
-  if (__weft_thread_idx(0) == 0) t[0] = c0, t[1] = c1, t[2] = w0, t[3] = w1, t[4] = __weft_wall_clock_khz();
+  if (__weft_thread_idx(0) == 0)
+    t[0] = c0, t[1] = c1, t[2] = w0, t[3] = w1, t[4] = __weft_wall_clock_khz();
 }
 
 // Dynamic shared memory: the primitive's base and the user's extern __shared__
@@ -160,8 +163,9 @@ KERNEL void grid_sync(uint32_t* sum, uint32_t* out) {
   uint32_t b = __weft_block_idx(0);
   if (__weft_thread_idx(0) == 0) __weft_atomic_add(sum, b + 1);
   __weft_grid_sync();  // every thread, as grid.sync()
-  if (__weft_thread_idx(0) == 0) out[b] = __hip_atomic_load(sum, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) +
-                                          (weftGridIsCooperative() ? 0u : 1000000u);
+  if (__weft_thread_idx(0) == 0)
+    out[b] = __hip_atomic_load(sum, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT) +
+             (weftGridIsCooperative() ? 0u : 1000000u);
 }
 
 // printf and assert's failure path compile (not run by the tests).
@@ -176,8 +180,10 @@ KERNEL void report(int value, int fail) {
   __weft_libm_sincospi(value * 0.25, &sp, &cp);
   if (fail > 1)
     printf("%f %f %f %f %f %f %f\n", s + c + nanf(""), __weft_fast_sinf(s) + __weft_fast_expf(c),
-           __weft_libm_rsqrtf(c) + __weft_libm_erfinvf(0.5f), sp + cp + __weft_libm_norm3d(sp, cp, 1.0),
-           __weft_libm_powi(cp, 3) + scalbn(sp, 2) + static_cast<double>(lround(sp)), tgammaf(c) + erfcf(s),
+           __weft_libm_rsqrtf(c) + __weft_libm_erfinvf(0.5f),
+           sp + cp + __weft_libm_norm3d(sp, cp, 1.0),
+           __weft_libm_powi(cp, 3) + scalbn(sp, 2) + static_cast<double>(lround(sp)),
+           tgammaf(c) + erfcf(s),
            __weft_libm_normcdf(sp) + __weft_libm_cyl_bessel_i0(cp) + jn(value, sp) + ynf(value, c));
 }
 

@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK_HIP(expr)                                                              \
-  do {                                                                               \
-    hipError_t e_ = (expr);                                                          \
-    if (e_ != hipSuccess) {                                                          \
-      std::printf("FAILED: %s: %s\n", #expr, hipGetErrorString(e_));                 \
-      return 1;                                                                      \
-    }                                                                                \
+#define CHECK_HIP(expr)                                              \
+  do {                                                               \
+    hipError_t e_ = (expr);                                          \
+    if (e_ != hipSuccess) {                                          \
+      std::printf("FAILED: %s: %s\n", #expr, hipGetErrorString(e_)); \
+      return 1;                                                      \
+    }                                                                \
   } while (0)
 
 __device__ int bias;

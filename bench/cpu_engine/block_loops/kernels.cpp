@@ -123,7 +123,9 @@ struct Args {
     return out;
   }
   static constexpr std::array<weftCpuKernelArg, kCount> kArgs = layout();
-  static constexpr uint32_t size() { return kCount ? kArgs[kCount - 1].offset + kArgs[kCount - 1].size : 0; }
+  static constexpr uint32_t size() {
+    return kCount ? kArgs[kCount - 1].offset + kArgs[kCount - 1].size : 0;
+  }
 };
 
 template <typename T>
@@ -133,7 +135,9 @@ struct Entry<void (*)(P...)> {
   template <void (*K)(P...), size_t... I>
   static void run(weftKernelContext* ctx, void* kernarg, std::index_sequence<I...>) {
     std::tuple<P...> args;
-    ((std::memcpy(&std::get<I>(args), static_cast<char*>(kernarg) + Args<P...>::kArgs[I].offset, sizeof(P))), ...);
+    ((std::memcpy(&std::get<I>(args), static_cast<char*>(kernarg) + Args<P...>::kArgs[I].offset,
+                  sizeof(P))),
+     ...);
     t_ctx = ctx;
     if (!__weft_cpu_kernel_is_whole_block(reinterpret_cast<const void*>(K))) needs_fibers();
     const uint64_t gx = ctx->gridDim.x, gy = ctx->gridDim.y;
@@ -151,8 +155,11 @@ struct Entry<void (*)(P...)> {
   }
   template <void (*K)(P...)>
   static constexpr weftCpuKernelRecord record(const char* name) {
-    return {name, reinterpret_cast<const void*>(K), &entry<K>, Args<P...>::size(), 8, 0, 1024,
-            uint32_t(sizeof...(P)), 0, sizeof...(P) ? Args<P...>::kArgs.data() : nullptr};
+    return {name,      reinterpret_cast<const void*>(K),
+            &entry<K>, Args<P...>::size(),
+            8,         0,
+            1024,      uint32_t(sizeof...(P)),
+            0,         sizeof...(P) ? Args<P...>::kArgs.data() : nullptr};
   }
 };
 
@@ -164,6 +171,10 @@ const weftCpuKernelRecord kRecords[] = {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) const weftCpuCodeObject weft_cpu_code_object = {
-    WEFT_CPU_CODE_OBJECT_MAGIC, WEFT_CPU_CODE_OBJECT_VERSION, WEFT_KERNEL_ABI_VERSION, sizeof(weftCpuKernelRecord),
-    kRecords, kRecords + sizeof(kRecords) / sizeof(kRecords[0])};
+extern "C" __attribute__((visibility("default")))
+const weftCpuCodeObject weft_cpu_code_object = {WEFT_CPU_CODE_OBJECT_MAGIC,
+                                                WEFT_CPU_CODE_OBJECT_VERSION,
+                                                WEFT_KERNEL_ABI_VERSION,
+                                                sizeof(weftCpuKernelRecord),
+                                                kRecords,
+                                                kRecords + sizeof(kRecords) / sizeof(kRecords[0])};

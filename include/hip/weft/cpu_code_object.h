@@ -42,11 +42,11 @@ typedef struct weftCpuKernelArg {
 } weftCpuKernelArg;
 
 typedef struct weftCpuKernelRecord {
-  const char* name;       // as written in WEFT_CPU_KERNEL ("vadd", "scale<float>")
-  const void* function;   // the kernel function; its symbol is the linker (mangled) name
-  weftKernelEntry entry;  // entry(ctx, kernarg), called as kernel_abi.h describes
-  uint32_t kernarg_size;  // end of the last argument
-  uint32_t kernarg_align; // largest argument alignment (at least 1)
+  const char* name;        // as written in WEFT_CPU_KERNEL ("vadd", "scale<float>")
+  const void* function;    // the kernel function; its symbol is the linker (mangled) name
+  weftKernelEntry entry;   // entry(ctx, kernarg), called as kernel_abi.h describes
+  uint32_t kernarg_size;   // end of the last argument
+  uint32_t kernarg_align;  // largest argument alignment (at least 1)
   uint32_t static_shared_bytes;
   uint32_t max_threads_per_block;
   uint32_t arg_count;
@@ -81,12 +81,15 @@ typedef struct weftCpuCodeObject {
 #include <utility>
 
 // Records of this shared object, gathered by the linker into one section.
-extern "C" const weftCpuKernelRecord __start_weft_cpu_kernels[] __attribute__((weak, visibility("hidden")));
-extern "C" const weftCpuKernelRecord __stop_weft_cpu_kernels[] __attribute__((weak, visibility("hidden")));
+extern "C" const weftCpuKernelRecord __start_weft_cpu_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern "C" const weftCpuKernelRecord __stop_weft_cpu_kernels[]
+    __attribute__((weak, visibility("hidden")));
 
-extern "C" __attribute__((visibility("default"), used)) inline const weftCpuCodeObject weft_cpu_code_object = {
-    WEFT_CPU_CODE_OBJECT_MAGIC, WEFT_CPU_CODE_OBJECT_VERSION, WEFT_KERNEL_ABI_VERSION,
-    sizeof(weftCpuKernelRecord), __start_weft_cpu_kernels, __stop_weft_cpu_kernels};
+extern "C" __attribute__((visibility("default"),
+                          used)) inline const weftCpuCodeObject weft_cpu_code_object = {
+    WEFT_CPU_CODE_OBJECT_MAGIC,  WEFT_CPU_CODE_OBJECT_VERSION, WEFT_KERNEL_ABI_VERSION,
+    sizeof(weftCpuKernelRecord), __start_weft_cpu_kernels,     __stop_weft_cpu_kernels};
 
 namespace weft::cpu_code_object {
 
@@ -139,8 +142,11 @@ struct Kernel<Fn> {
     ::weft::detail::kernel_entry<Call, Tuple>(ctx, &blob);
   }
   static constexpr weftCpuKernelRecord record(const char* name, uint32_t max_threads) {
-    return weftCpuKernelRecord{name, reinterpret_cast<const void*>(Fn), &entry, L::kSize, L::kAlign, 0,
-                               max_threads, uint32_t(L::kCount), 0, L::args()};
+    return weftCpuKernelRecord{name,        reinterpret_cast<const void*>(Fn),
+                               &entry,      L::kSize,
+                               L::kAlign,   0,
+                               max_threads, uint32_t(L::kCount),
+                               0,           L::args()};
   }
 };
 
@@ -150,9 +156,9 @@ struct Kernel<Fn> {
 #define WEFT_CPU_CONCAT_(a, b) WEFT_CPU_CONCAT_INNER_(a, b)
 
 // Lists a kernel with an explicit name and block-size limit.
-#define WEFT_CPU_KERNEL_EX(name, max_threads, ...)                                            \
+#define WEFT_CPU_KERNEL_EX(name, max_threads, ...)                                                \
   __attribute__((section("weft_cpu_kernels"), used, aligned(8))) static const weftCpuKernelRecord \
-      WEFT_CPU_CONCAT_(weft_cpu_kernel_record_, __COUNTER__) =                                \
+      WEFT_CPU_CONCAT_(weft_cpu_kernel_record_, __COUNTER__) =                                    \
           ::weft::cpu_code_object::Kernel<&__VA_ARGS__>::record(name, max_threads)
 
 // Lists a kernel (a function, or a template instance such as scale<float>).

@@ -14,7 +14,6 @@
 #ifndef WEFT_HIP_DEVICE_ATOMICS_H
 #define WEFT_HIP_DEVICE_ATOMICS_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
 #include <hip/weft/device/hd_begin.h>
 #include <type_traits>
@@ -44,7 +43,8 @@ inline T atomic_update(T* address, F update) {
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
   T desired = update(old);
-  while (!__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+  while (
+      !__atomic_compare_exchange(address, &old, &desired, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     desired = update(old);
   return old;
 }
@@ -71,8 +71,8 @@ template <typename T>
 inline T atomic_min(T* address, T value) {
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
-  while (value < old &&
-         !__atomic_compare_exchange(address, &old, &value, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  while (value < old && !__atomic_compare_exchange(address, &old, &value, true, __ATOMIC_SEQ_CST,
+                                                   __ATOMIC_RELAXED)) {
   }
   return old;
 }
@@ -80,17 +80,23 @@ template <typename T>
 inline T atomic_max(T* address, T value) {
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
-  while (old < value &&
-         !__atomic_compare_exchange(address, &old, &value, true, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  while (old < value && !__atomic_compare_exchange(address, &old, &value, true, __ATOMIC_SEQ_CST,
+                                                   __ATOMIC_RELAXED)) {
   }
   return old;
 }
 template <typename T>
-inline T atomic_and(T* address, T value) { return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST); }
+inline T atomic_and(T* address, T value) {
+  return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST);
+}
 template <typename T>
-inline T atomic_or(T* address, T value) { return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST); }
+inline T atomic_or(T* address, T value) {
+  return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST);
+}
 template <typename T>
-inline T atomic_xor(T* address, T value) { return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST); }
+inline T atomic_xor(T* address, T value) {
+  return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST);
+}
 template <typename T>
 inline T atomic_cas(T* address, T compare, T value) {
   __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
@@ -104,39 +110,40 @@ inline T atomic_inc(T* address, T limit) {
 }
 template <typename T>
 inline T atomic_dec(T* address, T limit) {
-  return atomic_update(address, [limit](T old) { return (old == 0 || old > limit) ? limit : T(old - 1); });
+  return atomic_update(address,
+                       [limit](T old) { return (old == 0 || old > limit) ? limit : T(old - 1); });
 }
 
 }  // namespace weft::detail
 
 // One operation for one element type, at the three scopes.
-#define WEFT_ATOMIC_OP_(name, impl, T)                                                      \
-  inline T name(T* address, T value) { return ::weft::detail::impl(address, value); }        \
+#define WEFT_ATOMIC_OP_(name, impl, T)                                                        \
+  inline T name(T* address, T value) { return ::weft::detail::impl(address, value); }         \
   inline T name##_block(T* address, T value) { return ::weft::detail::impl(address, value); } \
   inline T name##_system(T* address, T value) { return ::weft::detail::impl(address, value); }
-#define WEFT_ATOMIC_CAS_(T)                                                                 \
-  inline T atomicCAS(T* address, T compare, T value) {                                      \
-    return ::weft::detail::atomic_cas(address, compare, value);                             \
-  }                                                                                         \
-  inline T atomicCAS_block(T* address, T compare, T value) {                                \
-    return ::weft::detail::atomic_cas(address, compare, value);                             \
-  }                                                                                         \
-  inline T atomicCAS_system(T* address, T compare, T value) {                               \
-    return ::weft::detail::atomic_cas(address, compare, value);                             \
+#define WEFT_ATOMIC_CAS_(T)                                     \
+  inline T atomicCAS(T* address, T compare, T value) {          \
+    return ::weft::detail::atomic_cas(address, compare, value); \
+  }                                                             \
+  inline T atomicCAS_block(T* address, T compare, T value) {    \
+    return ::weft::detail::atomic_cas(address, compare, value); \
+  }                                                             \
+  inline T atomicCAS_system(T* address, T compare, T value) {   \
+    return ::weft::detail::atomic_cas(address, compare, value); \
   }
 
 // Operations every element type has: integers and floating point.
-#define WEFT_ATOMIC_ANY_TYPE_(T)                 \
-  WEFT_ATOMIC_OP_(atomicAdd, atomic_add, T)      \
-  WEFT_ATOMIC_OP_(atomicSub, atomic_sub, T)      \
-  WEFT_ATOMIC_OP_(atomicExch, atomic_exch, T)    \
-  WEFT_ATOMIC_OP_(atomicMin, atomic_min, T)      \
-  WEFT_ATOMIC_OP_(atomicMax, atomic_max, T)      \
+#define WEFT_ATOMIC_ANY_TYPE_(T)              \
+  WEFT_ATOMIC_OP_(atomicAdd, atomic_add, T)   \
+  WEFT_ATOMIC_OP_(atomicSub, atomic_sub, T)   \
+  WEFT_ATOMIC_OP_(atomicExch, atomic_exch, T) \
+  WEFT_ATOMIC_OP_(atomicMin, atomic_min, T)   \
+  WEFT_ATOMIC_OP_(atomicMax, atomic_max, T)   \
   WEFT_ATOMIC_CAS_(T)
-#define WEFT_ATOMIC_INTEGER_(T)                  \
-  WEFT_ATOMIC_ANY_TYPE_(T)                       \
-  WEFT_ATOMIC_OP_(atomicAnd, atomic_and, T)      \
-  WEFT_ATOMIC_OP_(atomicOr, atomic_or, T)        \
+#define WEFT_ATOMIC_INTEGER_(T)             \
+  WEFT_ATOMIC_ANY_TYPE_(T)                  \
+  WEFT_ATOMIC_OP_(atomicAnd, atomic_and, T) \
+  WEFT_ATOMIC_OP_(atomicOr, atomic_or, T)   \
   WEFT_ATOMIC_OP_(atomicXor, atomic_xor, T)
 
 WEFT_ATOMIC_INTEGER_(int)
@@ -157,18 +164,30 @@ WEFT_ATOMIC_OP_(atomicDec, atomic_dec, unsigned int)
 
 // AMD's floating-point variants. "unsafe" (hardware fp atomics that may skip denormals or
 // fine-grained memory) and "safe" (a CAS loop) are the same exact operation here.
-#define WEFT_ATOMIC_FP_EXTRAS_(T)                                                         \
-  inline T unsafeAtomicAdd(T* address, T value) { return ::weft::detail::atomic_add(address, value); } \
-  inline T safeAtomicAdd(T* address, T value) { return ::weft::detail::atomic_add(address, value); }   \
-  inline T unsafeAtomicMin(T* address, T value) { return ::weft::detail::atomic_min(address, value); } \
-  inline T safeAtomicMin(T* address, T value) { return ::weft::detail::atomic_min(address, value); }   \
-  inline T unsafeAtomicMax(T* address, T value) { return ::weft::detail::atomic_max(address, value); } \
+#define WEFT_ATOMIC_FP_EXTRAS_(T)                      \
+  inline T unsafeAtomicAdd(T* address, T value) {      \
+    return ::weft::detail::atomic_add(address, value); \
+  }                                                    \
+  inline T safeAtomicAdd(T* address, T value) {        \
+    return ::weft::detail::atomic_add(address, value); \
+  }                                                    \
+  inline T unsafeAtomicMin(T* address, T value) {      \
+    return ::weft::detail::atomic_min(address, value); \
+  }                                                    \
+  inline T safeAtomicMin(T* address, T value) {        \
+    return ::weft::detail::atomic_min(address, value); \
+  }                                                    \
+  inline T unsafeAtomicMax(T* address, T value) {      \
+    return ::weft::detail::atomic_max(address, value); \
+  }                                                    \
   inline T safeAtomicMax(T* address, T value) { return ::weft::detail::atomic_max(address, value); }
 WEFT_ATOMIC_FP_EXTRAS_(float)
 WEFT_ATOMIC_FP_EXTRAS_(double)
 #undef WEFT_ATOMIC_FP_EXTRAS_
 
-inline void atomicAddNoRet(float* address, float value) { ::weft::detail::atomic_add(address, value); }
+inline void atomicAddNoRet(float* address, float value) {
+  ::weft::detail::atomic_add(address, value);
+}
 
 // Clang's __hip_atomic_* builtins, which AMD's headers and some programs call directly. The
 // memory order is honoured (GCC treats an order it cannot see at compile time as seq_cst);
@@ -206,12 +225,14 @@ inline bool __hip_atomic_compare_exchange_weak(T* address, T* expected, U desire
 }
 template <typename T, typename U>
 inline T __hip_atomic_fetch_add(T* address, U value, int order, int /*scope*/) {
-  if constexpr (std::is_integral_v<T>) return __atomic_fetch_add(address, static_cast<T>(value), order);
+  if constexpr (std::is_integral_v<T>)
+    return __atomic_fetch_add(address, static_cast<T>(value), order);
   else return ::weft::detail::atomic_add(address, static_cast<T>(value));
 }
 template <typename T, typename U>
 inline T __hip_atomic_fetch_sub(T* address, U value, int order, int /*scope*/) {
-  if constexpr (std::is_integral_v<T>) return __atomic_fetch_sub(address, static_cast<T>(value), order);
+  if constexpr (std::is_integral_v<T>)
+    return __atomic_fetch_sub(address, static_cast<T>(value), order);
   else return ::weft::detail::atomic_sub(address, static_cast<T>(value));
 }
 template <typename T, typename U>

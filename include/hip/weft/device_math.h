@@ -20,7 +20,6 @@
 #ifndef WEFT_HIP_DEVICE_MATH_H
 #define WEFT_HIP_DEVICE_MATH_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
 #include <hip/weft/device/hd_begin.h>
 #include <math.h>
@@ -88,7 +87,8 @@ inline I saturating_int(F integral) {
   using U = std::make_unsigned_t<I>;
   // Both bounds are powers of two (or 0), so exact in F: [low, high) converts.
   constexpr F low = static_cast<F>(std::numeric_limits<I>::min());
-  constexpr F high = std::is_signed_v<I> ? -low : F(2) * static_cast<F>(U(1) << (sizeof(I) * 8 - 1));
+  constexpr F high =
+      std::is_signed_v<I> ? -low : F(2) * static_cast<F>(U(1) << (sizeof(I) * 8 - 1));
   if (integral < low) return std::numeric_limits<I>::min();
   if (integral >= high) return std::numeric_limits<I>::max();
   return static_cast<I>(integral);
@@ -101,7 +101,8 @@ __extension__ typedef unsigned __int128 uint128;
 // positive, so the sum keeps long double's precision up to where double overflows.
 inline long double bessel_i(int order, long double x) {
   const long double ax = x < 0 ? -x : x;
-  if (ax > 800) return std::numeric_limits<long double>::infinity() * (order == 1 && x < 0 ? -1 : 1);
+  if (ax > 800)
+    return std::numeric_limits<long double>::infinity() * (order == 1 && x < 0 ? -1 : 1);
   const long double q = ax * ax / 4;
   long double term = order == 0 ? 1.0L : ax / 2;
   long double sum = term;
@@ -180,17 +181,29 @@ inline void sin_cos_pi(F x, F* sine, F* cosine) {
     *sine = *cosine = x - x;  // NaN
     return;
   }
-  const F r = std::fmod(x, F(2));                        // exact, in (-2, 2)
-  const F k = round_half_even(r * 2);                    // quarter turns, -4..4
-  const F f = r - k / 2;                                 // exact
+  const F r = std::fmod(x, F(2));      // exact, in (-2, 2)
+  const F k = round_half_even(r * 2);  // quarter turns, -4..4
+  const F f = r - k / 2;               // exact
   constexpr long double pi = 3.141592653589793238462643383279502884L;
   const long double s = std::sin(pi * f), c = std::cos(pi * f);
   long double out_s, out_c;
   switch ((static_cast<int>(k) % 4 + 4) % 4) {
-    case 0: out_s = s; out_c = c; break;
-    case 1: out_s = c; out_c = -s; break;
-    case 2: out_s = -s; out_c = -c; break;
-    default: out_s = -c; out_c = s; break;
+    case 0:
+      out_s = s;
+      out_c = c;
+      break;
+    case 1:
+      out_s = c;
+      out_c = -s;
+      break;
+    case 2:
+      out_s = -s;
+      out_c = -c;
+      break;
+    default:
+      out_s = -c;
+      out_c = s;
+      break;
   }
   // As C23's sinpi/cospi: sin(πn) is a zero of x's sign, cos(π(n+½)) is +0.
   *sine = out_s == 0 ? std::copysign(F(0), x) : static_cast<F>(out_s);
@@ -235,7 +248,9 @@ inline double __hiloint2double(int hi, int lo) {
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __ffsll(long long x) { return __builtin_ffsll(x); }
 inline unsigned __brev(unsigned x) {
@@ -249,7 +264,9 @@ inline unsigned long long __brevll(unsigned long long x) {
          __brev(static_cast<unsigned>(x >> 32));
 }
 // Index of the lowest set bit, or ~0u for 0 (AMD's __lastbit_u32_*).
-inline unsigned __lastbit_u32_u32(unsigned x) { return x == 0 ? ~0u : static_cast<unsigned>(__builtin_ctz(x)); }
+inline unsigned __lastbit_u32_u32(unsigned x) {
+  return x == 0 ? ~0u : static_cast<unsigned>(__builtin_ctz(x));
+}
 inline unsigned __lastbit_u32_u64(unsigned long long x) {
   return x == 0 ? ~0u : static_cast<unsigned>(__builtin_ctzll(x));
 }
@@ -291,8 +308,12 @@ inline int __fns64(unsigned long long mask, unsigned base, int offset) {
   }
   return -1;
 }
-inline int __fns32(unsigned long long mask, unsigned base, int offset) { return __fns64(mask, base, offset); }
-inline int __fns(unsigned mask, unsigned base, int offset) { return __fns64(mask, base & 31, offset); }
+inline int __fns32(unsigned long long mask, unsigned base, int offset) {
+  return __fns64(mask, base, offset);
+}
+inline int __fns(unsigned mask, unsigned base, int offset) {
+  return __fns64(mask, base & 31, offset);
+}
 // The high 32 bits of hi:lo shifted left (the low 32 of it shifted right) by
 // shift mod 32, or by min(shift, 32) for the clamped _lc/_rc forms.
 inline unsigned __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
@@ -313,7 +334,9 @@ inline unsigned __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
 }
 // Halving adds without intermediate overflow; the r forms round up.
 inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
-inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
+inline int __rhadd(int x, int y) {
+  return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1);
+}
 inline unsigned __uhadd(unsigned x, unsigned y) {
   return static_cast<unsigned>((static_cast<unsigned long long>(x) + y) >> 1);
 }
@@ -346,17 +369,18 @@ inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b)
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   const uint64_t v = (static_cast<uint64_t>(y) << 32) | x;
   unsigned r = 0;
-  for (int i = 0; i < 4; ++i) r |= static_cast<unsigned>((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    r |= static_cast<unsigned>((v >> (((s >> (4 * i)) & 7) * 8)) & 0xff) << (8 * i);
   return r;
 }
 
 // ---- conversions: _rn nearest even, _rz toward zero, _ru up, _rd down ----
 // Float to integer saturates and maps NaN to 0, as the GPU's conversions do.
 
-#define WEFT_FLOAT_TO_INT(from, to, F, I)                                                     \
-  inline I __##from##2##to##_rn(F x) {                                                        \
-    return ::weft::detail::saturating_int<I>(::weft::detail::round_half_even(x));             \
-  }                                                                                           \
+#define WEFT_FLOAT_TO_INT(from, to, F, I)                                                         \
+  inline I __##from##2##to##_rn(F x) {                                                            \
+    return ::weft::detail::saturating_int<I>(::weft::detail::round_half_even(x));                 \
+  }                                                                                               \
   inline I __##from##2##to##_rz(F x) { return ::weft::detail::saturating_int<I>(std::trunc(x)); } \
   inline I __##from##2##to##_ru(F x) { return ::weft::detail::saturating_int<I>(std::ceil(x)); }  \
   inline I __##from##2##to##_rd(F x) { return ::weft::detail::saturating_int<I>(std::floor(x)); }
@@ -371,11 +395,23 @@ WEFT_FLOAT_TO_INT(double, ull, double, unsigned long long)
 #undef WEFT_FLOAT_TO_INT
 
 // Conversions that may round, in each direction.
-#define WEFT_ROUNDED_CONVERSION(name, From, To)                                               \
-  inline To name##_rn(From x) { return ::weft::detail::with_rounding<To>(FE_TONEAREST, [](From v) { return static_cast<To>(v); }, x); } \
-  inline To name##_rz(From x) { return ::weft::detail::with_rounding<To>(FE_TOWARDZERO, [](From v) { return static_cast<To>(v); }, x); } \
-  inline To name##_ru(From x) { return ::weft::detail::with_rounding<To>(FE_UPWARD, [](From v) { return static_cast<To>(v); }, x); } \
-  inline To name##_rd(From x) { return ::weft::detail::with_rounding<To>(FE_DOWNWARD, [](From v) { return static_cast<To>(v); }, x); }
+#define WEFT_ROUNDED_CONVERSION(name, From, To)                       \
+  inline To name##_rn(From x) {                                       \
+    return ::weft::detail::with_rounding<To>(                         \
+        FE_TONEAREST, [](From v) { return static_cast<To>(v); }, x);  \
+  }                                                                   \
+  inline To name##_rz(From x) {                                       \
+    return ::weft::detail::with_rounding<To>(                         \
+        FE_TOWARDZERO, [](From v) { return static_cast<To>(v); }, x); \
+  }                                                                   \
+  inline To name##_ru(From x) {                                       \
+    return ::weft::detail::with_rounding<To>(                         \
+        FE_UPWARD, [](From v) { return static_cast<To>(v); }, x);     \
+  }                                                                   \
+  inline To name##_rd(From x) {                                       \
+    return ::weft::detail::with_rounding<To>(                         \
+        FE_DOWNWARD, [](From v) { return static_cast<To>(v); }, x);   \
+  }
 WEFT_ROUNDED_CONVERSION(__int2float, int, float)
 WEFT_ROUNDED_CONVERSION(__uint2float, unsigned, float)
 WEFT_ROUNDED_CONVERSION(__ll2float, long long, float)
@@ -393,20 +429,63 @@ inline double __uint2double_rn(unsigned x) { return x; }
 // the directed forms switch the FPU's mode around the one operation.
 
 namespace weft::detail {
-struct Add { template <typename T> T operator()(T a, T b) const { return a + b; } };
-struct Sub { template <typename T> T operator()(T a, T b) const { return a - b; } };
-struct Mul { template <typename T> T operator()(T a, T b) const { return a * b; } };
-struct Div { template <typename T> T operator()(T a, T b) const { return a / b; } };
-struct Rcp { template <typename T> T operator()(T a) const { return T(1) / a; } };
-struct Sqrt { template <typename T> T operator()(T a) const { return std::sqrt(a); } };
-struct Fma { template <typename T> T operator()(T a, T b, T c) const { return std::fma(a, b, c); } };
+struct Add {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a + b;
+  }
+};
+struct Sub {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a - b;
+  }
+};
+struct Mul {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a * b;
+  }
+};
+struct Div {
+  template <typename T>
+  T operator()(T a, T b) const {
+    return a / b;
+  }
+};
+struct Rcp {
+  template <typename T>
+  T operator()(T a) const {
+    return T(1) / a;
+  }
+};
+struct Sqrt {
+  template <typename T>
+  T operator()(T a) const {
+    return std::sqrt(a);
+  }
+};
+struct Fma {
+  template <typename T>
+  T operator()(T a, T b, T c) const {
+    return std::fma(a, b, c);
+  }
+};
 }  // namespace weft::detail
 
-#define WEFT_ROUNDED_OP(name, T, Op, params, args)                                                      \
-  inline T name##_rn params { return ::weft::detail::keep_rounded<T>(::weft::detail::Op{}(args)); }     \
-  inline T name##_rz params { return ::weft::detail::with_rounding<T>(FE_TOWARDZERO, ::weft::detail::Op{}, args); } \
-  inline T name##_ru params { return ::weft::detail::with_rounding<T>(FE_UPWARD, ::weft::detail::Op{}, args); }     \
-  inline T name##_rd params { return ::weft::detail::with_rounding<T>(FE_DOWNWARD, ::weft::detail::Op{}, args); }
+#define WEFT_ROUNDED_OP(name, T, Op, params, args)                                      \
+  inline T name##_rn params {                                                           \
+    return ::weft::detail::keep_rounded<T>(::weft::detail::Op{}(args));                 \
+  }                                                                                     \
+  inline T name##_rz params {                                                           \
+    return ::weft::detail::with_rounding<T>(FE_TOWARDZERO, ::weft::detail::Op{}, args); \
+  }                                                                                     \
+  inline T name##_ru params {                                                           \
+    return ::weft::detail::with_rounding<T>(FE_UPWARD, ::weft::detail::Op{}, args);     \
+  }                                                                                     \
+  inline T name##_rd params {                                                           \
+    return ::weft::detail::with_rounding<T>(FE_DOWNWARD, ::weft::detail::Op{}, args);   \
+  }
 #define WEFT_COMMA ,
 WEFT_ROUNDED_OP(__fadd, float, Add, (float a, float b), a WEFT_COMMA b)
 WEFT_ROUNDED_OP(__fsub, float, Sub, (float a, float b), a WEFT_COMMA b)
@@ -424,7 +503,9 @@ WEFT_ROUNDED_OP(__dsqrt, double, Sqrt, (double a), a)
 WEFT_ROUNDED_OP(__fma, double, Fma, (double a, double b, double c), a WEFT_COMMA b WEFT_COMMA c)
 #undef WEFT_COMMA
 #undef WEFT_ROUNDED_OP
-inline float __frsqrt_rn(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }
+inline float __frsqrt_rn(float x) {
+  return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+}
 
 #if defined(WEFT_DEVICE_LIBM_EXTRAS)
 // ---- fast intrinsics and HIP's extras on a GPU device pass ----
@@ -440,7 +521,10 @@ inline float __powf(float x, float y) { return powf(x, y); }
 inline float __sinf(float x) { return __weft_fast_sinf(x); }
 inline float __cosf(float x) { return __weft_fast_cosf(x); }
 inline float __tanf(float x) { return __weft_fast_tanf(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = __weft_fast_sinf(x); *c = __weft_fast_cosf(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = __weft_fast_sinf(x);
+  *c = __weft_fast_cosf(x);
+}
 inline float __fdividef(float x, float y) { return x / y; }
 inline float __saturatef(float x) { return x >= 0.0f ? (x <= 1.0f ? x : 1.0f) : 0.0f; }
 inline float fdividef(float x, float y) { return x / y; }
@@ -469,14 +553,30 @@ inline F sum_of_squares(int n, const F* v) {
   return sum;
 }
 }  // namespace weft::detail
-inline double norm4d(double a, double b, double c, double d) { return sqrt(a * a + b * b + c * c + d * d); }
-inline float norm4df(float a, float b, float c, float d) { return sqrtf(a * a + b * b + c * c + d * d); }
-inline double rnorm4d(double a, double b, double c, double d) { return rsqrt(a * a + b * b + c * c + d * d); }
-inline float rnorm4df(float a, float b, float c, float d) { return rsqrtf(a * a + b * b + c * c + d * d); }
-inline double norm(int dim, const double* a) { return sqrt(::weft::detail::sum_of_squares(dim, a)); }
-inline float normf(int dim, const float* a) { return sqrtf(::weft::detail::sum_of_squares(dim, a)); }
-inline double rnorm(int dim, const double* a) { return rsqrt(::weft::detail::sum_of_squares(dim, a)); }
-inline float rnormf(int dim, const float* a) { return rsqrtf(::weft::detail::sum_of_squares(dim, a)); }
+inline double norm4d(double a, double b, double c, double d) {
+  return sqrt(a * a + b * b + c * c + d * d);
+}
+inline float norm4df(float a, float b, float c, float d) {
+  return sqrtf(a * a + b * b + c * c + d * d);
+}
+inline double rnorm4d(double a, double b, double c, double d) {
+  return rsqrt(a * a + b * b + c * c + d * d);
+}
+inline float rnorm4df(float a, float b, float c, float d) {
+  return rsqrtf(a * a + b * b + c * c + d * d);
+}
+inline double norm(int dim, const double* a) {
+  return sqrt(::weft::detail::sum_of_squares(dim, a));
+}
+inline float normf(int dim, const float* a) {
+  return sqrtf(::weft::detail::sum_of_squares(dim, a));
+}
+inline double rnorm(int dim, const double* a) {
+  return rsqrt(::weft::detail::sum_of_squares(dim, a));
+}
+inline float rnormf(int dim, const float* a) {
+  return rsqrtf(::weft::detail::sum_of_squares(dim, a));
+}
 inline double erfinv(double x) { return __weft_libm_erfinv(x); }
 inline float erfinvf(float x) { return __weft_libm_erfinvf(x); }
 inline double erfcinv(double q) { return __weft_libm_erfcinv(q); }
@@ -500,7 +600,9 @@ inline float powif(float x, int n) { return __weft_libm_powif(x, n); }
 // definitions of the same C functions serve kernels.
 
 inline float __expf(float x) { return std::exp(x); }
-inline float __exp10f(float x) { return static_cast<float>(std::pow(10.0, static_cast<double>(x))); }
+inline float __exp10f(float x) {
+  return static_cast<float>(std::pow(10.0, static_cast<double>(x)));
+}
 inline float __logf(float x) { return std::log(x); }
 inline float __log2f(float x) { return std::log2(x); }
 inline float __log10f(float x) { return std::log10(x); }
@@ -508,7 +610,10 @@ inline float __powf(float x, float y) { return std::pow(x, y); }
 inline float __sinf(float x) { return std::sin(x); }
 inline float __cosf(float x) { return std::cos(x); }
 inline float __tanf(float x) { return std::tan(x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline void __sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
 inline float __fdividef(float x, float y) { return x / y; }
 // Clamps to [0, 1]; NaN gives 0.
 inline float __saturatef(float x) { return x >= 0.0f ? (x <= 1.0f ? x : 1.0f) : 0.0f; }
@@ -535,8 +640,14 @@ inline double fdivide(double x, double y) { return x / y; }
 #ifndef __USE_GNU  // glibc declares these GNU extensions itself
 inline double exp10(double x) { return std::pow(10.0, x); }
 inline float exp10f(float x) { return static_cast<float>(std::pow(10.0, static_cast<double>(x))); }
-inline void sincos(double x, double* s, double* c) { *s = std::sin(x); *c = std::cos(x); }
-inline void sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
+inline void sincos(double x, double* s, double* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
+inline void sincosf(float x, float* s, float* c) {
+  *s = std::sin(x);
+  *c = std::cos(x);
+}
 #endif
 
 inline void sincospi(double x, double* s, double* c) { ::weft::detail::sin_cos_pi(x, s, c); }
@@ -547,20 +658,41 @@ inline void sincospif(float x, float* s, float* c) {
   *c = static_cast<float>(cd);
 }
 #if !WEFT_LIBC_HAS_SINPI
-inline double sinpi(double x) { double s, c; sincospi(x, &s, &c); return s; }
-inline double cospi(double x) { double s, c; sincospi(x, &s, &c); return c; }
-inline float sinpif(float x) { float s, c; sincospif(x, &s, &c); return s; }
-inline float cospif(float x) { float s, c; sincospif(x, &s, &c); return c; }
+inline double sinpi(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return s;
+}
+inline double cospi(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return c;
+}
+inline float sinpif(float x) {
+  float s, c;
+  sincospif(x, &s, &c);
+  return s;
+}
+inline float cospif(float x) {
+  float s, c;
+  sincospif(x, &s, &c);
+  return c;
+}
 #endif
 #if !WEFT_LIBC_HAS_RSQRT
-inline double rsqrt(double x) { return static_cast<double>(1.0L / std::sqrt(static_cast<long double>(x))); }
+inline double rsqrt(double x) {
+  return static_cast<double>(1.0L / std::sqrt(static_cast<long double>(x)));
+}
 #endif
 inline float rsqrtf(float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }
-inline double rcbrt(double x) { return static_cast<double>(1.0L / std::cbrt(static_cast<long double>(x))); }
+inline double rcbrt(double x) {
+  return static_cast<double>(1.0L / std::cbrt(static_cast<long double>(x)));
+}
 inline float rcbrtf(float x) { return static_cast<float>(1.0 / std::cbrt(static_cast<double>(x))); }
 
 inline double rhypot(double x, double y) {
-  return static_cast<double>(1.0L / std::hypot(static_cast<long double>(x), static_cast<long double>(y)));
+  return static_cast<double>(1.0L /
+                             std::hypot(static_cast<long double>(x), static_cast<long double>(y)));
 }
 inline float rhypotf(float x, float y) {
   return static_cast<float>(1.0 / std::hypot(static_cast<double>(x), static_cast<double>(y)));
@@ -598,10 +730,18 @@ inline float rnorm4df(float a, float b, float c, float d) {
   return static_cast<float>(1.0L / ::weft::detail::length(4, v));
 }
 // The length of the dim-element vector a.
-inline double norm(int dim, const double* a) { return static_cast<double>(::weft::detail::length(dim, a)); }
-inline float normf(int dim, const float* a) { return static_cast<float>(::weft::detail::length(dim, a)); }
-inline double rnorm(int dim, const double* a) { return static_cast<double>(1.0L / ::weft::detail::length(dim, a)); }
-inline float rnormf(int dim, const float* a) { return static_cast<float>(1.0L / ::weft::detail::length(dim, a)); }
+inline double norm(int dim, const double* a) {
+  return static_cast<double>(::weft::detail::length(dim, a));
+}
+inline float normf(int dim, const float* a) {
+  return static_cast<float>(::weft::detail::length(dim, a));
+}
+inline double rnorm(int dim, const double* a) {
+  return static_cast<double>(1.0L / ::weft::detail::length(dim, a));
+}
+inline float rnormf(int dim, const float* a) {
+  return static_cast<float>(1.0L / ::weft::detail::length(dim, a));
+}
 
 inline double erfinv(double x) {
   if (!(x > -1 && x < 1)) return x == 1 || x == -1 ? std::copysign(HUGE_VAL, x) : std::nan("");
@@ -630,13 +770,19 @@ inline double normcdfinv(double p) {
   return static_cast<double>(-sqrt2 * ::weft::detail::erfc_inverse(2.0L * p));
 }
 inline float normcdfinvf(float p) { return static_cast<float>(normcdfinv(p)); }
-inline double cyl_bessel_i0(double x) { return static_cast<double>(::weft::detail::bessel_i(0, x)); }
+inline double cyl_bessel_i0(double x) {
+  return static_cast<double>(::weft::detail::bessel_i(0, x));
+}
 inline float cyl_bessel_i0f(float x) { return static_cast<float>(::weft::detail::bessel_i(0, x)); }
-inline double cyl_bessel_i1(double x) { return static_cast<double>(::weft::detail::bessel_i(1, x)); }
+inline double cyl_bessel_i1(double x) {
+  return static_cast<double>(::weft::detail::bessel_i(1, x));
+}
 inline float cyl_bessel_i1f(float x) { return static_cast<float>(::weft::detail::bessel_i(1, x)); }
 // x to an integer power.
 inline double powi(double x, int n) { return std::pow(x, static_cast<double>(n)); }
-inline float powif(float x, int n) { return static_cast<float>(std::pow(static_cast<double>(x), n)); }
+inline float powif(float x, int n) {
+  return static_cast<float>(std::pow(static_cast<double>(x), n));
+}
 
 #endif  // WEFT_DEVICE_LIBM_EXTRAS
 

@@ -23,7 +23,8 @@
 #include <stdint.h>
 
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
 #define WEFT_FIBER_SANITIZED 1
 #endif
 #endif
@@ -57,7 +58,8 @@ WEFT_FIBER_INLINE uint32_t warp_next(const weftFiberBlock* fb, const weftFiber* 
   const uint32_t n = fb->orderedRing;
   if (__builtin_expect(n != 0, 1)) {
     const uint32_t up = me + 1;
-    return (up % WEFT_CPU_WARP_SIZE == 0 || up == n) ? me / WEFT_CPU_WARP_SIZE * WEFT_CPU_WARP_SIZE : up;
+    return (up % WEFT_CPU_WARP_SIZE == 0 || up == n) ? me / WEFT_CPU_WARP_SIZE * WEFT_CPU_WARP_SIZE
+                                                     : up;
   }
   return f->warpNext;
 }
@@ -96,12 +98,13 @@ WEFT_FIBER_INLINE uint32_t barrier(weftFiberBlock* fb, uint32_t me, int predicat
     fb->arrived = 0;
     fb->generation = generation + 1;
   } else {
-    me = wait_for(fb, me, &fb->generation, generation, block_next(fb, &fb->fibers[me], me), sw, wait);
+    me = wait_for(fb, me, &fb->generation, generation, block_next(fb, &fb->fibers[me], me), sw,
+                  wait);
   }
   if (op != WEFT_REDUCE_NONE) {
     const weftBarrierResult r = fb->results[generation & 1];
     *result = op == WEFT_REDUCE_COUNT ? int(r.trueCount)
-              : op == WEFT_REDUCE_AND ? int(r.trueCount == r.arrived)
+            : op == WEFT_REDUCE_AND   ? int(r.trueCount == r.arrived)
                                       : int(r.trueCount > 0);
   }
   return me;
@@ -174,8 +177,8 @@ WEFT_FIBER_INLINE uint32_t thread_exit(weftFiberBlock* fb, uint32_t me, Switch&&
 #define WEFT_FIBER_ENDBR ""
 #endif
 #ifdef __AVX512F__
-#define WEFT_FIBER_AVX512_CLOBBERS                                                                \
-  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",       \
+#define WEFT_FIBER_AVX512_CLOBBERS                                                              \
+  "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25",     \
       "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k1", "k2", "k3", "k4", "k5", "k6", \
       "k7",
 #else

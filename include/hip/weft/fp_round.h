@@ -13,7 +13,6 @@
 #ifndef WEFT_FP_ROUND_H
 #define WEFT_FP_ROUND_H
 
-
 // Host and device functions under clang's HIP mode (a no-op for g++).
 #include <hip/weft/device/hd_begin.h>
 #include <cmath>
@@ -237,7 +236,8 @@ inline T atomic_update(T* address, F update) {
   for (;;) {
     const T old = bits_as<T>(expected);
     const Bits desired = bits_as<Bits>(update(old));
-    if (__atomic_compare_exchange_n(raw, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(raw, &expected, desired, false, __ATOMIC_SEQ_CST,
+                                    __ATOMIC_RELAXED))
       return old;
   }
 }

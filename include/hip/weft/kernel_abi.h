@@ -51,9 +51,9 @@ extern "C" {
 // One GPU thread's fiber, one cache line: where it resumes, what it waits for,
 // its successors. A waiting thread may run again once *waitsOn != seen.
 typedef struct weftFiber {
-  void* sp;               // saved stack pointer, instruction pointer and frame
-  const void* pc;         // pointer while the thread is switched out (x86-64;
-  void* bp;               // other architectures keep a Boost.Context handle in sp)
+  void* sp;        // saved stack pointer, instruction pointer and frame
+  const void* pc;  // pointer while the thread is switched out (x86-64;
+  void* bp;        // other architectures keep a Boost.Context handle in sp)
   const uint32_t* waitsOn;
   uint32_t seen;
   uint32_t next;          // next thread of the block ring
@@ -70,8 +70,8 @@ typedef struct weftWarpState {
   uint32_t arrived;     // lanes waiting at a warp operation (at any site)
   uint32_t generation;  // exchanges of the open site completed
   uint32_t reserved;
-  uint64_t site;        // call site of the open exchange
-  uint64_t masks[2];    // lanes that took part, by generation parity
+  uint64_t site;      // call site of the open exchange
+  uint64_t masks[2];  // lanes that took part, by generation parity
   uint64_t values[2][WEFT_CPU_WARP_SIZE];
 } weftWarpState;
 
@@ -82,27 +82,27 @@ typedef struct weftBarrierResult {
 
 // The block running on fibers on one worker (hot state of every crossing).
 typedef struct weftFiberBlock {
-  weftFiber* fibers;      // by linear thread id
+  weftFiber* fibers;  // by linear thread id
   weftWarpState* warps;
-  uint32_t current;       // the GPU thread running now
-  uint32_t alive;         // threads of the block that have not returned
-  uint32_t arrived;       // threads waiting at the pending __syncthreads
-  uint32_t generation;    // __syncthreads completed
-  uint32_t trueCount;     // predicates true in the pending generation
-  uint32_t blockSerial;   // moves on when a block ends: returned threads wait on it
-  uint32_t rangeDone;     // set when the range's last block ended
-  uint32_t orderedRing;   // n > 0: the rings are thread order over [0, n), next = me + 1
+  uint32_t current;              // the GPU thread running now
+  uint32_t alive;                // threads of the block that have not returned
+  uint32_t arrived;              // threads waiting at the pending __syncthreads
+  uint32_t generation;           // __syncthreads completed
+  uint32_t trueCount;            // predicates true in the pending generation
+  uint32_t blockSerial;          // moves on when a block ends: returned threads wait on it
+  uint32_t rangeDone;            // set when the range's last block ended
+  uint32_t orderedRing;          // n > 0: the rings are thread order over [0, n), next = me + 1
   weftBarrierResult results[2];  // of the last two generations (by parity)
 } weftFiberBlock;
 
 typedef struct weftKernelContext {
-  dim3 threadIdx;       // in loop mode: the caller of an engine function
-  dim3 blockIdx;        // the block running (fiber modes) or the caller's (loop mode)
+  dim3 threadIdx;  // in loop mode: the caller of an engine function
+  dim3 blockIdx;   // the block running (fiber modes) or the caller's (loop mode)
   dim3 blockDim;
   dim3 gridDim;
   void* dynamicShared;  // per-block dynamic shared memory (NULL when none was asked for)
   size_t dynamicSharedBytes;
-  uint32_t mode;        // WEFT_KERNEL_LOOP, _FIBER or _FIBER_INLINE
+  uint32_t mode;  // WEFT_KERNEL_LOOP, _FIBER or _FIBER_INLINE
   uint32_t reserved;
   void* engine;         // opaque to kernels
   uint64_t blockBegin;  // the range of linear block ids this call runs
@@ -119,15 +119,15 @@ typedef void (*weftKernelEntry)(weftKernelContext* ctx, void* args);
 typedef struct weftHostKernel {
   uint32_t abiVersion;  // WEFT_KERNEL_ABI_VERSION
   weftKernelEntry entry;
-  void* args;           // owned by the runtime once passed to weftLaunchHostKernel
+  void* args;  // owned by the runtime once passed to weftLaunchHostKernel
   void (*destroyArgs)(void* args);
-  const char* name;     // for logs and traces; static storage
+  const char* name;  // for logs and traces; static storage
   // For graph kernel nodes (hipKernelNodeParams), where arguments travel as
   // kernelParams: argument i is at kernelParams[i]. All may be NULL.
-  const void* function;                            // the kernel function itself
+  const void* function;  // the kernel function itself
   uint32_t argCount;
-  void* (*packArgs)(void* const* kernelParams);    // a new blob for entry/destroyArgs
-  void (*argAddresses)(void* args, void** out);    // out[i] = address of argument i in args
+  void* (*packArgs)(void* const* kernelParams);  // a new blob for entry/destroyArgs
+  void (*argAddresses)(void* args, void** out);  // out[i] = address of argument i in args
 } weftHostKernel;
 
 // Launches a single-source kernel. Takes ownership of kernel->args in every case

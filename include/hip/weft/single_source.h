@@ -17,9 +17,9 @@
 #ifndef WEFT_HIP_SINGLE_SOURCE_H
 #define WEFT_HIP_SINGLE_SOURCE_H
 
+#include <hip/weft/device_math.h>
 #include <hip/weft/fiber_sync.h>
 #include <hip/weft/kernel_abi.h>
-#include <hip/weft/device_math.h>
 
 #include <assert.h>
 
@@ -214,7 +214,6 @@ WEFT_FIBER_INLINE uint32_t fiber_thread_exit(weftKernelContext* ctx) {
 
 }  // namespace weft::detail
 
-
 #if !defined(WEFT_CPU_DEVICE_PASS)  // the device pass has the shared layer's
 // The CPU agent's wavefront width (hipDeviceProp_t::warpSize reports the same).
 inline constexpr int warpSize = WEFT_CPU_WARP_SIZE;
@@ -250,7 +249,9 @@ inline unsigned linear_thread() {
 #if WEFT_INLINE_FIBER_SWITCH
   if (t_fiber_block) return t_self;  // a fiber's id is its linear thread index
 #endif
-  return WEFT_SS_THREAD_IDX_.x + WEFT_SS_BLOCK_DIM_.x * (WEFT_SS_THREAD_IDX_.y + WEFT_SS_BLOCK_DIM_.y * WEFT_SS_THREAD_IDX_.z);
+  return WEFT_SS_THREAD_IDX_.x +
+         WEFT_SS_BLOCK_DIM_.x *
+             (WEFT_SS_THREAD_IDX_.y + WEFT_SS_BLOCK_DIM_.y * WEFT_SS_THREAD_IDX_.z);
 }
 
 template <typename T>
@@ -376,18 +377,22 @@ inline T __shfl_sync(unsigned long long, T var, int src, int width = warpSize, W
   return __shfl(var, src, width, site);
 }
 template <typename T>
-inline T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize, WEFT_WARP_SITE) {
+inline T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize,
+                        WEFT_WARP_SITE) {
   return __shfl_up(var, d, width, site);
 }
 template <typename T>
-inline T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize, WEFT_WARP_SITE) {
+inline T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize,
+                          WEFT_WARP_SITE) {
   return __shfl_down(var, d, width, site);
 }
 template <typename T>
 inline T __shfl_xor_sync(unsigned long long, T var, int m, int width = warpSize, WEFT_WARP_SITE) {
   return __shfl_xor(var, m, width, site);
 }
-inline unsigned long long __ballot_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __ballot(p, site); }
+inline unsigned long long __ballot_sync(unsigned long long, int p, WEFT_WARP_SITE) {
+  return __ballot(p, site);
+}
 inline int __any_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __any(p, site); }
 inline int __all_sync(unsigned long long, int p, WEFT_WARP_SITE) { return __all(p, site); }
 #undef WEFT_WARP_SITE
@@ -419,8 +424,9 @@ namespace weft::detail {
 
 #if !defined(WEFT_CPU_DEVICE_PASS)
 #undef assert
-#define assert(expr) \
-  ((expr) ? static_cast<void>(0) : ::weft::detail::assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#define assert(expr)             \
+  ((expr) ? static_cast<void>(0) \
+          : ::weft::detail::assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif  // !WEFT_CPU_DEVICE_PASS
 #endif
 
@@ -454,7 +460,9 @@ struct KernelSignature<void (*)(P...) noexcept> {
 // function pointer) ...
 struct DeduceSignature {
   template <typename... P>
-  auto operator()(void (*f)(P...)) const { return f; }
+  auto operator()(void (*f)(P...)) const {
+    return f;
+  }
 };
 // ... or a template whose parameters are exactly the arguments' types.
 template <typename... A>
@@ -467,14 +475,18 @@ template <typename F>
 struct PointerCall {
   F function;
   template <typename... A>
-  void operator()(A&... args) const { function(args...); }
+  void operator()(A&... args) const {
+    function(args...);
+  }
 };
 
 // Calls a kernel known at compile time (CPU code objects: hip/weft/cpu_code_object.h).
 template <auto Kernel>
 struct ConstantCall {
   template <typename... A>
-  void operator()(A&... args) const { Kernel(args...); }
+  void operator()(A&... args) const {
+    Kernel(args...);
+  }
 };
 
 // What a launch hands to its entry: the call and the argument values.
@@ -527,7 +539,7 @@ void kernel_entry(weftKernelContext* ctx, void* blob) {
   for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b) {
     if (__atomic_load_n(ctx->stop, __ATOMIC_RELAXED)) return;  // another block failed
     WEFT_SS_BLOCK_IDX_ = Uint3{static_cast<uint32_t>(b % gx), static_cast<uint32_t>(b / gx % gy),
-                       static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
+                               static_cast<uint32_t>(b / (uint64_t(gx) * gy))};
     for (uint32_t z = 0; z < bz; ++z)
       for (uint32_t y = 0; y < by; ++y) {
         WEFT_SS_THREAD_IDX_.y = y;
@@ -571,10 +583,12 @@ void* pack_args(void* const* params) {
 }
 template <typename Call, typename Tuple>
 void arg_addresses(void* blob, void** out) {
-  std::apply([out](auto&... arg) {
+  std::apply(
+      [out](auto&... arg) {
     [[maybe_unused]] size_t i = 0;
     ((out[i++] = static_cast<void*>(&arg)), ...);
-  }, static_cast<LaunchBlob<Call, Tuple>*>(blob)->args);
+      },
+      static_cast<LaunchBlob<Call, Tuple>*>(blob)->args);
 }
 
 // Launches `blob` (owned from here on). `function` is the kernel when the site
@@ -584,17 +598,21 @@ template <typename Call, typename Tuple>
 hipError_t launch_blob(const char* name, LaunchBlob<Call, Tuple>* blob, const void* function,
                        bool rebuildable, dim3 grid, dim3 block, size_t shared_bytes,
                        hipStream_t stream) {
-  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Call, Tuple>, blob,
-                   &destroy_blob<Call, Tuple>, name, function,
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION,
+                   &kernel_entry<Call, Tuple>,
+                   blob,
+                   &destroy_blob<Call, Tuple>,
+                   name,
+                   function,
                    static_cast<uint32_t>(std::tuple_size_v<Tuple>),
-                   rebuildable ? &pack_args<Call, Tuple> : nullptr, &arg_addresses<Call, Tuple>};
+                   rebuildable ? &pack_args<Call, Tuple> : nullptr,
+                   &arg_addresses<Call, Tuple>};
   return weftLaunchHostKernel(&k, grid, block, shared_bytes, stream);
 }
 
 template <typename Tuple, typename Call, typename... Args>
-hipError_t launch_converted(const char* name, const Call& call, const void* function,
-                            dim3 grid, dim3 block, size_t shared_bytes, hipStream_t stream,
-                            Args&&... args) {
+hipError_t launch_converted(const char* name, const Call& call, const void* function, dim3 grid,
+                            dim3 block, size_t shared_bytes, hipStream_t stream, Args&&... args) {
   constexpr bool rebuildable = std::is_empty_v<Call>;
   if constexpr (rebuildable) stateless_call(&call);
   auto* blob = new LaunchBlob<Call, Tuple>{call, Tuple(std::forward<Args>(args)...)};
@@ -641,7 +659,9 @@ hipError_t launch_pointer_args(void (*kernel)(P...), const char* name, dim3 grid
   using Call = PointerCall<void (*)(P...)>;
   if (!kernel) return weftLaunchFailed(name, hipErrorInvalidDeviceFunction, "null kernel");
   if constexpr (sizeof...(P) > 0) {
-    if (!args) return weftLaunchFailed(name, hipErrorInvalidValue, "the kernel takes arguments but args is null");
+    if (!args)
+      return weftLaunchFailed(name, hipErrorInvalidValue,
+                              "the kernel takes arguments but args is null");
     for (size_t i = 0; i < sizeof...(P); ++i)
       if (!args[i]) return weftLaunchFailed(name, hipErrorInvalidValue, "an entry of args is null");
   }
@@ -658,8 +678,8 @@ hipError_t launch_pointer(void (*kernel)(P...), const char* name, dim3 grid, dim
   using Call = PointerCall<void (*)(P...)>;
   if (!kernel) return weftLaunchFailed(name, hipErrorInvalidDeviceFunction, "null kernel");
   return launch_converted<std::tuple<std::decay_t<P>...>>(
-      name, Call{kernel}, reinterpret_cast<const void*>(kernel), grid, block, shared_bytes,
-      stream, std::forward<Args>(args)...);
+      name, Call{kernel}, reinterpret_cast<const void*>(kernel), grid, block, shared_bytes, stream,
+      std::forward<Args>(args)...);
 }
 
 // hipLaunchCooperativeKernel with the kernel itself: the runtime packs the
@@ -669,7 +689,7 @@ template <typename Fn, typename Tuple>
 void* pack_cooperative(void* const* params) {
   Fn kernel = reinterpret_cast<Fn>(*static_cast<const void* const*>(params[0]));
   return pack_blob<PointerCall<Fn>, Tuple>(PointerCall<Fn>{kernel}, params + 1,
-                                            std::make_index_sequence<std::tuple_size_v<Tuple>>());
+                                           std::make_index_sequence<std::tuple_size_v<Tuple>>());
 }
 
 template <typename... P>
@@ -678,10 +698,15 @@ hipError_t launch_cooperative(void (*kernel)(P...), dim3 grid, dim3 block, void*
   using Fn = void (*)(P...);
   using Tuple = std::tuple<std::decay_t<P>...>;
   using Call = PointerCall<Fn>;
-  weftHostKernel k{WEFT_KERNEL_ABI_VERSION, &kernel_entry<Call, Tuple>, nullptr,
-                   &destroy_blob<Call, Tuple>, "<cooperative kernel>",
-                   reinterpret_cast<const void*>(kernel), static_cast<uint32_t>(sizeof...(P)),
-                   &pack_cooperative<Fn, Tuple>, &arg_addresses<Call, Tuple>};
+  weftHostKernel k{WEFT_KERNEL_ABI_VERSION,
+                   &kernel_entry<Call, Tuple>,
+                   nullptr,
+                   &destroy_blob<Call, Tuple>,
+                   "<cooperative kernel>",
+                   reinterpret_cast<const void*>(kernel),
+                   static_cast<uint32_t>(sizeof...(P)),
+                   &pack_cooperative<Fn, Tuple>,
+                   &arg_addresses<Call, Tuple>};
   if (!kernel) k.entry = nullptr;  // reported as a bad kernel
   return weftLaunchCooperativeHostKernel(&k, grid, block, params, shared_bytes, stream);
 }
@@ -690,7 +715,6 @@ hipError_t launch_cooperative(void (*kernel)(P...), dim3 grid, dim3 block, void*
 }  // namespace weft::detail
 
 #if !defined(WEFT_CPU_DEVICE_PASS)
-
 
 // hipLaunchCooperativeKernel(kernel, grid, block, args, shared, stream) for a
 // single-source kernel: preferred over hip_runtime_api.h's template, which passes
@@ -709,7 +733,7 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim,
 
 #include <hip/weft/device/host_compat.h>
 
-#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                     \
+#define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...)                    \
   static_cast<void>(::weft::detail::launch_site(                                              \
       #kernel, [=](auto&... weft_args_) { (kernel)(weft_args_...); },                         \
       [=](auto weft_probe_) -> decltype(weft_probe_(kernel)) { return weft_probe_(kernel); }, \
@@ -719,11 +743,10 @@ inline hipError_t hipLaunchCooperativeKernel(void (*kernel)(P...), dim3 gridDim,
 // here; the C entry point with a `const void*` knows single-source kernels only
 // once they were launched by name, see src/api/launch_registration.cpp).
 template <typename... P>
-inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks,
-                                  void** args, size_t sharedMemBytes = 0,
-                                  hipStream_t stream = nullptr) {
-  return ::weft::detail::launch_pointer_args(kernel, "hipLaunchKernel", numBlocks, dimBlocks,
-                                             args, sharedMemBytes, stream);
+inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks, void** args,
+                                  size_t sharedMemBytes = 0, hipStream_t stream = nullptr) {
+  return ::weft::detail::launch_pointer_args(kernel, "hipLaunchKernel", numBlocks, dimBlocks, args,
+                                             sharedMemBytes, stream);
 }
 
 #endif  // !WEFT_CPU_DEVICE_PASS

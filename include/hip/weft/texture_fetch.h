@@ -62,8 +62,8 @@ struct weftImageLevel {
 };
 
 struct weftImage {
-  uint32_t magic;    // WEFT_IMAGE_MAGIC
-  uint32_t version;  // WEFT_IMAGE_VERSION
+  uint32_t magic;        // WEFT_IMAGE_MAGIC
+  uint32_t version;      // WEFT_IMAGE_VERSION
   uint32_t resource;     // weftImageResource
   uint32_t dimensions;   // 1, 2 or 3 (layered and cubemap arrays count their slices apart)
   uint32_t layered;      // slices are layers (hipArrayLayered)
@@ -150,7 +150,8 @@ inline weftTexel load_texel(const weftImage& t, const unsigned char* p) {
       case HIP_AD_FORMAT_SIGNED_INT8: {
         int8_t v;
         std::memcpy(&v, p + c, 1);
-        out.word[c] = normalized ? float_bits(std::fmax(v / 127.0f, -1.0f)) : static_cast<uint32_t>(int32_t{v});
+        out.word[c] = normalized ? float_bits(std::fmax(v / 127.0f, -1.0f))
+                                 : static_cast<uint32_t>(int32_t{v});
         break;
       }
       case HIP_AD_FORMAT_UNSIGNED_INT16: {
@@ -162,7 +163,8 @@ inline weftTexel load_texel(const weftImage& t, const unsigned char* p) {
       case HIP_AD_FORMAT_SIGNED_INT16: {
         int16_t v;
         std::memcpy(&v, p + 2 * c, 2);
-        out.word[c] = normalized ? float_bits(std::fmax(v / 32767.0f, -1.0f)) : static_cast<uint32_t>(int32_t{v});
+        out.word[c] = normalized ? float_bits(std::fmax(v / 32767.0f, -1.0f))
+                                 : static_cast<uint32_t>(int32_t{v});
         break;
       }
       case HIP_AD_FORMAT_UNSIGNED_INT32:
@@ -219,8 +221,7 @@ inline int64_t address(int64_t i, int64_t n, int mode, bool normalized) {
       if (m < 0) m += period;
       return m < n ? m : period - 1 - m;
     }
-    case hipAddressModeBorder:
-      return (i < 0 || i >= n) ? -1 : i;
+    case hipAddressModeBorder: return (i < 0 || i >= n) ? -1 : i;
     default:  // clamp
       return i < 0 ? 0 : (i >= n ? n - 1 : i);
   }
@@ -228,8 +229,8 @@ inline int64_t address(int64_t i, int64_t n, int mode, bool normalized) {
 
 inline const unsigned char* texel_address(const weftImageLevel& l, uint32_t texel_bytes, int64_t x,
                                           int64_t y, int64_t slice) {
-  return l.data + static_cast<size_t>(slice) * l.slice_pitch + static_cast<size_t>(y) * l.row_pitch +
-         static_cast<size_t>(x) * texel_bytes;
+  return l.data + static_cast<size_t>(slice) * l.slice_pitch +
+         static_cast<size_t>(y) * l.row_pitch + static_cast<size_t>(x) * texel_bytes;
 }
 
 // One texel of a level at integer coordinates after addressing (`slice` already valid).
@@ -245,8 +246,8 @@ inline weftTexel tap(const weftImage& t, const weftImageLevel& l, int dims, int6
 
 // Samples one level at float coordinates (`dims` of them are used); `slice` is the
 // layer or cube face for 1D/2D resources.
-inline weftTexel sample_level(const weftImage& t, const weftImageLevel& l, int dims, float x, float y,
-                              float z, int64_t slice) {
+inline weftTexel sample_level(const weftImage& t, const weftImageLevel& l, int dims, float x,
+                              float y, float z, int64_t slice) {
   const bool norm = t.normalized_coords != 0;
   float u = norm ? x * static_cast<float>(l.width) : x;
   float v = norm ? y * static_cast<float>(l.height) : y;
@@ -258,7 +259,8 @@ inline weftTexel sample_level(const weftImage& t, const weftImageLevel& l, int d
   v -= 0.5f;
   w -= 0.5f;
   int64_t i0 = floor_index(u), j0 = floor_index(v), k0 = floor_index(w);
-  float a = u - static_cast<float>(i0), b = v - static_cast<float>(j0), c = w - static_cast<float>(k0);
+  float a = u - static_cast<float>(i0), b = v - static_cast<float>(j0),
+        c = w - static_cast<float>(k0);
   if (!(a == a)) a = 0;
   if (!(b == b)) b = 0;
   if (!(c == c)) c = 0;
@@ -298,7 +300,8 @@ inline weftTexel sample(const weftImage& t, int dims, float x, float y, float z,
   if (level > top) level = top;
   if (level < 0) level = 0;
   if (t.mipmap_filter_mode != hipFilterModeLinear || !returns_float(t))
-    return sample_level(t, t.levels[static_cast<uint32_t>(std::floor(level + 0.5f))], dims, x, y, z, slice);
+    return sample_level(t, t.levels[static_cast<uint32_t>(std::floor(level + 0.5f))], dims, x, y, z,
+                        slice);
   uint32_t l0 = static_cast<uint32_t>(std::floor(level));
   float f = level - static_cast<float>(l0);
   weftTexel a = sample_level(t, t.levels[l0], dims, x, y, z, slice);
@@ -373,8 +376,7 @@ inline T convert(const weftTexel& texel) {
       values[c] = static_cast<S>(bits_float(texel.word[c]));
     else if constexpr (std::is_signed<S>::value)
       values[c] = static_cast<S>(static_cast<int32_t>(texel.word[c]));
-    else
-      values[c] = static_cast<S>(texel.word[c]);
+    else values[c] = static_cast<S>(texel.word[c]);
   }
   T out;
   std::memcpy(static_cast<void*>(&out), values, sizeof(S) * n);
@@ -386,8 +388,8 @@ inline const weftImage& image(const void* object) { return *static_cast<const we
 // ---- surfaces: raw bytes at a byte offset in the row ----
 
 // Where a surface access of `bytes` lands, or null when it is dropped (zero mode).
-inline unsigned char* surface_address(const void* object, int x, int y, int z, int dims, size_t bytes,
-                                      int boundary) {
+inline unsigned char* surface_address(const void* object, int x, int y, int z, int dims,
+                                      size_t bytes, int boundary) {
   const weftImage& s = image(object);
   if (s.magic != WEFT_IMAGE_MAGIC || s.num_levels == 0) return nullptr;
   const weftImageLevel& l = s.levels[0];
@@ -405,8 +407,8 @@ inline unsigned char* surface_address(const void* object, int x, int y, int z, i
                            "weft::texture::surface_address");
     return nullptr;
   }
-  return l.data + static_cast<size_t>(at[2]) * l.slice_pitch + static_cast<size_t>(at[1]) * l.row_pitch +
-         static_cast<size_t>(at[0]);
+  return l.data + static_cast<size_t>(at[2]) * l.slice_pitch +
+         static_cast<size_t>(at[1]) * l.row_pitch + static_cast<size_t>(at[0]);
 }
 
 template <typename T>
@@ -417,7 +419,8 @@ inline void surface_read(T* data, const void* object, int x, int y, int z, int d
 }
 
 template <typename T>
-inline void surface_write(const T& data, const void* object, int x, int y, int z, int dims, int boundary) {
+inline void surface_write(const T& data, const void* object, int x, int y, int z, int dims,
+                          int boundary) {
   unsigned char* p = surface_address(object, x, y, z, dims, sizeof(T), boundary);
   if (p) std::memcpy(p, static_cast<const void*>(&data), sizeof(T));
 }
@@ -451,70 +454,91 @@ inline T tex1Dfetch(hipTextureObject_t obj, int x) {
 }
 template <typename T>
 inline T tex1D(hipTextureObject_t obj, float x) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 1, x, 0, 0, 0, 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 1, x, 0, 0, 0, 0));
 }
 template <typename T>
 inline T tex2D(hipTextureObject_t obj, float x, float y) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 2, x, y, 0, 0, 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 2, x, y, 0, 0, 0));
 }
 template <typename T>
 inline T tex3D(hipTextureObject_t obj, float x, float y, float z) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 3, x, y, z, 0, 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 3, x, y, z, 0, 0));
 }
 template <typename T>
 inline T tex1DLod(hipTextureObject_t obj, float x, float level) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 1, x, 0, 0, 0, level));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 1, x, 0, 0, 0, level));
 }
 template <typename T>
 inline T tex2DLod(hipTextureObject_t obj, float x, float y, float level) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 2, x, y, 0, 0, level));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 2, x, y, 0, 0, level));
 }
 template <typename T>
 inline T tex3DLod(hipTextureObject_t obj, float x, float y, float z, float level) {
-  return weft::texture::convert<T>(weft::texture::sample(weft::texture::image(obj), 3, x, y, z, 0, level));
+  return weft::texture::convert<T>(
+      weft::texture::sample(weft::texture::image(obj), 3, x, y, z, 0, level));
 }
 template <typename T>
 inline T tex1DLayered(hipTextureObject_t obj, float x, int layer) {
   const weftImage& t = weft::texture::image(obj);
-  return weft::texture::convert<T>(weft::texture::sample(t, 1, x, 0, 0, weft::texture::layer_index(t, layer), 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample(t, 1, x, 0, 0, weft::texture::layer_index(t, layer), 0));
 }
 template <typename T>
 inline T tex2DLayered(hipTextureObject_t obj, float x, float y, int layer) {
   const weftImage& t = weft::texture::image(obj);
-  return weft::texture::convert<T>(weft::texture::sample(t, 2, x, y, 0, weft::texture::layer_index(t, layer), 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample(t, 2, x, y, 0, weft::texture::layer_index(t, layer), 0));
 }
 template <typename T>
 inline T tex1DLayeredLod(hipTextureObject_t obj, float x, int layer, float level) {
   const weftImage& t = weft::texture::image(obj);
-  return weft::texture::convert<T>(weft::texture::sample(t, 1, x, 0, 0, weft::texture::layer_index(t, layer), level));
+  return weft::texture::convert<T>(
+      weft::texture::sample(t, 1, x, 0, 0, weft::texture::layer_index(t, layer), level));
 }
 template <typename T>
 inline T tex2DLayeredLod(hipTextureObject_t obj, float x, float y, int layer, float level) {
   const weftImage& t = weft::texture::image(obj);
-  return weft::texture::convert<T>(weft::texture::sample(t, 2, x, y, 0, weft::texture::layer_index(t, layer), level));
+  return weft::texture::convert<T>(
+      weft::texture::sample(t, 2, x, y, 0, weft::texture::layer_index(t, layer), level));
 }
 template <typename T>
 inline T texCubemap(hipTextureObject_t obj, float x, float y, float z) {
-  return weft::texture::convert<T>(weft::texture::sample_cube(weft::texture::image(obj), x, y, z, 0, 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample_cube(weft::texture::image(obj), x, y, z, 0, 0));
 }
 template <typename T>
 inline T texCubemapLod(hipTextureObject_t obj, float x, float y, float z, float level) {
-  return weft::texture::convert<T>(weft::texture::sample_cube(weft::texture::image(obj), x, y, z, 0, level));
+  return weft::texture::convert<T>(
+      weft::texture::sample_cube(weft::texture::image(obj), x, y, z, 0, level));
 }
 template <typename T>
 inline T texCubemapLayered(hipTextureObject_t obj, float x, float y, float z, int layer) {
-  return weft::texture::convert<T>(weft::texture::sample_cube(weft::texture::image(obj), x, y, z, layer, 0));
+  return weft::texture::convert<T>(
+      weft::texture::sample_cube(weft::texture::image(obj), x, y, z, layer, 0));
 }
 
 // The forms that write through a pointer.
 template <typename T>
-inline void tex1Dfetch(T* out, hipTextureObject_t obj, int x) { *out = tex1Dfetch<T>(obj, x); }
+inline void tex1Dfetch(T* out, hipTextureObject_t obj, int x) {
+  *out = tex1Dfetch<T>(obj, x);
+}
 template <typename T>
-inline void tex1D(T* out, hipTextureObject_t obj, float x) { *out = tex1D<T>(obj, x); }
+inline void tex1D(T* out, hipTextureObject_t obj, float x) {
+  *out = tex1D<T>(obj, x);
+}
 template <typename T>
-inline void tex2D(T* out, hipTextureObject_t obj, float x, float y) { *out = tex2D<T>(obj, x, y); }
+inline void tex2D(T* out, hipTextureObject_t obj, float x, float y) {
+  *out = tex2D<T>(obj, x, y);
+}
 template <typename T>
-inline void tex3D(T* out, hipTextureObject_t obj, float x, float y, float z) { *out = tex3D<T>(obj, x, y, z); }
+inline void tex3D(T* out, hipTextureObject_t obj, float x, float y, float z) {
+  *out = tex3D<T>(obj, x, y, z);
+}
 template <typename T>
 inline void tex2DLod(T* out, hipTextureObject_t obj, float x, float y, float level) {
   *out = tex2DLod<T>(obj, x, y, level);
@@ -534,59 +558,67 @@ template <typename T, int dim, enum hipTextureReadMode mode>
 using weft_tex_ret_t = typename weft::texture::ret<T, mode>::type;
 
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType1D, mode> tex1Dfetch(texture<T, hipTextureType1D, mode> t, int x) {
+inline weft_tex_ret_t<T, hipTextureType1D, mode> tex1Dfetch(texture<T, hipTextureType1D, mode> t,
+                                                            int x) {
   return tex1Dfetch<weft_tex_ret_t<T, hipTextureType1D, mode>>(t.textureObject, x);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType1D, mode> tex1D(texture<T, hipTextureType1D, mode> t, float x) {
+inline weft_tex_ret_t<T, hipTextureType1D, mode> tex1D(texture<T, hipTextureType1D, mode> t,
+                                                       float x) {
   return tex1D<weft_tex_ret_t<T, hipTextureType1D, mode>>(t.textureObject, x);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType2D, mode> tex2D(texture<T, hipTextureType2D, mode> t, float x, float y) {
+inline weft_tex_ret_t<T, hipTextureType2D, mode> tex2D(texture<T, hipTextureType2D, mode> t,
+                                                       float x, float y) {
   return tex2D<weft_tex_ret_t<T, hipTextureType2D, mode>>(t.textureObject, x, y);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType3D, mode> tex3D(texture<T, hipTextureType3D, mode> t, float x, float y,
-                                                       float z) {
+inline weft_tex_ret_t<T, hipTextureType3D, mode> tex3D(texture<T, hipTextureType3D, mode> t,
+                                                       float x, float y, float z) {
   return tex3D<weft_tex_ret_t<T, hipTextureType3D, mode>>(t.textureObject, x, y, z);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType1DLayered, mode> tex1DLayered(texture<T, hipTextureType1DLayered, mode> t,
-                                                                     float x, int layer) {
+inline weft_tex_ret_t<T, hipTextureType1DLayered, mode> tex1DLayered(
+    texture<T, hipTextureType1DLayered, mode> t, float x, int layer) {
   return tex1DLayered<weft_tex_ret_t<T, hipTextureType1DLayered, mode>>(t.textureObject, x, layer);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType2DLayered, mode> tex2DLayered(texture<T, hipTextureType2DLayered, mode> t,
-                                                                     float x, float y, int layer) {
-  return tex2DLayered<weft_tex_ret_t<T, hipTextureType2DLayered, mode>>(t.textureObject, x, y, layer);
+inline weft_tex_ret_t<T, hipTextureType2DLayered, mode> tex2DLayered(
+    texture<T, hipTextureType2DLayered, mode> t, float x, float y, int layer) {
+  return tex2DLayered<weft_tex_ret_t<T, hipTextureType2DLayered, mode>>(t.textureObject, x, y,
+                                                                        layer);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureType2D, mode> tex2DLod(texture<T, hipTextureType2D, mode> t, float x, float y,
-                                                          float level) {
+inline weft_tex_ret_t<T, hipTextureType2D, mode> tex2DLod(texture<T, hipTextureType2D, mode> t,
+                                                          float x, float y, float level) {
   return tex2DLod<weft_tex_ret_t<T, hipTextureType2D, mode>>(t.textureObject, x, y, level);
 }
 template <typename T, enum hipTextureReadMode mode>
-inline weft_tex_ret_t<T, hipTextureTypeCubemap, mode> texCubemap(texture<T, hipTextureTypeCubemap, mode> t,
-                                                                  float x, float y, float z) {
+inline weft_tex_ret_t<T, hipTextureTypeCubemap, mode> texCubemap(
+    texture<T, hipTextureTypeCubemap, mode> t, float x, float y, float z) {
   return texCubemap<weft_tex_ret_t<T, hipTextureTypeCubemap, mode>>(t.textureObject, x, y, z);
 }
 
 // ---- surface objects: x is a byte offset, as in HIP ----
 
 template <typename T>
-inline void surf1Dread(T* data, hipSurfaceObject_t s, int x, int boundaryMode = hipBoundaryModeZero) {
+inline void surf1Dread(T* data, hipSurfaceObject_t s, int x,
+                       int boundaryMode = hipBoundaryModeZero) {
   weft::texture::surface_read(data, s, x, 0, 0, 1, boundaryMode);
 }
 template <typename T>
-inline void surf1Dwrite(T data, hipSurfaceObject_t s, int x, int boundaryMode = hipBoundaryModeZero) {
+inline void surf1Dwrite(T data, hipSurfaceObject_t s, int x,
+                        int boundaryMode = hipBoundaryModeZero) {
   weft::texture::surface_write(data, s, x, 0, 0, 1, boundaryMode);
 }
 template <typename T>
-inline void surf2Dread(T* data, hipSurfaceObject_t s, int x, int y, int boundaryMode = hipBoundaryModeZero) {
+inline void surf2Dread(T* data, hipSurfaceObject_t s, int x, int y,
+                       int boundaryMode = hipBoundaryModeZero) {
   weft::texture::surface_read(data, s, x, y, 0, 2, boundaryMode);
 }
 template <typename T>
-inline void surf2Dwrite(T data, hipSurfaceObject_t s, int x, int y, int boundaryMode = hipBoundaryModeZero) {
+inline void surf2Dwrite(T data, hipSurfaceObject_t s, int x, int y,
+                        int boundaryMode = hipBoundaryModeZero) {
   weft::texture::surface_write(data, s, x, y, 0, 2, boundaryMode);
 }
 template <typename T>

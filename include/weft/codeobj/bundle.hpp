@@ -75,7 +75,8 @@ struct BundleInput {
   std::string id;
   std::vector<std::byte> data;
 };
-std::vector<std::byte> write_bundle(const std::vector<BundleInput>& entries, uint64_t alignment = 4096);
+std::vector<std::byte> write_bundle(const std::vector<BundleInput>& entries,
+                                    uint64_t alignment = 4096);
 // Compresses a plain bundle as CCOB `version` (1-3). The hash field is written as
 // zero: weft does not check it.
 Result<std::vector<std::byte>> compress_bundle(Bytes bundle, Compression method, uint16_t version);

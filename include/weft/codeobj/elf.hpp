@@ -92,7 +92,11 @@ struct ElfFile {
   std::optional<Bytes> bytes_at(uint64_t vaddr, uint64_t size) const;
 };
 
-inline bool is_elf(Bytes bytes) { return starts_with(bytes, "\x7f" "ELF"); }
+inline bool is_elf(Bytes bytes) {
+  return starts_with(bytes,
+                     "\x7f"
+                     "ELF");
+}
 
 Result<ElfFile> parse_elf(Bytes bytes);
 

@@ -89,10 +89,12 @@ struct NpuKernelInput {
   uint32_t opcode_value = 3;
   uint8_t cu_func = 1;
 };
-NpuKernelInput mlir_aie_kernel(std::string name, std::vector<uint32_t> instructions, unsigned buffers);
+NpuKernelInput mlir_aie_kernel(std::string name, std::vector<uint32_t> instructions,
+                               unsigned buffers);
 
 // Writer, for tests, seed corpora and tools.
-std::vector<std::byte> write_npu_object(std::string_view target, const std::vector<std::byte>& xclbin,
+std::vector<std::byte> write_npu_object(std::string_view target,
+                                        const std::vector<std::byte>& xclbin,
                                         const std::vector<NpuKernelInput>& kernels);
 
 }  // namespace weft::codeobj

@@ -14,17 +14,17 @@
 namespace weft::env {
 
 struct Settings {
-  int log_level = 0;                 // AMD_LOG_LEVEL / WEFT_LOG_LEVEL (0..5)
-  bool log_level_set = false;        // one of them was given as an integer
-  uint32_t log_mask = 0x7FFFFFFF;    // AMD_LOG_MASK (AMD's category bits)
+  int log_level = 0;                                // AMD_LOG_LEVEL / WEFT_LOG_LEVEL (0..5)
+  bool log_level_set = false;                       // one of them was given as an integer
+  uint32_t log_mask = 0x7FFFFFFF;                   // AMD_LOG_MASK (AMD's category bits)
   std::optional<std::string> visible_devices;       // HIP_VISIBLE_DEVICES
   std::optional<std::string> cuda_visible_devices;  // CUDA_VISIBLE_DEVICES (AMD's alias)
-  bool launch_blocking = false;      // HIP_LAUNCH_BLOCKING / AMD_SERIALIZE_KERNEL&2
-  bool cpu_agent = true;             // WEFT_CPU_AGENT=0 hides the CPU agent
-  unsigned cpu_workers = 0;          // WEFT_CPU_WORKERS (0 = one per usable core)
-  size_t cpu_fiber_stack_bytes = 256 * 1024;  // WEFT_CPU_STACK_SIZE
-  std::optional<std::string> runtime_dir;  // XDG_RUNTIME_DIR (hip-smi registration)
-  std::vector<std::string> warnings; // one line per invalid value, with its fallback
+  bool launch_blocking = false;                     // HIP_LAUNCH_BLOCKING / AMD_SERIALIZE_KERNEL&2
+  bool cpu_agent = true;                            // WEFT_CPU_AGENT=0 hides the CPU agent
+  unsigned cpu_workers = 0;                         // WEFT_CPU_WORKERS (0 = one per usable core)
+  size_t cpu_fiber_stack_bytes = 256 * 1024;        // WEFT_CPU_STACK_SIZE
+  std::optional<std::string> runtime_dir;           // XDG_RUNTIME_DIR (hip-smi registration)
+  std::vector<std::string> warnings;                // one line per invalid value, with its fallback
 };
 
 inline constexpr size_t kMinFiberStack = 16 * 1024;

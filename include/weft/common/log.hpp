@@ -23,21 +23,21 @@ enum class Level { kOff = 0, kError = 1, kWarning = 2, kInfo = 3, kDebug = 4, kE
 // AMD_LOG_MASK bits, with the values AMD's runtime gives them, so a mask written
 // for AMD's runtime selects the same kinds of lines here.
 enum Category : uint32_t {
-  kApi = 0x1,          // every API call with its arguments and result
-  kCommand = 0x2,      // kernels, copies and barriers submitted to a queue
-  kWait = 0x4,         // synchronization, waiting for work to finish
-  kAql = 0x8,          // AQL packets (HSA driver)
-  kQueue = 0x10,       // queue creation and contents
-  kSignal = 0x20,      // signals
-  kLock = 0x40,        // locks
-  kKernel = 0x80,      // kernel launches and their arguments
-  kCopy = 0x100,       // copies and fills
-  kCopyDetail = 0x200, // copy details (staging, chunks)
-  kResource = 0x400,   // resource use with a performance cost
-  kInit = 0x800,       // initialization and shutdown
-  kMisc = 0x1000,      // not classified
-  kAqlBytes = 0x2000,  // raw AQL packet bytes
-  kCode = 0x4000,      // code objects: loading, symbols
+  kApi = 0x1,           // every API call with its arguments and result
+  kCommand = 0x2,       // kernels, copies and barriers submitted to a queue
+  kWait = 0x4,          // synchronization, waiting for work to finish
+  kAql = 0x8,           // AQL packets (HSA driver)
+  kQueue = 0x10,        // queue creation and contents
+  kSignal = 0x20,       // signals
+  kLock = 0x40,         // locks
+  kKernel = 0x80,       // kernel launches and their arguments
+  kCopy = 0x100,        // copies and fills
+  kCopyDetail = 0x200,  // copy details (staging, chunks)
+  kResource = 0x400,    // resource use with a performance cost
+  kInit = 0x800,        // initialization and shutdown
+  kMisc = 0x1000,       // not classified
+  kAqlBytes = 0x2000,   // raw AQL packet bytes
+  kCode = 0x4000,       // code objects: loading, symbols
   kCommandDetail = 0x8000,
   kLocation = 0x10000,  // (AMD: source location of the message; not used)
   kMemory = 0x20000,    // allocations
@@ -57,7 +57,8 @@ int load_level();
 // The level in effect (kOff while logging is disabled with set_enabled(false)).
 inline Level level() {
   int v = detail::effective_level.load(std::memory_order_relaxed);
-  if (v < 0) [[unlikely]] v = detail::load_level();
+  if (v < 0) [[unlikely]]
+    v = detail::load_level();
   return static_cast<Level>(v);
 }
 uint32_t mask();
@@ -80,8 +81,8 @@ void write(Level lvl, uint32_t category, std::string_view message);
 inline void write(Level lvl, std::string_view message) { write(lvl, kMisc, message); }
 
 // The line write() emits, with every part given (unit tests check the format).
-std::string format_line(Level lvl, uint32_t category, std::string_view message,
-                        uint64_t time_us, long pid, long tid);
+std::string format_line(Level lvl, uint32_t category, std::string_view message, uint64_t time_us,
+                        long pid, long tid);
 // The short name of the lowest category bit set ("api", "kern", "copy", ...).
 std::string_view category_name(uint32_t category);
 
@@ -101,18 +102,30 @@ void at(Level lvl, fmt::format_string<Args...> format, Args&&... args) {
 }
 
 template <typename... Args>
-void error(fmt::format_string<Args...> f, Args&&... a) { at(Level::kError, f, std::forward<Args>(a)...); }
+void error(fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kError, f, std::forward<Args>(a)...);
+}
 template <typename... Args>
-void warning(fmt::format_string<Args...> f, Args&&... a) { at(Level::kWarning, f, std::forward<Args>(a)...); }
+void warning(fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kWarning, f, std::forward<Args>(a)...);
+}
 template <typename... Args>
-void info(fmt::format_string<Args...> f, Args&&... a) { at(Level::kInfo, f, std::forward<Args>(a)...); }
+void info(fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kInfo, f, std::forward<Args>(a)...);
+}
 template <typename... Args>
-void debug(fmt::format_string<Args...> f, Args&&... a) { at(Level::kDebug, f, std::forward<Args>(a)...); }
+void debug(fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kDebug, f, std::forward<Args>(a)...);
+}
 // With a category (AMD_LOG_MASK bit).
 template <typename... Args>
-void info(Category c, fmt::format_string<Args...> f, Args&&... a) { at(Level::kInfo, c, f, std::forward<Args>(a)...); }
+void info(Category c, fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kInfo, c, f, std::forward<Args>(a)...);
+}
 template <typename... Args>
-void debug(Category c, fmt::format_string<Args...> f, Args&&... a) { at(Level::kDebug, c, f, std::forward<Args>(a)...); }
+void debug(Category c, fmt::format_string<Args...> f, Args&&... a) {
+  at(Level::kDebug, c, f, std::forward<Args>(a)...);
+}
 
 // A warning written once per process for one `key` (a setting's name): invalid
 // environment values are reported at the first read, not at every use.

@@ -42,7 +42,7 @@ enum class MemoryKind {
 
 // Optional features are data, never driver-type checks.
 struct DeviceCaps {
-  bool runs_host_kernels = false;      // can execute single-source (g++-compiled) kernels
+  bool runs_host_kernels = false;              // can execute single-source (g++-compiled) kernels
   bool host_can_access_device_memory = false;  // device pointers are plain host pointers
   // The driver holds device memory the runtime's pointer table never lists (module
   // globals its vendor loader placed), so the API leaves a device address it does not
@@ -352,7 +352,8 @@ class Device : public RefCounted {
     (void)desc;
     return Status(hipErrorNotSupported, "this agent cannot import external memory");
   }
-  virtual Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd, ExternalSemaphoreKind kind) {
+  virtual Result<Ref<ExternalSemaphore>> import_external_semaphore(int fd,
+                                                                   ExternalSemaphoreKind kind) {
     (void)fd;
     (void)kind;
     return Status(hipErrorNotSupported, "this agent cannot import external semaphores");

@@ -71,8 +71,8 @@ struct NativeResource {
   void* ptr = nullptr;     // hipResourceTypeLinear / hipResourceTypePitch2D (device memory)
   hipArray_Format format = HIP_AD_FORMAT_FLOAT;
   unsigned channels = 1;
-  size_t bytes = 0;   // linear
-  size_t width = 0;   // pitch 2D, in elements
+  size_t bytes = 0;  // linear
+  size_t width = 0;  // pitch 2D, in elements
   size_t height = 0;
   size_t pitch = 0;
 };

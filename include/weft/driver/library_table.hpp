@@ -20,7 +20,8 @@ inline void* open_vendor_library(const char* name, const char* absent_means, std
   void* library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char* why = dlerror();
-    error = std::string(name) + " not found (" + (why ? why : "dlopen failed") + "): " + absent_means;
+    error =
+        std::string(name) + " not found (" + (why ? why : "dlopen failed") + "): " + absent_means;
   }
   return library;
 }
@@ -49,7 +50,8 @@ void bind_symbol(Fn& slot, void* address, const char* symbol, bool required, std
 // `resolve(library, table, missing)` fill the table (bind_symbol for each
 // symbol), and refuses a library that lacks a required symbol, naming them all.
 template <typename Api, typename Resolve>
-LoadedLibrary<Api> load_vendor_library(const char* name, const char* absent_means, Resolve resolve) {
+LoadedLibrary<Api> load_vendor_library(const char* name, const char* absent_means,
+                                       Resolve resolve) {
   LoadedLibrary<Api> out;
   void* library = open_vendor_library(name, absent_means, out.error);
   if (!library) return out;

@@ -57,14 +57,14 @@ class [[nodiscard]] Result {
 #define WEFT_CONCAT_(a, b) WEFT_CONCAT_INNER_(a, b)
 
 // The only macros allowed to hide a return (style.md).
-#define WEFT_RETURN_IF_ERROR(expr)                  \
-  do {                                              \
-    ::weft::Status weft_status_ = (expr);           \
-    if (!weft_status_.ok()) return weft_status_;    \
+#define WEFT_RETURN_IF_ERROR(expr)               \
+  do {                                           \
+    ::weft::Status weft_status_ = (expr);        \
+    if (!weft_status_.ok()) return weft_status_; \
   } while (0)
 
-#define WEFT_ASSIGN_OR_RETURN(lhs, expr)                                 \
-  auto WEFT_CONCAT_(weft_result_, __LINE__) = (expr);                    \
-  if (!WEFT_CONCAT_(weft_result_, __LINE__).ok())                        \
-    return WEFT_CONCAT_(weft_result_, __LINE__).status();                \
+#define WEFT_ASSIGN_OR_RETURN(lhs, expr)                  \
+  auto WEFT_CONCAT_(weft_result_, __LINE__) = (expr);     \
+  if (!WEFT_CONCAT_(weft_result_, __LINE__).ok())         \
+    return WEFT_CONCAT_(weft_result_, __LINE__).status(); \
   lhs = std::move(WEFT_CONCAT_(weft_result_, __LINE__)).value()

@@ -32,8 +32,8 @@ std::string utc_now() {
 Agent timed_out(Agent a, std::chrono::milliseconds timeout, bool still_running_before) {
   a.status = QueryStatus::kTimeout;
   a.status_detail = still_running_before
-                        ? "not responding: the previous query has not returned yet"
-                        : fmt::format("not responding: no answer within {} ms", timeout.count());
+                      ? "not responding: the previous query has not returned yet"
+                      : fmt::format("not responding: no answer within {} ms", timeout.count());
   return a;
 }
 
@@ -57,24 +57,18 @@ const Agent* Snapshot::find(const std::string& key) const {
 
 const char* kind_name(AgentKind kind) {
   switch (kind) {
-    case AgentKind::kGpu:
-      return "gpu";
-    case AgentKind::kNpu:
-      return "npu";
-    case AgentKind::kCpu:
-      return "cpu";
+    case AgentKind::kGpu: return "gpu";
+    case AgentKind::kNpu: return "npu";
+    case AgentKind::kCpu: return "cpu";
   }
   return "?";
 }
 
 const char* status_name(QueryStatus status) {
   switch (status) {
-    case QueryStatus::kOk:
-      return "ok";
-    case QueryStatus::kTimeout:
-      return "timeout";
-    case QueryStatus::kError:
-      return "error";
+    case QueryStatus::kOk: return "ok";
+    case QueryStatus::kTimeout: return "timeout";
+    case QueryStatus::kError: return "error";
   }
   return "?";
 }
@@ -232,12 +226,10 @@ void Collector::add_placeholders(Snapshot& s, const NvmlState* nvml_state, bool 
       a.name = fmt::format("AMD GPU 0x{:04x}", d.device);
       if (d.driver.empty())
         a.status_detail = "no kernel driver bound (is the amdgpu module loaded?)";
-      else if (d.driver != "amdgpu")
-        a.status_detail = "bound to " + d.driver + ", not amdgpu";
+      else if (d.driver != "amdgpu") a.status_detail = "bound to " + d.driver + ", not amdgpu";
       else if (!kfd_present)
         a.status_detail = "amdgpu is loaded but KFD is not (kernel built without CONFIG_HSA_AMD?)";
-      else
-        a.status_detail = "not in the KFD topology (no compute support for this GPU)";
+      else a.status_detail = "not in the KFD topology (no compute support for this GPU)";
     } else if (d.vendor == kVendorNvidia) {
       a.kind = AgentKind::kGpu;
       a.vendor = "NVIDIA";
@@ -246,19 +238,15 @@ void Collector::add_placeholders(Snapshot& s, const NvmlState* nvml_state, bool 
       a.name = fmt::format("NVIDIA GPU 0x{:04x}", d.device);
       if (d.driver.empty())
         a.status_detail = "no kernel driver bound (is the nvidia module loaded?)";
-      else if (d.driver == "nouveau")
-        a.status_detail = "bound to nouveau, which CUDA cannot use";
-      else if (d.driver != "nvidia")
-        a.status_detail = "bound to " + d.driver + ", not nvidia";
+      else if (d.driver == "nouveau") a.status_detail = "bound to nouveau, which CUDA cannot use";
+      else if (d.driver != "nvidia") a.status_detail = "bound to " + d.driver + ", not nvidia";
       else if (!nvml_enabled_)
         a.status_detail = "NVML is not consulted under --root (set HIP_SMI_NVML_LIB)";
       else if (!nvml_state)
         a.status_detail =
             fmt::format("NVML did not initialise within {} ms", options_.timeout.count());
-      else if (!nvml_state->ok)
-        a.status_detail = nvml_state->error;
-      else
-        a.status_detail = "not listed by NVML";
+      else if (!nvml_state->ok) a.status_detail = nvml_state->error;
+      else a.status_detail = "not listed by NVML";
       // Only hip-smi's window (NVML) is missing: CUDA may still work.
       if (d.driver == "nvidia") a.hip_usable.reset();
     } else {
@@ -270,10 +258,8 @@ void Collector::add_placeholders(Snapshot& s, const NvmlState* nvml_state, bool 
       if (d.driver.empty())
         a.status_detail =
             "no kernel driver bound (amdxdna needs Linux 6.14+ or the amd/xdna-driver DKMS module)";
-      else if (d.driver != "amdxdna")
-        a.status_detail = "bound to " + d.driver + ", not amdxdna";
-      else
-        a.status_detail = "amdxdna is bound but created no accel device";
+      else if (d.driver != "amdxdna") a.status_detail = "bound to " + d.driver + ", not amdxdna";
+      else a.status_detail = "amdxdna is bound but created no accel device";
     }
     s.agents.push_back(std::move(a));
   }

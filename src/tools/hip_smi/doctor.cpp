@@ -16,28 +16,20 @@ namespace {
 
 const char* level_tag(Level l) {
   switch (l) {
-    case Level::kOk:
-      return " ok ";
-    case Level::kInfo:
-      return "info";
-    case Level::kWarn:
-      return "warn";
-    case Level::kFail:
-      return "FAIL";
+    case Level::kOk: return " ok ";
+    case Level::kInfo: return "info";
+    case Level::kWarn: return "warn";
+    case Level::kFail: return "FAIL";
   }
   return "?";
 }
 
 const char* level_name(Level l) {
   switch (l) {
-    case Level::kOk:
-      return "ok";
-    case Level::kInfo:
-      return "info";
-    case Level::kWarn:
-      return "warn";
-    case Level::kFail:
-      return "fail";
+    case Level::kOk: return "ok";
+    case Level::kInfo: return "info";
+    case Level::kWarn: return "warn";
+    case Level::kFail: return "fail";
   }
   return "?";
 }
@@ -101,10 +93,8 @@ class Doctor {
   void library(const std::string& soname, const std::string& purpose, const std::string& fix,
                std::vector<int> agents, Level missing_level) {
     std::string where = root_.find_library(soname);
-    if (where.empty())
-      add(missing_level, soname, "not found: " + purpose, fix, std::move(agents));
-    else
-      add(Level::kOk, soname, "found: " + where);
+    if (where.empty()) add(missing_level, soname, "not found: " + purpose, fix, std::move(agents));
+    else add(Level::kOk, soname, "found: " + where);
   }
 
   void agent_lines(const std::vector<const Agent*>& agents) {
@@ -213,8 +203,7 @@ class Doctor {
     if (!root_.access("/dev/nvidia-uvm").exists)
       add(Level::kInfo, "/dev/nvidia-uvm",
           "not created yet: nvidia-modprobe makes it at the first CUDA call");
-    else
-      node("/dev/nvidia-uvm", "NVIDIA unified memory device (CUDA needs it)", all, Level::kFail);
+    else node("/dev/nvidia-uvm", "NVIDIA unified memory device (CUDA needs it)", all, Level::kFail);
     if (!nvml_enabled)
       add(Level::kInfo, "NVML",
           "not consulted under --root (set HIP_SMI_NVML_LIB to a test library)");
@@ -223,8 +212,7 @@ class Doctor {
           "did not initialise before the deadline (driver without persistence mode?)",
           "enable persistence mode (sudo nvidia-smi -pm 1 or nvidia-persistenced), or raise "
           "--timeout-ms");
-    else if (!nvml->ok)
-      add(Level::kWarn, "NVML", nvml->error);
+    else if (!nvml->ok) add(Level::kWarn, "NVML", nvml->error);
     else
       add(Level::kOk, "NVML",
           fmt::format("driver {}, CUDA {}, {} GPU(s)", nvml->driver_version,
@@ -244,8 +232,8 @@ class Doctor {
       auto parts = split(s_.kernel, '.');
       auto major = parts.size() > 1 ? parse_int(parts[0]) : std::nullopt;
       auto minor = parts.size() > 1
-                       ? parse_int(parts[1].substr(0, parts[1].find_first_not_of("0123456789")))
-                       : std::nullopt;
+                     ? parse_int(parts[1].substr(0, parts[1].find_first_not_of("0123456789")))
+                     : std::nullopt;
       bool old = major && minor && (*major < 6 || (*major == 6 && *minor < 14));
       if (old) why += fmt::format(" (Linux {} predates amdxdna, which arrived in 6.14)", s_.kernel);
       add(Level::kFail, "amdxdna", why,
@@ -261,8 +249,7 @@ class Doctor {
       bool found = false;
       for (const char* suffix : {"", ".zst", ".xz"})
         found = found || root_.exists(dir + "/npu.sbin" + suffix);
-      if (found)
-        add(Level::kOk, "firmware", dir + "/npu.sbin present");
+      if (found) add(Level::kOk, "firmware", dir + "/npu.sbin present");
       else
         add(Level::kFail, "firmware", dir + "/npu.sbin missing: amdxdna cannot start the NPU",
             "install a recent linux-firmware package (it ships amdnpu/)", all);

@@ -48,21 +48,11 @@ void append_json_string(std::string& out, std::string_view text) {
   for (size_t at = 0; at < text.size(); ++at) {
     unsigned char c = static_cast<unsigned char>(text[at]);
     switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
       default:
         if (c < 0x20 || c == 0x7F) {
           out += fmt::format("\\u{:04x}", c);
@@ -104,10 +94,8 @@ void Json::write(std::string& out, int indent, int depth) const {
     out += fmt::format("{}", *u);
   } else if (auto* d = std::get_if<double>(&v_)) {
     // NaN and infinity are not JSON; an unknown number is null.
-    if (!std::isfinite(*d))
-      out += "null";
-    else
-      out += fmt::format("{}", *d);
+    if (!std::isfinite(*d)) out += "null";
+    else out += fmt::format("{}", *d);
   } else if (auto* s = std::get_if<std::string>(&v_)) {
     append_json_string(out, *s);
   } else if (auto* a = std::get_if<Array>(&v_)) {

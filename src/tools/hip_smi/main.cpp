@@ -43,23 +43,17 @@ int status_loop(const Options& o, Collector& collector) {
     } else if (o.command == Command::kList) {
       emit(list_text(s));
     } else switch (o.format) {
-      case Format::kJson:
-        emit(status_json(s, kVersion).dump(watch ? -1 : 2) + "\n");
-        break;
-      case Format::kCsv:
-        emit((n == 0 ? status_csv_header() : "") + status_csv_rows(s));
-        break;
-      case Format::kTable:
-        emit((clear ? "\033[H\033[2J" : (n > 0 ? "\n" : "")) + status_table(s, kVersion));
-        break;
-    }
+        case Format::kJson: emit(status_json(s, kVersion).dump(watch ? -1 : 2) + "\n"); break;
+        case Format::kCsv: emit((n == 0 ? status_csv_header() : "") + status_csv_rows(s)); break;
+        case Format::kTable:
+          emit((clear ? "\033[H\033[2J" : (n > 0 ? "\n" : "")) + status_table(s, kVersion));
+          break;
+      }
     if (!watch || (o.count && n + 1 >= *o.count)) return 0;
     next += interval;
     auto now = Clock::now();
-    if (next > now)
-      std::this_thread::sleep_for(next - now);
-    else
-      next = now;  // a slow sample: start the next one now, do not pile up
+    if (next > now) std::this_thread::sleep_for(next - now);
+    else next = now;  // a slow sample: start the next one now, do not pile up
   }
 }
 
@@ -74,8 +68,10 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (o.help_query) {
-    emit("Fields of --query (unit with --format=csv, left out with nounits):\n\n| field | unit | meaning |\n|---|---|---|\n" +
-         query_fields_help());
+    emit(
+        "Fields of --query (unit with --format=csv, left out with nounits):\n\n| field | unit | "
+        "meaning |\n|---|---|---|\n" +
+        query_fields_help());
     return 0;
   }
   if (o.command == Command::kQuery) {
@@ -107,10 +103,8 @@ int run(int argc, char** argv) {
   Snapshot s = collector->sample();
   if (o.command == Command::kDoctor) {
     DoctorReport r = run_doctor(*root, s, collector->nvml(Clock::now()), collector->nvml_enabled());
-    if (o.format == Format::kJson)
-      emit(doctor_json(r, kVersion).dump(2) + "\n");
-    else
-      emit(doctor_text(r, kVersion));
+    if (o.format == Format::kJson) emit(doctor_json(r, kVersion).dump(2) + "\n");
+    else emit(doctor_text(r, kVersion));
     return r.ok ? 0 : 1;
   }
   if (auto error = select_agents(s, o.ids)) {
@@ -118,15 +112,9 @@ int run(int argc, char** argv) {
     return 2;
   }
   switch (o.format) {
-    case Format::kJson:
-      emit(topo_json(s, kVersion).dump(2) + "\n");
-      break;
-    case Format::kCsv:
-      emit(topo_csv(s));
-      break;
-    case Format::kTable:
-      emit(topo_table(s, kVersion));
-      break;
+    case Format::kJson: emit(topo_json(s, kVersion).dump(2) + "\n"); break;
+    case Format::kCsv: emit(topo_csv(s)); break;
+    case Format::kTable: emit(topo_table(s, kVersion)); break;
   }
   return 0;
 }

@@ -111,14 +111,17 @@ std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
       csv = true;
       out.format = Format::kCsv;
     } else if (arg == "-L" || arg == "--list") {
-      if (command_seen) return "-L cannot be combined with " + std::string(command_name(out.command));
+      if (command_seen)
+        return "-L cannot be combined with " + std::string(command_name(out.command));
       command_seen = true;
       out.command = Command::kList;
     } else if (arg == "--query" || arg == "--query-gpu") {
-      if (command_seen) return "--query cannot be combined with " + std::string(command_name(out.command));
+      if (command_seen)
+        return "--query cannot be combined with " + std::string(command_name(out.command));
       command_seen = true;
       out.command = Command::kQuery;
-      if (!value(text) || trim(text).empty()) return "--query needs a list of fields (see hip-smi --help)";
+      if (!value(text) || trim(text).empty())
+        return "--query needs a list of fields (see hip-smi --help)";
       for (std::string_view f : split(text, ','))
         if (!trim(f).empty()) out.query_fields.emplace_back(trim(f));
     } else if (arg == "--format") {
@@ -156,9 +159,9 @@ std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
       if (!value(out.root)) return "--root needs a directory";
     } else if (!command_seen && (arg == "status" || arg == "topo" || arg == "doctor")) {
       command_seen = true;
-      out.command = arg == "topo"     ? Command::kTopo
-                    : arg == "doctor" ? Command::kDoctor
-                                      : Command::kStatus;
+      out.command = arg == "topo"   ? Command::kTopo
+                  : arg == "doctor" ? Command::kDoctor
+                                    : Command::kStatus;
     } else {
       return "unknown argument '" + std::string(argv[k]) + "' (see hip-smi --help)";
     }
@@ -167,7 +170,8 @@ std::optional<std::string> parse_options(int argc, char** argv, Options& out) {
   // script parses.
   if (json && csv) return "--json and --csv cannot be combined: choose one output format";
   if ((out.command == Command::kList || out.command == Command::kQuery) && (json || csv))
-    return std::string(command_name(out.command)) + " has its own output format; leave out --json/--csv";
+    return std::string(command_name(out.command)) +
+           " has its own output format; leave out --json/--csv";
   if (format_seen && out.command != Command::kQuery) return "--format applies to --query only";
   return std::nullopt;
 }

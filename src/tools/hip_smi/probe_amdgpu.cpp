@@ -33,12 +33,9 @@ void sample_hwmon(const SysRoot& root, const std::string& dev, Agent& a) {
       if (!milli) continue;
       std::string label = root.line(fmt::format("{}/temp{}_label", dir, k));
       double celsius = static_cast<double>(*milli) / 1000.0;
-      if (label == "junction")
-        a.temperature_hotspot_c = celsius;
-      else if (label == "mem")
-        a.temperature_mem_c = celsius;
-      else if (label == "edge" || label.empty())
-        a.temperature_c = celsius;
+      if (label == "junction") a.temperature_hotspot_c = celsius;
+      else if (label == "mem") a.temperature_mem_c = celsius;
+      else if (label == "edge" || label.empty()) a.temperature_c = celsius;
     }
     // Average socket power where the ASIC has it, else the instantaneous input.
     auto micro = root.read_u64(dir + "/power1_average");
@@ -104,10 +101,8 @@ KfdTopology read_kfd_topology(const SysRoot& root) {
     for (const std::string& link : root.list(dir + "/io_links"))
       n.io_links.emplace_back(root.read(dir + "/io_links/" + link + "/properties").value_or(""));
     // simd_count 0 is a CPU-only node; gpu_id 0 likewise.
-    if (n.props.get("simd_count") > 0 && n.gpu_id != 0)
-      t.gpus.push_back(std::move(n));
-    else
-      t.cpus.push_back(std::move(n));
+    if (n.props.get("simd_count") > 0 && n.gpu_id != 0) t.gpus.push_back(std::move(n));
+    else t.cpus.push_back(std::move(n));
   }
   return t;
 }

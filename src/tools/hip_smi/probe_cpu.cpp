@@ -88,14 +88,10 @@ Agent probe_cpu(const SysRoot& root) {
       }
     }
   }
-  if (vendor_id == "GenuineIntel")
-    a.vendor = "Intel";
-  else if (vendor_id == "AuthenticAMD")
-    a.vendor = "AMD";
-  else if (!vendor_id.empty())
-    a.vendor = vendor_id;
-  else if (implementer == "0x41")
-    a.vendor = "Arm";
+  if (vendor_id == "GenuineIntel") a.vendor = "Intel";
+  else if (vendor_id == "AuthenticAMD") a.vendor = "AMD";
+  else if (!vendor_id.empty()) a.vendor = vendor_id;
+  else if (implementer == "0x41") a.vendor = "Arm";
   a.target = !vendor_id.empty() ? "x86_64" : !implementer.empty() ? "aarch64" : "host";
   if (a.name.empty()) a.name = "Host CPU";
 
@@ -118,8 +114,7 @@ Agent probe_cpu(const SysRoot& root) {
   std::string freq = topo.substr(0, topo.size() - 9) + "cpufreq/";
   if (auto khz = root.read_u64(freq + "scaling_cur_freq"))
     a.sclk_mhz = static_cast<uint32_t>(*khz / 1000);
-  else if (cpuinfo_mhz)
-    a.sclk_mhz = static_cast<uint32_t>(std::lround(*cpuinfo_mhz));
+  else if (cpuinfo_mhz) a.sclk_mhz = static_cast<uint32_t>(std::lround(*cpuinfo_mhz));
   if (auto khz = root.read_u64(freq + "cpuinfo_max_freq"))
     a.sclk_max_mhz = static_cast<uint32_t>(*khz / 1000);
 

@@ -122,8 +122,7 @@ NvmlState init_nvml(const SysRoot& root) {
     char name[96] = {};
     if (api->nvmlDeviceGetName && api->nvmlDeviceGetName(d.handle, name, sizeof(name)) == kSuccess)
       a.name = name;
-    else
-      a.name = "NVIDIA GPU";
+    else a.name = "NVIDIA GPU";
     char uuid[96] = {};
     if (api->nvmlDeviceGetUUID && api->nvmlDeviceGetUUID(d.handle, uuid, sizeof(uuid)) == kSuccess)
       a.uuid = uuid;
@@ -277,11 +276,11 @@ std::vector<Link> nvml_links(const NvmlState& s) {
                                                     &level) != kSuccess)
           continue;
         link.type = "pcie";
-        link.label = level <= 10   ? "PIX"
-                     : level <= 20 ? "PXB"
-                     : level <= 30 ? "PHB"
-                     : level <= 40 ? "NODE"
-                                   : "SYS";
+        link.label = level <= 10 ? "PIX"
+                   : level <= 20 ? "PXB"
+                   : level <= 30 ? "PHB"
+                   : level <= 40 ? "NODE"
+                                 : "SYS";
       }
       out.push_back(std::move(link));
     }

@@ -32,7 +32,8 @@ std::vector<std::string> weft_registry_dirs(const SysRoot& root) {
   if (!root.is_fixture())
     if (const char* xdg = std::getenv("XDG_RUNTIME_DIR"); xdg && xdg[0] == '/')
       dirs.push_back(std::string(xdg) + "/weft");
-  for (std::string d : {"/run/user/" + std::to_string(uid) + "/weft", "/tmp/weft-" + std::to_string(uid)})
+  for (std::string d :
+       {"/run/user/" + std::to_string(uid) + "/weft", "/tmp/weft-" + std::to_string(uid)})
     if (dirs.empty() || dirs[0] != d) dirs.push_back(d);
   return dirs;
 }

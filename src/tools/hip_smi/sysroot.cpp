@@ -87,10 +87,8 @@ std::string NodeAccess::describe() const {
 SysRoot::SysRoot(std::string root) : root_(std::move(root)) {
   while (root_.size() > 1 && root_.back() == '/') root_.pop_back();
   if (root_ == "/") root_.clear();
-  if (is_fixture())
-    load_fixture();
-  else
-    load_real_identity();
+  if (is_fixture()) load_fixture();
+  else load_real_identity();
 }
 
 std::string SysRoot::path(std::string_view abs) const { return root_ + std::string(abs); }
@@ -178,12 +176,9 @@ NodeAccess SysRoot::access(std::string_view abs) const {
   a.owner = node.owner;
   a.group = node.group;
   unsigned bits = node.mode & 07;
-  if (identity_.uid == 0)
-    bits = 07;
-  else if (node.owner == identity_.user)
-    bits = (node.mode >> 6) & 07;
-  else if (contains(identity_.groups, node.group))
-    bits = (node.mode >> 3) & 07;
+  if (identity_.uid == 0) bits = 07;
+  else if (node.owner == identity_.user) bits = (node.mode >> 6) & 07;
+  else if (contains(identity_.groups, node.group)) bits = (node.mode >> 3) & 07;
   a.readable = bits & 04;
   a.writable = bits & 02;
   return a;

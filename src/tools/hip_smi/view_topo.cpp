@@ -84,13 +84,13 @@ std::string topo_table(const Snapshot& s, const std::string& version) {
   }
   // Each column is one field of /sys/devices/system/node/nodeN/meminfo, in MiB.
   out += "\nNUMA nodes (MiB, from nodeN/meminfo):\n";
-  out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", "Node", "CPUs", "MemTotal", "MemFree",
-                     "Page cache", "Distances");
+  out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", "Node", "CPUs", "MemTotal",
+                     "MemFree", "Page cache", "Distances");
   auto column = [](const std::optional<uint64_t>& v) { return v ? mib(*v) : std::string("N/A"); };
   for (const NumaNode& n : s.numa)
     out += fmt::format("{:>5}  {:<24} {:>10} {:>10} {:>11}  {}\n", n.id, format_range_list(n.cpus),
-                       column(n.memory_total_bytes), column(n.memory_free_bytes), column(n.memory_file_bytes),
-                       fmt::join(n.distances, " "));
+                       column(n.memory_total_bytes), column(n.memory_free_bytes),
+                       column(n.memory_file_bytes), fmt::join(n.distances, " "));
   // In virtual machines whose memory the hypervisor balloons or hot-plugs, the
   // per-node counts can be far below the system's (seen: node0 16 GiB, then 19 GiB,
   // of a 24 GiB VM). Say so rather than let the nodes look small.
@@ -99,10 +99,12 @@ std::string topo_table(const Snapshot& s, const std::string& version) {
   for (const Agent& a : s.agents)
     if (a.kind == AgentKind::kCpu && a.memory_total_bytes && nodes_total &&
         nodes_total < *a.memory_total_bytes / 10 * 9)
-      out += fmt::format("Note: the nodes' MemTotal adds up to {} MiB, below the {} MiB of /proc/meminfo: the kernel "
-                         "counts part of the memory in no node (seen in VMs whose memory is ballooned or "
-                         "hot-plugged).\n",
-                         mib(nodes_total), mib(*a.memory_total_bytes));
+      out += fmt::format(
+          "Note: the nodes' MemTotal adds up to {} MiB, below the {} MiB of /proc/meminfo: the "
+          "kernel "
+          "counts part of the memory in no node (seen in VMs whose memory is ballooned or "
+          "hot-plugged).\n",
+          mib(nodes_total), mib(*a.memory_total_bytes));
   return out;
 }
 

@@ -75,7 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   hipModule_t module = nullptr;
   if (trusted && hipModuleLoadData(&module, image) == hipSuccess) {
-    for (const char* name : {"fill_index", "axpy", "scale<float>", "_Z9block_sumPKiPi", "missing"}) {
+    for (const char* name :
+         {"fill_index", "axpy", "scale<float>", "_Z9block_sumPKiPi", "missing"}) {
       hipFunction_t f = nullptr;
       if (hipModuleGetFunction(&f, module, name) == hipSuccess) (void)hipKernelNameRef(f);
     }

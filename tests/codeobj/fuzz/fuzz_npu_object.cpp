@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Bytes bytes(reinterpret_cast<const std::byte*>(data), size);
   auto o = parse_npu_object(bytes);
   if (o.ok())
-    for (const auto& k : o.value().kernels) (void)(k.pdi->image.size() + k.instructions.size() + k.args.size());
+    for (const auto& k : o.value().kernels)
+      (void)(k.pdi->image.size() + k.instructions.size() + k.args.size());
   (void)npu_object_target(bytes);
   (void)image_extent([&](uint64_t offset, std::span<std::byte> out) {
     if (offset > size || out.size() > size - offset) return false;

@@ -17,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto entry = parse_entry_id(text);
   (void)is_compatible(entry.target, device);
   if (size >= 5) {
-    uint32_t flags = uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 | uint32_t(data[3]) << 24;
+    uint32_t flags = uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 |
+                     uint32_t(data[3]) << 24;
     (void)amdgpu_target_from_flags(flags, data[4]);
   }
   return 0;

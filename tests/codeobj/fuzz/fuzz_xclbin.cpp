@@ -10,7 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (x.ok()) {
     (void)x.value().pdi_for_kernel(0x901);
     size_t total = 0;
-    for (const auto& pdi : x.value().partition.pdis) total += pdi.image.size() + pdi.kernel_ids.size();
+    for (const auto& pdi : x.value().partition.pdis)
+      total += pdi.image.size() + pdi.kernel_ids.size();
     for (const auto& s : x.value().sections) total += s.data.size();
     (void)total;
   }

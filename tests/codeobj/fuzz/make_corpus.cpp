@@ -28,7 +28,8 @@ int g_count = 0;
 void seed(const std::string& target, const std::string& name, Bytes bytes) {
   fs::create_directories(g_out / target);
   std::ofstream(g_out / target / name, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   ++g_count;
 }
 
@@ -44,7 +45,8 @@ void amdgpu_seeds(const std::string& name, Bytes elf) {
   if (notes.ok())
     for (const auto& n : notes.value())
       if (n.type == kNoteAmdgpuMetadata) seed("msgpack", name + ".metadata", n.desc);
-  seed_text("target_id", name + ".target", co.value().target + "\n" + co.value().target + ":sramecc+:xnack-");
+  seed_text("target_id", name + ".target",
+            co.value().target + "\n" + co.value().target + ":sramecc+:xnack-");
 }
 
 void bundle_seeds(const std::string& name, const std::vector<std::byte>& bundle) {
@@ -53,12 +55,14 @@ void bundle_seeds(const std::string& name, const std::vector<std::byte>& bundle)
     for (Compression m : {Compression::kZlib, Compression::kZstd}) {
       auto ccob = compress_bundle(bundle, m, v);
       if (ccob.ok())
-        seed("bundle", name + ".ccob" + std::to_string(v) + (m == Compression::kZlib ? "z" : "s"), ccob.value());
+        seed("bundle", name + ".ccob" + std::to_string(v) + (m == Compression::kZlib ? "z" : "s"),
+             ccob.value());
     }
   auto parsed = parse_bundle(bundle);
   if (!parsed.ok()) return;
   for (const auto& e : parsed.value().entries) {
-    seed_text("target_id", name + "." + std::to_string(&e - parsed.value().entries.data()) + ".id", e.id);
+    seed_text("target_id", name + "." + std::to_string(&e - parsed.value().entries.data()) + ".id",
+              e.id);
     if (!is_elf(e.data)) continue;
     std::string entry_name = name + "." + std::string(parse_entry_id(e.id).target);
     seed("elf", entry_name, e.data);
@@ -76,8 +80,9 @@ bool target_is_host(Bytes bytes) {
 // holding it, and that bundle compressed (CCOB v2 and v3 record their size).
 void module_seeds(const std::string& name, Bytes so) {
   seed("module", name, so);
-  auto bundle = write_bundle({{"host-x86_64-unknown-linux-gnu", {}},
-                              {"hipv4-x86_64-unknown-linux-gnu-x86_64", std::vector<std::byte>(so.begin(), so.end())}});
+  auto bundle = write_bundle(
+      {{"host-x86_64-unknown-linux-gnu", {}},
+       {"hipv4-x86_64-unknown-linux-gnu-x86_64", std::vector<std::byte>(so.begin(), so.end())}});
   seed("module", name + ".bundle", bundle);
   for (uint16_t v : {2, 3}) {
     auto ccob = compress_bundle(bundle, Compression::kZstd, v);
@@ -108,7 +113,8 @@ void npu_seeds() {
   auto x1 = write_xclbin(one), x2 = write_xclbin(two);
   seed("xclbin", "npu_one_pdi.xclbin", x1);
   seed("xclbin", "npu_two_pdis.xclbin", x2);
-  std::vector<NpuKernelInput> single{mlir_aie_kernel("passthrough", {0x06030100u, 0x00000105u, 3, 0x10}, 2)};
+  std::vector<NpuKernelInput> single{
+      mlir_aie_kernel("passthrough", {0x06030100u, 0x00000105u, 3, 0x10}, 2)};
   NpuKernelInput scalars = mlir_aie_kernel("scale", {1, 2, 3, 4, 5, 6}, 2);
   scalars.args.push_back({NpuArgKind::kScalar, 4, scalars.regmap_size});
   scalars.args.push_back({NpuArgKind::kScalar, 8, scalars.regmap_size + 4});
@@ -121,8 +127,10 @@ void npu_seeds() {
   second.dpu_kernel_id = 0x903;
   auto o1 = write_npu_object("aie2", x1, single);
   seed("npu_object", "passthrough.npu", o1);
-  seed("npu_object", "three_kernels.npu", write_npu_object("aie2p", x2, {scalars, old_layout, second}));
-  seed("bundle", "npu.bundle", write_bundle({{"host-x86_64-unknown-linux-gnu", {}}, {"hipv4-aie2-amd-xdna--aie2", o1}}));
+  seed("npu_object", "three_kernels.npu",
+       write_npu_object("aie2p", x2, {scalars, old_layout, second}));
+  seed("bundle", "npu.bundle",
+       write_bundle({{"host-x86_64-unknown-linux-gnu", {}}, {"hipv4-aie2-amd-xdna--aie2", o1}}));
   seed_text("target_id", "npu.target", "hipv4-aie2-amd-xdna--aie2\naie2");
 }
 
@@ -146,19 +154,23 @@ int main(int argc, char** argv) {
       seed("elf", name, bytes);
       if (target_is_host(bytes)) module_seeds(name, bytes);
       auto target = elf_target(bytes);
-      if (target.ok() && target.value() != "x86_64" && target.value() != "aarch64") amdgpu_seeds(name, bytes);
-      bundle_seeds(name + ".bundle", write_bundle({{"host-x86_64-unknown-linux", {}},
-                                                   {"hipv4-x86_64-unknown-linux-gnu-x86_64", bytes}}));
+      if (target.ok() && target.value() != "x86_64" && target.value() != "aarch64")
+        amdgpu_seeds(name, bytes);
+      bundle_seeds(name + ".bundle",
+                   write_bundle({{"host-x86_64-unknown-linux", {}},
+                                 {"hipv4-x86_64-unknown-linux-gnu-x86_64", bytes}}));
     }
   }
   npu_seeds();
-  for (const char* t : {"gfx90a\ngfx90a:sramecc+:xnack-", "gfx90a:xnack+\ngfx90a:sramecc-:xnack+", "sm_80\nsm_86",
-                        "x86_64\nx86_64", "hipv4-amdgcn-amd-amdhsa--gfx1030\ngfx1030"})
+  for (const char* t :
+       {"gfx90a\ngfx90a:sramecc+:xnack-", "gfx90a:xnack+\ngfx90a:sramecc-:xnack+", "sm_80\nsm_86",
+        "x86_64\nx86_64", "hipv4-amdgcn-amd-amdhsa--gfx1030\ngfx1030"})
     seed_text("target_id", "text" + std::to_string(g_count), t);
   // Images only a driver understands: PTX text and an NVIDIA fat binary header.
   seed_text("bundle", "ptx", "//\n// Generated\n.version 7.8\n.target sm_90\n.address_size 64\n");
   const unsigned char fatbin[16] = {0x50, 0xed, 0x55, 0xba, 1, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0};
-  seed("bundle", "nvidia_fatbin", Bytes(reinterpret_cast<const std::byte*>(fatbin), sizeof(fatbin)));
+  seed("bundle", "nvidia_fatbin",
+       Bytes(reinterpret_cast<const std::byte*>(fatbin), sizeof(fatbin)));
   std::printf("%d seeds in %s\n", g_count, argv[1]);
   return 0;
 }

@@ -163,7 +163,8 @@ TEST_CASE("Unit_hipCtx_SettingsAreTheDevices") {
   HIP_CHECK(hipCtxGetSharedMemConfig(&shared));
   CHECK(shared == hipSharedMemBankSizeEightByte);
   HIP_CHECK(hipCtxSetSharedMemConfig(hipSharedMemBankSizeDefault));
-  HIP_CHECK_ERROR(hipCtxSetSharedMemConfig(static_cast<hipSharedMemConfig>(3)), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipCtxSetSharedMemConfig(static_cast<hipSharedMemConfig>(3)),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipCtxGetSharedMemConfig(nullptr), hipErrorInvalidValue);
 
   HIP_CHECK(hipCtxSynchronize());

@@ -3,6 +3,8 @@
 #include <hip/weft/cpu_code_object.h>
 
 // b[i] = a[i] for one block of n threads.
-extern "C" __global__ void copy_floats(const float* a, float* b) { b[threadIdx.x] = a[threadIdx.x]; }
+extern "C" __global__ void copy_floats(const float* a, float* b) {
+  b[threadIdx.x] = a[threadIdx.x];
+}
 
 WEFT_CPU_KERNEL(copy_floats);

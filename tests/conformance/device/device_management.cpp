@@ -160,7 +160,8 @@ TEST_CASE("Unit_hipDeviceGetName_Positive_Truncates") {
 
 TEST_CASE("Unit_hipDeviceGetName_Negative_Parameters") {
   char name[64];
-  HIP_CHECK_ERROR(hipDeviceGetName(nullptr, sizeof(name), hip_test::device()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDeviceGetName(nullptr, sizeof(name), hip_test::device()),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDeviceGetName(name, 0, hip_test::device()), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDeviceGetName(name, -1, hip_test::device()), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDeviceGetName(name, sizeof(name), -1), hipErrorInvalidDevice);
@@ -299,7 +300,8 @@ TEST_CASE("Unit_hipDeviceReset_Positive_FreesMemory") {
   hipPointerAttribute_t after{};
   const hipError_t rc = hipPointerGetAttributes(&after, dev_ptr);
   INFO("hipPointerGetAttributes after reset returned " << rc << ", type " << after.type);
-  REQUIRE((rc == hipErrorInvalidValue || (rc == hipSuccess && after.type == hipMemoryTypeUnregistered)));
+  REQUIRE((rc == hipErrorInvalidValue ||
+           (rc == hipSuccess && after.type == hipMemoryTypeUnregistered)));
 
   // The device is usable again after a reset.
   HIP_CHECK(hipSetDevice(hip_test::device()));

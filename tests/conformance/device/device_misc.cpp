@@ -4,11 +4,11 @@
 // hipExtDisableLogging, hipExtEnableLogging), checked on what reaches stderr.
 #include "hip_test.hpp"
 
-#include <cstdio>
 #include <fcntl.h>
+#include <unistd.h>
+#include <cstdio>
 #include <string>
 #include <thread>
-#include <unistd.h>
 
 // AMD declares it in amd_detail/hip_runtime_prof.h, which weft's headers do not carry.
 extern "C" const char* hipGetCmdName(uint32_t id);

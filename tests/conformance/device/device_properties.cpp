@@ -144,7 +144,8 @@ TEST_CASE("Unit_hipDeviceGetAttribute_Positive_AgreesWithProperties") {
   CHECK(attribute(hipDeviceAttributePageableMemoryAccess) == p.pageableMemoryAccess);
   CHECK(attribute(hipDeviceAttributeEccEnabled) == p.ECCEnabled);
   CHECK(attribute(hipDeviceAttributeCooperativeLaunch) == p.cooperativeLaunch);
-  CHECK(attribute(hipDeviceAttributeCooperativeMultiDeviceLaunch) == p.cooperativeMultiDeviceLaunch);
+  CHECK(attribute(hipDeviceAttributeCooperativeMultiDeviceLaunch) ==
+        p.cooperativeMultiDeviceLaunch);
   CHECK(attribute(hipDeviceAttributeAsyncEngineCount) == p.asyncEngineCount);
   CHECK(attribute(hipDeviceAttributeUnifiedAddressing) == p.unifiedAddressing);
   CHECK(attribute(hipDeviceAttributeHostNativeAtomicSupported) == p.hostNativeAtomicSupported);
@@ -171,7 +172,8 @@ struct NamedAttribute {
   hipDeviceAttribute_t attr;
   const char* name;
 };
-#define WEFT_ATTR(a) NamedAttribute{a, #a}
+#define WEFT_ATTR(a) \
+  NamedAttribute { a, #a }
 
 // Attributes AMD's runtime answers: every HIP implementation must.
 const NamedAttribute kCoreAttributes[] = {
@@ -299,8 +301,8 @@ constexpr long long kUnwritten = 0x5A5A5A5A5A5A5A5ALL;
 TEST_CASE("Unit_hipDeviceGetAttribute_Positive_EveryAttribute") {
   for (const auto& [attr, name] : kCoreAttributes) {
     long long storage = kUnwritten;  // 8 bytes: room for the two pointer-valued attributes
-    const hipError_t rc = hipDeviceGetAttribute(reinterpret_cast<int*>(&storage), attr,
-                                                hip_test::device());
+    const hipError_t rc =
+        hipDeviceGetAttribute(reinterpret_cast<int*>(&storage), attr, hip_test::device());
     INFO(name << " (" << static_cast<int>(attr) << ")");
     CHECK(rc == hipSuccess);
     if (rc == hipSuccess) CHECK(storage != kUnwritten);
@@ -311,8 +313,8 @@ TEST_CASE("Unit_hipDeviceGetAttribute_Positive_OptionalAttributes") {
   std::string unsupported;
   for (const auto& [attr, name] : kOptionalAttributes) {
     long long storage = kUnwritten;
-    const hipError_t rc = hipDeviceGetAttribute(reinterpret_cast<int*>(&storage), attr,
-                                                hip_test::device());
+    const hipError_t rc =
+        hipDeviceGetAttribute(reinterpret_cast<int*>(&storage), attr, hip_test::device());
     INFO(name << " (" << static_cast<int>(attr) << ")");
     CHECK((rc == hipSuccess || rc == hipErrorInvalidValue));
     if (rc == hipSuccess) CHECK(storage != kUnwritten);
@@ -335,15 +337,15 @@ TEST_CASE("Unit_hipDeviceGetAttribute_Negative_Parameters") {
   HIP_CHECK_ERROR(hipDeviceGetAttribute(&value, hipDeviceAttributeWarpSize, device_count()),
                   hipErrorInvalidDevice);
   // Values outside every attribute range.
-  HIP_CHECK_ERROR(hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(-1),
-                                        hip_test::device()),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(9000),
-                                        hip_test::device()),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(19999),
-                                        hip_test::device()),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(-1), hip_test::device()),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(9000), hip_test::device()),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipDeviceGetAttribute(&value, static_cast<hipDeviceAttribute_t>(19999), hip_test::device()),
+      hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipDeviceTotalMem_Positive_MatchesProperties") {

@@ -19,7 +19,8 @@ struct NamedError {
 };
 
 // Every primary (non-alias) hipError_t value of HIP 6.x/7.x.
-#define WEFT_ERR(e) NamedError{e, #e}
+#define WEFT_ERR(e) \
+  NamedError { e, #e }
 const NamedError kErrors[] = {
     WEFT_ERR(hipSuccess),
     WEFT_ERR(hipErrorInvalidValue),

@@ -76,7 +76,8 @@ TEST_CASE("Unit_hipEventCreateWithFlags_Negative_Flags") {
 TEST_CASE("Unit_hipEventRecord_Positive_Streams") {
   hip_test::Stream created;
   hip_test::Stream nonblocking(hipStreamNonBlocking);
-  for (hipStream_t s : {hipStream_t{nullptr}, created.get(), nonblocking.get(), hipStreamPerThread}) {
+  for (hipStream_t s :
+       {hipStream_t{nullptr}, created.get(), nonblocking.get(), hipStreamPerThread}) {
     INFO("stream " << s);
     hip_test::Event e;
     HIP_CHECK(hipEventRecord(e.get(), s));

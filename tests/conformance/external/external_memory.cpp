@@ -18,9 +18,12 @@ namespace {
 // The descriptors here (memfds, eventfds) are what the CPU agent imports; a GPU's
 // driver imports only what a graphics API exported (Vulkan), which no test here makes.
 bool cpu_agent_or_skip() {
-  if (hip_test::props().integrated && std::string(hip_test::props().gcnArchName).find("gfx") == std::string::npos)
+  if (hip_test::props().integrated &&
+      std::string(hip_test::props().gcnArchName).find("gfx") == std::string::npos)
     return true;
-  hip_test::skip("external memory from memfds and eventfds are the CPU agent's (a GPU imports Vulkan exports)");
+  hip_test::skip(
+      "external memory from memfds and eventfds are the CPU agent's (a GPU imports Vulkan "
+      "exports)");
   return false;
 }
 
@@ -99,14 +102,17 @@ TEST_CASE("Unit_hipImportExternalMemory_Positive_BufferSeesTheFile") {
   // Writes through the buffer reach the file.
   HIP_CHECK(hipMemset(buffer, 0xAB, 100));
   for (size_t i = 0; i < 100; ++i) REQUIRE(file.view[buffer_desc.offset + i] == 0xAB);
-  REQUIRE(file.view[buffer_desc.offset + 100] == static_cast<unsigned char>((buffer_desc.offset + 100) * 7));
+  REQUIRE(file.view[buffer_desc.offset + 100] ==
+          static_cast<unsigned char>((buffer_desc.offset + 100) * 7));
 
   if (hip_test::kernels_supported()) {
-    hipLaunchKernelGGL(add_one, dim3(2), dim3(64), 0, nullptr, static_cast<unsigned char*>(buffer), size_t{128});
+    hipLaunchKernelGGL(add_one, dim3(2), dim3(64), 0, nullptr, static_cast<unsigned char*>(buffer),
+                       size_t{128});
     HIP_CHECK(hipGetLastError());
     HIP_CHECK(hipDeviceSynchronize());
     REQUIRE(file.view[buffer_desc.offset] == 0xAC);
-    REQUIRE(file.view[buffer_desc.offset + 127] == static_cast<unsigned char>((buffer_desc.offset + 127) * 7 + 1));
+    REQUIRE(file.view[buffer_desc.offset + 127] ==
+            static_cast<unsigned char>((buffer_desc.offset + 127) * 7 + 1));
   }
 
   // Destroying the memory leaves its buffers valid until hipFree.
@@ -141,7 +147,8 @@ TEST_CASE("Unit_hipImportExternalMemory_Positive_TwoBuffersShareBytes") {
   REQUIRE(a != b);
   HIP_CHECK(hipMemset(b, 0x11, 4096));
   unsigned char last = 0;
-  HIP_CHECK(hipMemcpy(&last, static_cast<unsigned char*>(a) + kBytes - 1, 1, hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy(&last, static_cast<unsigned char*>(a) + kBytes - 1, 1, hipMemcpyDeviceToHost));
   REQUIRE(last == 0x11);
   HIP_CHECK(hipFree(a));
   HIP_CHECK(hipFree(b));
@@ -188,10 +195,12 @@ TEST_CASE("Unit_hipImportExternalMemory_Negative_Parameters") {
   hipExternalMemoryBufferDesc buffer_desc{};
   buffer_desc.size = 4096;
   void* buffer = nullptr;
-  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(nullptr, memory, &buffer_desc), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(nullptr, memory, &buffer_desc),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, memory, nullptr), hipErrorInvalidValue);
   int not_memory = 0;
-  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, &not_memory, &buffer_desc), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, &not_memory, &buffer_desc),
+                  hipErrorInvalidValue);
   hipExternalMemoryBufferDesc over = buffer_desc;
   over.offset = kBytes - 100;
   HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, memory, &over), hipErrorInvalidValue);
@@ -207,5 +216,6 @@ TEST_CASE("Unit_hipImportExternalMemory_Negative_Parameters") {
 
   HIP_CHECK(hipDestroyExternalMemory(memory));
   HIP_CHECK_ERROR(hipDestroyExternalMemory(nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, memory, &buffer_desc), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipExternalMemoryGetMappedBuffer(&buffer, memory, &buffer_desc),
+                  hipErrorInvalidValue);
 }

@@ -19,9 +19,12 @@ namespace {
 // The descriptors here (memfds, eventfds) are what the CPU agent imports; a GPU's
 // driver imports only what a graphics API exported (Vulkan), which no test here makes.
 bool cpu_agent_or_skip() {
-  if (hip_test::props().integrated && std::string(hip_test::props().gcnArchName).find("gfx") == std::string::npos)
+  if (hip_test::props().integrated &&
+      std::string(hip_test::props().gcnArchName).find("gfx") == std::string::npos)
     return true;
-  hip_test::skip("external semaphores from memfds and eventfds are the CPU agent's (a GPU imports Vulkan exports)");
+  hip_test::skip(
+      "external semaphores from memfds and eventfds are the CPU agent's (a GPU imports Vulkan "
+      "exports)");
   return false;
 }
 
@@ -98,7 +101,8 @@ TEST_CASE("Unit_hipExternalSemaphore_Positive_EventfdSignalAndWait") {
 TEST_CASE("Unit_hipExternalSemaphore_Positive_TimelineWord") {
   if (!cpu_agent_or_skip()) return;
   WordFile file;
-  hipExternalSemaphore_t sem = import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
+  hipExternalSemaphore_t sem =
+      import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
   file.fd = -1;
   hip_test::Stream stream;
   HIP_CHECK(signal(sem, 5, stream.get()));
@@ -141,7 +145,8 @@ TEST_CASE("Unit_hipExternalSemaphore_Positive_BinaryWordIsTakenByAWait") {
 TEST_CASE("Unit_hipExternalSemaphore_Positive_GraphNodes") {
   if (!cpu_agent_or_skip()) return;
   WordFile file;
-  hipExternalSemaphore_t sem = import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
+  hipExternalSemaphore_t sem =
+      import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
   file.fd = -1;
   hipGraph_t graph = nullptr;
   HIP_CHECK(hipGraphCreate(&graph, 0));
@@ -172,7 +177,8 @@ TEST_CASE("Unit_hipExternalSemaphore_Positive_GraphNodes") {
   hipExternalSemaphoreWaitNodeParams wait_reported{};
   HIP_CHECK(hipGraphExternalSemaphoresWaitNodeGetParams(wait_node, &wait_reported));
   REQUIRE(wait_reported.paramsArray[0].params.fence.value == 4);
-  HIP_CHECK_ERROR(hipGraphExternalSemaphoresWaitNodeGetParams(signal_node, &wait_reported), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphExternalSemaphoresWaitNodeGetParams(signal_node, &wait_reported),
+                  hipErrorInvalidValue);
 
   hipGraphExec_t exec = nullptr;
   HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
@@ -203,7 +209,8 @@ TEST_CASE("Unit_hipExternalSemaphore_Positive_GraphNodes") {
 TEST_CASE("Unit_hipExternalSemaphore_Positive_Captured") {
   if (!cpu_agent_or_skip()) return;
   WordFile file;
-  hipExternalSemaphore_t sem = import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
+  hipExternalSemaphore_t sem =
+      import_fd(file.fd, hipExternalSemaphoreHandleTypeTimelineSemaphoreFd);
   file.fd = -1;
   hip_test::Stream stream;
   HIP_CHECK(hipStreamBeginCapture(stream.get(), hipStreamCaptureModeGlobal));
@@ -257,32 +264,44 @@ TEST_CASE("Unit_hipExternalSemaphore_Negative_Parameters") {
 
   hipExternalSemaphoreSignalParams signal_params{};
   hipExternalSemaphoreWaitParams wait_params{};
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(nullptr, &signal_params, 1, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, nullptr, 1, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(nullptr, &signal_params, 1, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, nullptr, 1, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 0, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipWaitExternalSemaphoresAsync(&sem, nullptr, 1, nullptr), hipErrorInvalidValue);
   int not_a_semaphore = 0;
   hipExternalSemaphore_t bogus = &not_a_semaphore;
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&bogus, &signal_params, 1, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipWaitExternalSemaphoresAsync(&bogus, &wait_params, 1, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&bogus, &signal_params, 1, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipWaitExternalSemaphoresAsync(&bogus, &wait_params, 1, nullptr),
+                  hipErrorInvalidValue);
   signal_params.flags = 4;
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, nullptr),
+                  hipErrorInvalidValue);
   signal_params.flags = 0;
   hipStream_t bad_stream = reinterpret_cast<hipStream_t>(&not_a_semaphore);
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, bad_stream), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, bad_stream),
+                  hipErrorInvalidValue);
 
   hipGraph_t graph = nullptr;
   HIP_CHECK(hipGraphCreate(&graph, 0));
   hipGraphNode_t node = nullptr;
-  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresSignalNode(&node, graph, nullptr, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresSignalNode(&node, graph, nullptr, 0, nullptr),
+                  hipErrorInvalidValue);
   hipExternalSemaphoreSignalNodeParams empty{&sem, &signal_params, 0};
-  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresSignalNode(&node, graph, nullptr, 0, &empty), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresSignalNode(&node, graph, nullptr, 0, &empty),
+                  hipErrorInvalidValue);
   hipExternalSemaphoreWaitNodeParams bogus_wait{&bogus, &wait_params, 1};
-  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresWaitNode(&node, graph, nullptr, 0, &bogus_wait), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresWaitNode(nullptr, graph, nullptr, 0, &bogus_wait), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresWaitNode(&node, graph, nullptr, 0, &bogus_wait),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddExternalSemaphoresWaitNode(nullptr, graph, nullptr, 0, &bogus_wait),
+                  hipErrorInvalidValue);
   HIP_CHECK(hipGraphDestroy(graph));
 
   HIP_CHECK(hipDestroyExternalSemaphore(sem));
   HIP_CHECK_ERROR(hipDestroyExternalSemaphore(sem), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipSignalExternalSemaphoresAsync(&sem, &signal_params, 1, nullptr),
+                  hipErrorInvalidValue);
 }

@@ -33,7 +33,8 @@ void run(int index, int target_device, std::latch& go, Outcome& out) {
       break;
     case 1:
       out.first = hipMalloc(&out.ptr, 4096 + static_cast<size_t>(index));
-      out.second = out.ptr != nullptr ? hipPointerGetAttributes(&out.attr, out.ptr) : hipErrorUnknown;
+      out.second =
+          out.ptr != nullptr ? hipPointerGetAttributes(&out.attr, out.ptr) : hipErrorUnknown;
       break;
     case 2:
       out.first = hipSetDevice(target_device);

@@ -66,11 +66,17 @@ TEST_CASE("Unit_hipIpcMemHandle_Positive_ChildProcess") {
   hipIpcEventHandle_t event_handle{};
   HIP_CHECK(hipIpcGetEventHandle(&event_handle, event));
 
-  const std::string memory_text = hex(memory), event_text = hex(event_handle), bytes_text = std::to_string(kBytes);
-  const char* argv[] = {kChildPath.c_str(), memory_text.c_str(), event_text.c_str(), bytes_text.c_str(), "60",
+  const std::string memory_text = hex(memory), event_text = hex(event_handle),
+                    bytes_text = std::to_string(kBytes);
+  const char* argv[] = {kChildPath.c_str(),
+                        memory_text.c_str(),
+                        event_text.c_str(),
+                        bytes_text.c_str(),
+                        "60",
                         nullptr};
   pid_t pid = 0;
-  REQUIRE(::posix_spawn(&pid, kChildPath.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+  REQUIRE(::posix_spawn(&pid, kChildPath.c_str(), nullptr, nullptr, const_cast<char**>(argv),
+                        environ) == 0);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   REQUIRE(WIFEXITED(status));
@@ -103,7 +109,8 @@ TEST_CASE("Unit_hipIpcMemHandle_Positive_OpenedTwiceInProcess") {
   REQUIRE(q != nullptr);
   HIP_CHECK(hipMemset(p, 0x5A, kBytes));
   unsigned char last = 0;
-  HIP_CHECK(hipMemcpy(&last, static_cast<unsigned char*>(q) + kBytes - 1, 1, hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy(&last, static_cast<unsigned char*>(q) + kBytes - 1, 1, hipMemcpyDeviceToHost));
   REQUIRE(last == 0x5A);
   size_t size = 0;
   void* base = nullptr;

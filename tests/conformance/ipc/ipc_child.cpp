@@ -33,20 +33,23 @@ bool unhex(const char* text, void* out, size_t bytes) {
 int main(int argc, char** argv) {
   hipIpcMemHandle_t memory{};
   hipIpcEventHandle_t event_handle{};
-  if (argc != 5 || !unhex(argv[1], &memory, sizeof memory) || !unhex(argv[2], &event_handle, sizeof event_handle)) {
+  if (argc != 5 || !unhex(argv[1], &memory, sizeof memory) ||
+      !unhex(argv[2], &event_handle, sizeof event_handle)) {
     std::fprintf(stderr, "usage: ipc_child MEMORY_HANDLE_HEX EVENT_HANDLE_HEX BYTES SEED\n");
     return 2;
   }
   const size_t bytes = std::strtoull(argv[3], nullptr, 10);
   const int seed = std::atoi(argv[4]);
   const char* device_text = std::getenv("WEFT_TEST_DEVICE");
-  if (hipError_t rc = hipSetDevice(device_text ? std::atoi(device_text) : 0)) return fail("hipSetDevice", rc);
+  if (hipError_t rc = hipSetDevice(device_text ? std::atoi(device_text) : 0))
+    return fail("hipSetDevice", rc);
 
   void* p = nullptr;
   if (hipError_t rc = hipIpcOpenMemHandle(&p, memory, hipIpcMemLazyEnablePeerAccess))
     return fail("hipIpcOpenMemHandle", rc);
   hipEvent_t event = nullptr;
-  if (hipError_t rc = hipIpcOpenEventHandle(&event, event_handle)) return fail("hipIpcOpenEventHandle", rc);
+  if (hipError_t rc = hipIpcOpenEventHandle(&event, event_handle))
+    return fail("hipIpcOpenEventHandle", rc);
   // The parent's last record covers its fill.
   hipStream_t stream = nullptr;
   if (hipError_t rc = hipStreamCreate(&stream)) return fail("hipStreamCreate", rc);
@@ -63,7 +66,8 @@ int main(int argc, char** argv) {
   if (hipError_t rc = hipMemsetAsync(p, seed + 1, bytes, stream)) return fail("hipMemsetAsync", rc);
   if (hipError_t rc = hipEventRecord(event, stream)) return fail("hipEventRecord", rc);
   if (hipError_t rc = hipEventSynchronize(event)) return fail("hipEventSynchronize", rc);
-  if (hipError_t rc = hipFree(p); rc != hipErrorInvalidValue) return fail("hipFree of an IPC mapping", rc);
+  if (hipError_t rc = hipFree(p); rc != hipErrorInvalidValue)
+    return fail("hipFree of an IPC mapping", rc);
   if (hipError_t rc = hipIpcCloseMemHandle(p)) return fail("hipIpcCloseMemHandle", rc);
   if (hipError_t rc = hipEventDestroy(event)) return fail("hipEventDestroy", rc);
   if (hipError_t rc = hipStreamDestroy(stream)) return fail("hipStreamDestroy", rc);

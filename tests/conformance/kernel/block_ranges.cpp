@@ -121,7 +121,8 @@ TEST_CASE("Unit_shfl_down_Positive_PartialWarpsManyBlocks") {
         for (unsigned l = 0; l < lanes; ++l) v[l] = in[b * threads + w * warp + l];
         for (unsigned offset = warp / 2; offset > 0; offset /= 2) {
           std::vector<int> next(lanes);
-          for (unsigned l = 0; l < lanes; ++l) next[l] = v[l] + (l + offset < lanes ? v[l + offset] : v[l]);
+          for (unsigned l = 0; l < lanes; ++l)
+            next[l] = v[l] + (l + offset < lanes ? v[l + offset] : v[l]);
           v = next;
         }
         INFO("threads " << threads << " block " << b << " warp " << w);

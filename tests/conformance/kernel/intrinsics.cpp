@@ -22,7 +22,8 @@ __global__ void math(float* out) {
   out[threadIdx.x * 4 + 0] = rsqrtf(x);
   out[threadIdx.x * 4 + 1] = __expf(x) - std::exp(x);
   out[threadIdx.x * 4 + 2] = __saturatef(x - 1.0f);
-  out[threadIdx.x * 4 + 3] = static_cast<float>(min(3, static_cast<int>(threadIdx.x)) + max(1.5f, x));
+  out[threadIdx.x * 4 + 3] =
+      static_cast<float>(min(3, static_cast<int>(threadIdx.x)) + max(1.5f, x));
 }
 
 __global__ void clocks(long long* out) {

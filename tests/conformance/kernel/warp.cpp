@@ -11,11 +11,11 @@ __global__ void shuffles(int* out) {
   int lane = static_cast<int>(__lane_id());
   int v = lane * 10;
   int t = threadIdx.x;
-  out[t * 5 + 0] = __shfl(v, 3);               // everyone reads lane 3
-  out[t * 5 + 1] = __shfl_up(v, 1);            // lane 0 keeps its own
-  out[t * 5 + 2] = __shfl_down(v, 2);          // the last two keep their own
-  out[t * 5 + 3] = __shfl_xor(v, 1);           // pairs swap
-  out[t * 5 + 4] = __shfl(v, 0, 8);            // first lane of each 8-lane segment
+  out[t * 5 + 0] = __shfl(v, 3);       // everyone reads lane 3
+  out[t * 5 + 1] = __shfl_up(v, 1);    // lane 0 keeps its own
+  out[t * 5 + 2] = __shfl_down(v, 2);  // the last two keep their own
+  out[t * 5 + 3] = __shfl_xor(v, 1);   // pairs swap
+  out[t * 5 + 4] = __shfl(v, 0, 8);    // first lane of each 8-lane segment
 }
 
 __global__ void warp_sum(const float* in, float* out) {

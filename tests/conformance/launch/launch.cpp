@@ -129,15 +129,13 @@ TEST_CASE("Unit_hipLaunchKernelGGL_Positive_Grid3D") {
     dim3 grid, block;
   };
   const Shape shapes[] = {
-      {dim3(3, 4, 2), dim3(4, 2, 8)},
-      {dim3(1, 1, 1), dim3(1, 1, 1)},
-      {dim3(7, 1, 1), dim3(1, 5, 3)},
-      {dim3(2, 3, 5), dim3(16, 4, 1)},
+      {dim3(3, 4, 2), dim3(4, 2, 8)},  {dim3(1, 1, 1), dim3(1, 1, 1)},
+      {dim3(7, 1, 1), dim3(1, 5, 3)},  {dim3(2, 3, 5), dim3(16, 4, 1)},
       {dim3(1, 1, 9), dim3(1, 1, 64)},
   };
   for (const auto& shape : shapes) {
-    const unsigned total = shape.grid.x * shape.grid.y * shape.grid.z * shape.block.x *
-                           shape.block.y * shape.block.z;
+    const unsigned total =
+        shape.grid.x * shape.grid.y * shape.grid.z * shape.block.x * shape.block.y * shape.block.z;
     INFO("grid " << shape.grid.x << "x" << shape.grid.y << "x" << shape.grid.z << " block "
                  << shape.block.x << "x" << shape.block.y << "x" << shape.block.z);
     hip_test::PinnedBuffer<unsigned> ids(total), hits(total), geometry(6);
@@ -147,7 +145,8 @@ TEST_CASE("Unit_hipLaunchKernelGGL_Positive_Grid3D") {
                      geometry.get());
     HIP_CHECK(hipDeviceSynchronize());
     for (unsigned i = 0; i < total; ++i) {
-      if (ids[i] != i || hits[i] != 1) FAIL("id " << i << ": got " << ids[i] << ", hits " << hits[i]);
+      if (ids[i] != i || hits[i] != 1)
+        FAIL("id " << i << ": got " << ids[i] << ", hits " << hits[i]);
     }
     REQUIRE(geometry[0] == shape.block.x);
     REQUIRE(geometry[1] == shape.block.y);
@@ -319,7 +318,8 @@ TEST_CASE("Unit_hipLaunchKernelGGL_Positive_MaxBlock") {
     const unsigned total = block.x * block.y * block.z * 2;
     hip_test::PinnedBuffer<unsigned> ids(total), hits(total), geometry(6);
     std::memset(hits.get(), 0, hits.bytes());
-    HIP_LAUNCH_CHECK(linear_id_3d, dim3(2), block, 0, nullptr, ids.get(), hits.get(), geometry.get());
+    HIP_LAUNCH_CHECK(linear_id_3d, dim3(2), block, 0, nullptr, ids.get(), hits.get(),
+                     geometry.get());
     HIP_CHECK(hipDeviceSynchronize());
     for (unsigned i = 0; i < total; ++i) {
       if (hits[i] != 1) FAIL("id " << i << " hit " << hits[i] << " times");

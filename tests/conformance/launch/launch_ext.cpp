@@ -42,8 +42,8 @@ TEST_CASE("Unit_hipExtLaunchKernel_Positive_Events") {
   int value = 500;
   int n = kN;
   void* args[] = {&out_ptr, &value, &n};
-  HIP_CHECK(hipExtLaunchKernel(reinterpret_cast<const void*>(fill_value), dim3(3), dim3(32), args, 0, s.get(),
-                               start.get(), stop.get(), 0));
+  HIP_CHECK(hipExtLaunchKernel(reinterpret_cast<const void*>(fill_value), dim3(3), dim3(32), args,
+                               0, s.get(), start.get(), stop.get(), 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));
   float ms = -1;
   HIP_CHECK(hipEventElapsedTime(&ms, start.get(), stop.get()));
@@ -52,8 +52,8 @@ TEST_CASE("Unit_hipExtLaunchKernel_Positive_Events") {
 
   // No events, hipExtAnyOrderLaunch.
   value = 7;
-  HIP_CHECK(hipExtLaunchKernel(reinterpret_cast<const void*>(fill_value), dim3(3), dim3(32), args, 0, s.get(),
-                               nullptr, nullptr, hipExtAnyOrderLaunch));
+  HIP_CHECK(hipExtLaunchKernel(reinterpret_cast<const void*>(fill_value), dim3(3), dim3(32), args,
+                               0, s.get(), nullptr, nullptr, hipExtAnyOrderLaunch));
   HIP_CHECK(hipStreamSynchronize(s.get()));
   check_fill(out, kN, 7);
 }
@@ -69,15 +69,17 @@ TEST_CASE("Unit_hipExtLaunchKernel_Negative") {
   HIP_CHECK_ERROR(hipExtLaunchKernel(f, dim3(1), dim3(8), args, 0, nullptr, nullptr, nullptr, 0x8),
                   hipErrorInvalidValue);
   int bogus = 0;
-  HIP_CHECK_ERROR(hipExtLaunchKernel(f, dim3(1), dim3(8), args, 0, nullptr, reinterpret_cast<hipEvent_t>(&bogus),
-                                     nullptr, 0),
+  HIP_CHECK_ERROR(hipExtLaunchKernel(f, dim3(1), dim3(8), args, 0, nullptr,
+                                     reinterpret_cast<hipEvent_t>(&bogus), nullptr, 0),
                   hipErrorInvalidHandle);
-  HIP_CHECK_ERROR(hipExtLaunchKernel(nullptr, dim3(1), dim3(8), args, 0, nullptr, nullptr, nullptr, 0),
-                  hipErrorInvalidDeviceFunction);
+  HIP_CHECK_ERROR(
+      hipExtLaunchKernel(nullptr, dim3(1), dim3(8), args, 0, nullptr, nullptr, nullptr, 0),
+      hipErrorInvalidDeviceFunction);
   HIP_CHECK_ERROR(hipExtLaunchKernel(f, dim3(0), dim3(8), args, 0, nullptr, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipExtLaunchKernel(f, dim3(1), dim3(1 << 20), args, 0, nullptr, nullptr, nullptr, 0),
-                  hipErrorInvalidConfiguration);
+  HIP_CHECK_ERROR(
+      hipExtLaunchKernel(f, dim3(1), dim3(1 << 20), args, 0, nullptr, nullptr, nullptr, 0),
+      hipErrorInvalidConfiguration);
 }
 
 TEST_CASE("Unit_hipLaunchKernelEx_Positive_Attributes") {
@@ -112,7 +114,8 @@ TEST_CASE("Unit_hipLaunchKernelEx_Positive_Attributes") {
   HIP_CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_unit, fill_value, 32, 0));
   const int too_many = per_unit * hip_test::props().multiProcessorCount + 1;
   config.gridDim = dim3(static_cast<unsigned>(too_many));
-  HIP_CHECK_ERROR(hipLaunchKernelEx(&config, fill_value, out.get(), 0, kN), hipErrorCooperativeLaunchTooLarge);
+  HIP_CHECK_ERROR(hipLaunchKernelEx(&config, fill_value, out.get(), 0, kN),
+                  hipErrorCooperativeLaunchTooLarge);
   config.gridDim = dim3(2);
   HIP_CHECK(hipLaunchKernelEx(&config, fill_value, out.get(), 9, kN));
   HIP_CHECK(hipStreamSynchronize(s.get()));

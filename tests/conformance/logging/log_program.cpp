@@ -14,7 +14,9 @@ __global__ void scale(float* data, float factor, int n) {
   if (i < n) data[i] *= factor;
 }
 
-static void report(const char* what, hipError_t e) { std::printf("%s -> %d\n", what, static_cast<int>(e)); }
+static void report(const char* what, hipError_t e) {
+  std::printf("%s -> %d\n", what, static_cast<int>(e));
+}
 
 int main() {
   // The CPU agent, which weft lists last: the kernel below is compiled for the host.

@@ -32,8 +32,9 @@ class Pair {
       std::vector<unsigned char> got(kSize);
       HIP_CHECK(hipMemcpy(got.data(), p, kSize, hipMemcpyDeviceToHost));
       for (size_t i = 0; i < kSize; ++i) {
-        if (got[i] != kBefore) FAIL("byte " << i << " of " << (p == a_.get() ? "a" : "b")
-                                            << " changed by a failed call");
+        if (got[i] != kBefore)
+          FAIL("byte " << i << " of " << (p == a_.get() ? "a" : "b")
+                       << " changed by a failed call");
       }
     }
   }
@@ -46,16 +47,15 @@ class Pair {
 // registered range are canaries.
 class RegisteredWindow {
  public:
-  RegisteredWindow() : buf_(3 * kSize, kBefore) {
-    HIP_CHECK(hipHostRegister(window(), kSize, 0));
-  }
+  RegisteredWindow() : buf_(3 * kSize, kBefore) { HIP_CHECK(hipHostRegister(window(), kSize, 0)); }
   ~RegisteredWindow() { (void)hipHostUnregister(window()); }
   unsigned char* window() { return buf_.data() + kSize; }
   void require_unchanged() {
     HIP_CHECK(hipDeviceSynchronize());
     for (size_t i = 0; i < buf_.size(); ++i) {
-      if (buf_[i] != kBefore) FAIL("host byte " << i << " changed (registered range is ["
-                                                << kSize << ", " << 2 * kSize << "))");
+      if (buf_[i] != kBefore)
+        FAIL("host byte " << i << " changed (registered range is [" << kSize << ", " << 2 * kSize
+                          << "))");
     }
   }
 

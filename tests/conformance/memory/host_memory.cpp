@@ -70,9 +70,9 @@ TEST_CASE("Unit_hipHostMalloc_Negative_Parameters") {
 }
 
 TEST_CASE("Unit_hipHostAlloc_Positive_Flags") {
-  for (unsigned flags : {hipHostAllocDefault, hipHostAllocPortable, hipHostAllocMapped,
-                         hipHostAllocWriteCombined,
-                         hipHostAllocPortable | hipHostAllocMapped | hipHostAllocWriteCombined}) {
+  for (unsigned flags :
+       {hipHostAllocDefault, hipHostAllocPortable, hipHostAllocMapped, hipHostAllocWriteCombined,
+        hipHostAllocPortable | hipHostAllocMapped | hipHostAllocWriteCombined}) {
     INFO("flags 0x" << std::hex << flags);
     void* p = nullptr;
     HIP_CHECK(hipHostAlloc(&p, 8192, flags));
@@ -193,8 +193,7 @@ TEST_CASE("Unit_hipHostRegister_Negative_AlreadyRegistered") {
   HIP_CHECK(hipHostRegister(buf.data(), buf.size(), 0));
   HIP_CHECK_ERROR(hipHostRegister(buf.data(), buf.size(), 0), hipErrorHostMemoryAlreadyRegistered);
   // An overlapping range is already (partly) registered too (CUDA semantics).
-  HIP_CHECK_ERROR(hipHostRegister(buf.data() + 1024, 1024, 0),
-                  hipErrorHostMemoryAlreadyRegistered);
+  HIP_CHECK_ERROR(hipHostRegister(buf.data() + 1024, 1024, 0), hipErrorHostMemoryAlreadyRegistered);
   HIP_CHECK(hipHostUnregister(buf.data()));
   // After unregistering it can be registered again.
   HIP_CHECK(hipHostRegister(buf.data(), buf.size(), 0));

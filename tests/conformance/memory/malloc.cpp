@@ -64,9 +64,7 @@ TEST_CASE("Unit_hipMalloc_Negative_LargerThanDevice") {
   HIP_CHECK_ERROR(hipMalloc(&p, total * 2 + 4096), hipErrorOutOfMemory);
 }
 
-TEST_CASE("Unit_hipFree_Positive_Null") {
-  HIP_CHECK(hipFree(nullptr));
-}
+TEST_CASE("Unit_hipFree_Positive_Null") { HIP_CHECK(hipFree(nullptr)); }
 
 TEST_CASE("Unit_hipFree_Negative_DoubleFree") {
   void* p = nullptr;

@@ -41,7 +41,10 @@ class Buffer {
  public:
   explicit Buffer(Mem kind) : kind_(kind) {
     switch (kind) {
-      case Mem::kPageable: host_.resize(kSize); ptr_ = host_.data(); break;
+      case Mem::kPageable:
+        host_.resize(kSize);
+        ptr_ = host_.data();
+        break;
       case Mem::kPinned: HIP_CHECK(hipHostMalloc(&ptr_, kSize, 0)); break;
       case Mem::kDevice: HIP_CHECK(hipMalloc(&ptr_, kSize)); break;
       case Mem::kManaged: HIP_CHECK(hipMallocManaged(&ptr_, kSize, hipMemAttachGlobal)); break;
@@ -97,7 +100,8 @@ TEST_CASE("Unit_hipMemcpy_Positive_EveryKind") {
   for (Mem src_kind : kAllKinds) {
     for (Mem dst_kind : kAllKinds) {
       for (bool use_default : {false, true}) {
-        const hipMemcpyKind kind = use_default ? hipMemcpyDefault : explicit_kind(dst_kind, src_kind);
+        const hipMemcpyKind kind =
+            use_default ? hipMemcpyDefault : explicit_kind(dst_kind, src_kind);
         INFO(name(src_kind) << " -> " << name(dst_kind) << " kind " << kind);
         Buffer src(src_kind), dst(dst_kind);
         const auto data = pattern(kSize, seed++);
@@ -157,7 +161,8 @@ TEST_CASE("Unit_hipMemcpy_Positive_DirectionMismatch") {
   REQUIRE(back == data);
   hip_test::Stream stream;
   std::vector<unsigned char> async_back(kSize);
-  HIP_CHECK(hipMemcpyAsync(async_back.data(), dev.get(), kSize, hipMemcpyHostToDevice, stream.get()));
+  HIP_CHECK(
+      hipMemcpyAsync(async_back.data(), dev.get(), kSize, hipMemcpyHostToDevice, stream.get()));
   HIP_CHECK(hipStreamSynchronize(stream.get()));
   REQUIRE(async_back == data);
   // Neither side device memory: on the CPU agent, which knows all of its device memory, the
@@ -166,14 +171,16 @@ TEST_CASE("Unit_hipMemcpy_Positive_DirectionMismatch") {
   const bool cpu_agent = std::string(hip_test::props().gcnArchName) == "x86_64";
   if (cpu_agent) {
     std::vector<unsigned char> other(kSize);
-    HIP_CHECK_ERROR(hipMemcpy(other.data(), host.data(), kSize, hipMemcpyHostToDevice), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipMemcpy(other.data(), host.data(), kSize, hipMemcpyHostToDevice),
+                    hipErrorInvalidValue);
   }
 }
 
 TEST_CASE("Unit_hipMemcpyAsync_Positive_Streams") {
   hip_test::Stream created;
   hip_test::Stream nonblocking(hipStreamNonBlocking);
-  for (hipStream_t s : {hipStream_t{nullptr}, created.get(), nonblocking.get(), hipStreamPerThread}) {
+  for (hipStream_t s :
+       {hipStream_t{nullptr}, created.get(), nonblocking.get(), hipStreamPerThread}) {
     INFO("stream " << s);
     hip_test::PinnedBuffer<unsigned char> src(kSize), dst(kSize);
     hip_test::DeviceBuffer<unsigned char> dev(kSize), dev2(kSize);
@@ -219,10 +226,10 @@ TEST_CASE("Unit_hipMemcpy2D_Positive_Basic") {
   void* dev = nullptr;
   size_t dev_pitch = 0;
   HIP_CHECK(hipMallocPitch(&dev, &dev_pitch, kWidth, kHeight));
-  HIP_CHECK(hipMemcpy2D(dev, dev_pitch, src.data(), kSrcPitch, kWidth, kHeight,
-                        hipMemcpyHostToDevice));
-  HIP_CHECK(hipMemcpy2D(dst.data(), kDstPitch, dev, dev_pitch, kWidth, kHeight,
-                        hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy2D(dev, dev_pitch, src.data(), kSrcPitch, kWidth, kHeight, hipMemcpyHostToDevice));
+  HIP_CHECK(
+      hipMemcpy2D(dst.data(), kDstPitch, dev, dev_pitch, kWidth, kHeight, hipMemcpyDeviceToHost));
   for (size_t y = 0; y < kHeight; ++y) {
     for (size_t x = 0; x < kDstPitch; ++x) {
       const unsigned char expected = x < kWidth ? src[y * kSrcPitch + x] : 0xEE;
@@ -243,8 +250,8 @@ TEST_CASE("Unit_hipMemcpy2DAsync_Positive_Basic") {
   std::memset(dst.get(), 0, dst.bytes());
   HIP_CHECK(hipMemcpy2DAsync(dev, dev_pitch, src.get(), kWidth, kWidth, kHeight,
                              hipMemcpyHostToDevice, s.get()));
-  HIP_CHECK(hipMemcpy2DAsync(dst.get(), kWidth, dev, dev_pitch, kWidth, kHeight,
-                             hipMemcpyDefault, s.get()));
+  HIP_CHECK(hipMemcpy2DAsync(dst.get(), kWidth, dev, dev_pitch, kWidth, kHeight, hipMemcpyDefault,
+                             s.get()));
   HIP_CHECK(hipStreamSynchronize(s.get()));
   REQUIRE(std::memcmp(dst.get(), src.get(), src.bytes()) == 0);
   HIP_CHECK(hipFree(dev));
@@ -263,8 +270,9 @@ TEST_CASE("Unit_hipMemcpy2D_Negative_Pitch") {
   HIP_CHECK_ERROR_EITHER(
       hipMemcpy2DAsync(dev.get(), 32, host.data(), 64, 64, 4, hipMemcpyHostToDevice, s.get()),
       hipErrorInvalidPitchValue, hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy2D(dev.get(), 64, host.data(), 64, 64, 4, static_cast<hipMemcpyKind>(17)),
-                  hipErrorInvalidMemcpyDirection);
+  HIP_CHECK_ERROR(
+      hipMemcpy2D(dev.get(), 64, host.data(), 64, 64, 4, static_cast<hipMemcpyKind>(17)),
+      hipErrorInvalidMemcpyDirection);
 }
 
 TEST_CASE("Unit_hipMemcpyHtoD_DtoH_DtoD_Positive_Basic") {

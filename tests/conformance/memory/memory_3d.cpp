@@ -28,8 +28,8 @@ unsigned char pattern_byte(uint32_t value, size_t element_size, size_t i) {
 }
 
 // Checks a pitched 2D fill of `row_bytes` per row over `height` rows, background elsewhere.
-void expect_2d(const std::vector<unsigned char>& got, size_t pitch, size_t row_bytes,
-               size_t height, uint32_t value, size_t element_size) {
+void expect_2d(const std::vector<unsigned char>& got, size_t pitch, size_t row_bytes, size_t height,
+               uint32_t value, size_t element_size) {
   for (size_t i = 0; i < got.size(); ++i) {
     const bool inside = i / pitch < height && i % pitch < row_bytes;
     const unsigned char expected =
@@ -72,8 +72,8 @@ TEST_CASE("Unit_hipMemsetD2D_Positive_ElementSizes") {
     expect_2d(read_back(buf.ptr, total), buf.pitch, kWidthBytes, kRows, 0xBEEF, 2);
 
     paint(buf.ptr, total);
-    HIP_CHECK(async ? hipMemsetD2D32Async(buf.ptr, buf.pitch, 0x01234567u, kWidthBytes / 4,
-                                          kRows, stream.get())
+    HIP_CHECK(async ? hipMemsetD2D32Async(buf.ptr, buf.pitch, 0x01234567u, kWidthBytes / 4, kRows,
+                                          stream.get())
                     : hipMemsetD2D32(buf.ptr, buf.pitch, 0x01234567u, kWidthBytes / 4, kRows));
     HIP_CHECK(hipStreamSynchronize(stream.get()));
     expect_2d(read_back(buf.ptr, total), buf.pitch, kWidthBytes, kRows, 0x01234567u, 4);
@@ -503,7 +503,8 @@ TEST_CASE("Unit_hipDeviceGetP2PAttribute_Negative_Parameters") {
 TEST_CASE("Unit_hipMemPrefetchAsync_Positive_DataIntact") {
   constexpr size_t kCount = 1024;
   int* m = nullptr;
-  HIP_CHECK(hipMallocManaged(reinterpret_cast<void**>(&m), kCount * sizeof(int), hipMemAttachGlobal));
+  HIP_CHECK(
+      hipMallocManaged(reinterpret_cast<void**>(&m), kCount * sizeof(int), hipMemAttachGlobal));
   for (size_t i = 0; i < kCount; ++i) m[i] = static_cast<int>(i * 5);
   hip_test::Stream stream;
   HIP_CHECK(hipMemPrefetchAsync(m, kCount * sizeof(int), hip_test::device(), stream.get()));
@@ -511,7 +512,8 @@ TEST_CASE("Unit_hipMemPrefetchAsync_Positive_DataIntact") {
   HIP_CHECK(hipMemsetAsync(m + kCount / 2, 0, sizeof(int), stream.get()));
   HIP_CHECK(hipMemPrefetchAsync(m, kCount * sizeof(int), hipCpuDeviceId, stream.get()));
   HIP_CHECK(hipStreamSynchronize(stream.get()));
-  for (size_t i = 0; i < kCount; ++i) REQUIRE(m[i] == (i == kCount / 2 ? 0 : static_cast<int>(i * 5)));
+  for (size_t i = 0; i < kCount; ++i)
+    REQUIRE(m[i] == (i == kCount / 2 ? 0 : static_cast<int>(i * 5)));
   HIP_CHECK(hipFree(m));
 }
 
@@ -538,8 +540,8 @@ TEST_CASE("Unit_hipMemAdvise_Positive_AllAdvice") {
   const int dev = hip_test::device();
   for (hipMemoryAdvise advice :
        {hipMemAdviseSetReadMostly, hipMemAdviseUnsetReadMostly, hipMemAdviseSetPreferredLocation,
-        hipMemAdviseUnsetPreferredLocation, hipMemAdviseSetAccessedBy,
-        hipMemAdviseUnsetAccessedBy, hipMemAdviseSetCoarseGrain, hipMemAdviseUnsetCoarseGrain}) {
+        hipMemAdviseUnsetPreferredLocation, hipMemAdviseSetAccessedBy, hipMemAdviseUnsetAccessedBy,
+        hipMemAdviseSetCoarseGrain, hipMemAdviseUnsetCoarseGrain}) {
     INFO("advice " << static_cast<int>(advice));
     HIP_CHECK(hipMemAdvise(m, 4096, advice, dev));
     HIP_CHECK(hipMemAdvise(static_cast<char*>(m) + 1024, 1024, advice, hipCpuDeviceId));

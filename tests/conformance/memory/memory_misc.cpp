@@ -60,26 +60,32 @@ TEST_CASE("Unit_hipMemRangeGetAttribute_Positive_AdviceIsReported") {
   host.type = hipMemLocationTypeHost;
   HIP_CHECK(hipMemAdvise_v2(m.at(4096), 4096, hipMemAdviseSetPreferredLocation, host));
   REQUIRE(range_int(hipMemRangeAttributePreferredLocation, m.at(4096), 4096) == hipCpuDeviceId);
-  REQUIRE(range_int(hipMemRangeAttributePreferredLocation, m.p, 8192) == hipInvalidDeviceId);  // mixed
+  REQUIRE(range_int(hipMemRangeAttributePreferredLocation, m.p, 8192) ==
+          hipInvalidDeviceId);  // mixed
 
   HIP_CHECK(hipMemAdvise(m.p, 8192, hipMemAdviseSetAccessedBy, dev));
   HIP_CHECK(hipMemAdvise(m.p, 4096, hipMemAdviseSetAccessedBy, hipCpuDeviceId));
   int accessed[3] = {7, 7, 7};
-  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy, m.p, 8192));
+  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy, m.p,
+                                    8192));
   REQUIRE(accessed[0] == dev);  // the CPU only accesses half
   REQUIRE(accessed[1] == hipInvalidDeviceId);
   REQUIRE(accessed[2] == hipInvalidDeviceId);
-  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy, m.p, 4096));
+  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy, m.p,
+                                    4096));
   REQUIRE(accessed[0] == hipCpuDeviceId);
   REQUIRE(accessed[1] == dev);
   HIP_CHECK(hipMemAdvise(m.p, 8192, hipMemAdviseUnsetAccessedBy, dev));
-  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy, m.at(4096), 4096));
+  HIP_CHECK(hipMemRangeGetAttribute(accessed, sizeof accessed, hipMemRangeAttributeAccessedBy,
+                                    m.at(4096), 4096));
   REQUIRE(accessed[0] == hipInvalidDeviceId);
 
   HIP_CHECK(hipMemAdvise(m.p, 8192, hipMemAdviseSetCoarseGrain, dev));
-  REQUIRE(range_int(hipMemRangeAttributeCoherencyMode, m.p, 8192) == hipMemRangeCoherencyModeCoarseGrain);
+  REQUIRE(range_int(hipMemRangeAttributeCoherencyMode, m.p, 8192) ==
+          hipMemRangeCoherencyModeCoarseGrain);
   HIP_CHECK(hipMemAdvise(m.p, 10, hipMemAdviseUnsetCoarseGrain, dev));
-  REQUIRE(range_int(hipMemRangeAttributeCoherencyMode, m.p, 8192) == hipMemRangeCoherencyModeIndeterminate);
+  REQUIRE(range_int(hipMemRangeAttributeCoherencyMode, m.p, 8192) ==
+          hipMemRangeCoherencyModeIndeterminate);
 
   hip_test::Stream s;
   HIP_CHECK(hipMemPrefetchAsync(m.p, 8192, dev, s.get()));
@@ -92,7 +98,8 @@ TEST_CASE("Unit_hipMemRangeGetAttribute_Positive_AdviceIsReported") {
   int read_mostly = -1, last = -1;
   void* data[] = {&read_mostly, &last};
   size_t sizes[] = {sizeof(int), sizeof(int)};
-  hipMemRangeAttribute attributes[] = {hipMemRangeAttributeReadMostly, hipMemRangeAttributeLastPrefetchLocation};
+  hipMemRangeAttribute attributes[] = {hipMemRangeAttributeReadMostly,
+                                       hipMemRangeAttributeLastPrefetchLocation};
   HIP_CHECK(hipMemRangeGetAttributes(data, sizes, attributes, 2, m.at(4096), 4096));
   REQUIRE(read_mostly == 0);
   REQUIRE(last == dev);
@@ -113,14 +120,19 @@ TEST_CASE("Unit_hipMemPrefetchBatchAsync_Positive_LocationsByIndex") {
   REQUIRE(range_int(hipMemRangeAttributeLastPrefetchLocation, b.p, 4096) == dev);
   REQUIRE(range_int(hipMemRangeAttributeLastPrefetchLocation, c.p, 2048) == hipCpuDeviceId);
   size_t bad_idxs[] = {1, 2};
-  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, bad_idxs, 2, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, bad_idxs, 2, 0, nullptr),
+                  hipErrorInvalidValue);
   size_t reversed[] = {0, 0};
-  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, reversed, 2, 0, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, idxs, 2, 1, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(nullptr, sizes, 3, locs, idxs, 2, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, reversed, 2, 0, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(ptrs, sizes, 3, locs, idxs, 2, 1, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(nullptr, sizes, 3, locs, idxs, 2, 0, nullptr),
+                  hipErrorInvalidValue);
   int plain = 0;
   void* not_managed[] = {&plain, b.p, c.p};
-  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(not_managed, sizes, 3, locs, idxs, 2, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPrefetchBatchAsync(not_managed, sizes, 3, locs, idxs, 2, 0, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK(hipDeviceSynchronize());
 }
 
@@ -128,22 +140,32 @@ TEST_CASE("Unit_hipMemAdvise_v2_Negative_Parameters") {
   Managed m(4096);
   hipMemLocation bad{};
   bad.type = static_cast<hipMemLocationType>(42);
-  HIP_CHECK_ERROR(hipMemAdvise_v2(m.p, 4096, hipMemAdviseSetPreferredLocation, bad), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemAdvise_v2(m.p, 4096, hipMemAdviseSetPreferredLocation, device_location(999)),
-                  hipErrorInvalidDevice);
-  HIP_CHECK_ERROR(hipMemAdvise_v2(m.p, 8192, hipMemAdviseSetReadMostly, device_location(0)), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemAdvise_v2(nullptr, 8, hipMemAdviseSetReadMostly, device_location(0)), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPrefetchAsync_v2(m.p, 4096, device_location(hip_test::device()), 3, nullptr),
+  HIP_CHECK_ERROR(hipMemAdvise_v2(m.p, 4096, hipMemAdviseSetPreferredLocation, bad),
                   hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemAdvise_v2(m.p, 4096, hipMemAdviseSetPreferredLocation, device_location(999)),
+      hipErrorInvalidDevice);
+  HIP_CHECK_ERROR(hipMemAdvise_v2(m.p, 8192, hipMemAdviseSetReadMostly, device_location(0)),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemAdvise_v2(nullptr, 8, hipMemAdviseSetReadMostly, device_location(0)),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemPrefetchAsync_v2(m.p, 4096, device_location(hip_test::device()), 3, nullptr),
+      hipErrorInvalidValue);
   int value = 0;
-  HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 2, hipMemRangeAttributeReadMostly, m.p, 4096), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemRangeGetAttribute(nullptr, 4, hipMemRangeAttributeReadMostly, m.p, 4096), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 4, static_cast<hipMemRangeAttribute>(77), m.p, 4096),
+  HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 2, hipMemRangeAttributeReadMostly, m.p, 4096),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 4, hipMemRangeAttributeReadMostly, &value, 4), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemRangeGetAttribute(nullptr, 4, hipMemRangeAttributeReadMostly, m.p, 4096),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemRangeGetAttribute(&value, 4, static_cast<hipMemRangeAttribute>(77), m.p, 4096),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 4, hipMemRangeAttributeReadMostly, &value, 4),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemRangeGetAttribute(&value, 4, hipMemRangeAttributeAccessedBy, m.p, 4096 + 1),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemRangeGetAttributes(nullptr, nullptr, nullptr, 0, m.p, 4096), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemRangeGetAttributes(nullptr, nullptr, nullptr, 0, m.p, 4096),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipStreamAttachMemAsync_Positive_And_Negative") {
@@ -152,12 +174,16 @@ TEST_CASE("Unit_hipStreamAttachMemAsync_Positive_And_Negative") {
   HIP_CHECK(hipStreamAttachMemAsync(s.get(), m.p, 0, hipMemAttachSingle));
   HIP_CHECK(hipStreamAttachMemAsync(s.get(), m.p, 4096, hipMemAttachHost));
   HIP_CHECK(hipStreamAttachMemAsync(nullptr, m.p, 0, hipMemAttachGlobal));
-  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), m.p, 100, hipMemAttachSingle), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), m.at(8), 0, hipMemAttachSingle), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), m.p, 100, hipMemAttachSingle),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), m.at(8), 0, hipMemAttachSingle),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), m.p, 0, 0x10), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), nullptr, 0, hipMemAttachSingle), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), nullptr, 0, hipMemAttachSingle),
+                  hipErrorInvalidValue);
   hip_test::DeviceBuffer<int> plain(16);
-  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), plain.get(), 0, hipMemAttachSingle), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamAttachMemAsync(s.get(), plain.get(), 0, hipMemAttachSingle),
+                  hipErrorInvalidValue);
   HIP_CHECK(hipStreamSynchronize(s.get()));
 }
 
@@ -168,9 +194,10 @@ TEST_CASE("Unit_hipDrvPointerGetAttributes_Positive_KnownAndUnknown") {
   void* start = nullptr;
   size_t size = 0;
   bool managed = true;
-  hipPointer_attribute attributes[] = {HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                       HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR, HIP_POINTER_ATTRIBUTE_RANGE_SIZE,
-                                       HIP_POINTER_ATTRIBUTE_IS_MANAGED};
+  hipPointer_attribute attributes[] = {
+      HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+      HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR, HIP_POINTER_ATTRIBUTE_RANGE_SIZE,
+      HIP_POINTER_ATTRIBUTE_IS_MANAGED};
   void* data[] = {&type, &ordinal, &start, &size, &managed};
   HIP_CHECK(hipDrvPointerGetAttributes(5, attributes, data, buffer.get() + 10));
   REQUIRE(type == hipMemoryTypeDevice);
@@ -185,10 +212,12 @@ TEST_CASE("Unit_hipDrvPointerGetAttributes_Positive_KnownAndUnknown") {
   REQUIRE(ordinal == -2);
   REQUIRE(start == nullptr);
   REQUIRE(size == 0);
-  HIP_CHECK_ERROR(hipDrvPointerGetAttributes(0, attributes, data, buffer.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvPointerGetAttributes(0, attributes, data, buffer.get()),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDrvPointerGetAttributes(2, nullptr, data, buffer.get()), hipErrorInvalidValue);
   void* null_slot[] = {&type, nullptr};
-  HIP_CHECK_ERROR(hipDrvPointerGetAttributes(2, attributes, null_slot, buffer.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvPointerGetAttributes(2, attributes, null_slot, buffer.get()),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipPointerSetAttribute_SyncMemops") {
@@ -198,10 +227,13 @@ TEST_CASE("Unit_hipPointerSetAttribute_SyncMemops") {
   bool sync = false;
   HIP_CHECK(hipPointerGetAttribute(&sync, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, buffer.get()));
   REQUIRE(sync);
-  HIP_CHECK_ERROR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, buffer.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipPointerSetAttribute(nullptr, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, buffer.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, buffer.get()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipPointerSetAttribute(nullptr, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, buffer.get()),
+                  hipErrorInvalidValue);
   int local = 0;
-  HIP_CHECK_ERROR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, &local), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, &local),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipDrvMemcpy3D_Positive_HostDeviceHost") {
@@ -329,18 +361,24 @@ TEST_CASE("Unit_hipMemcpyBatchAsync_Positive_And_FailIndex") {
   REQUIRE(back_y == y);
 
   size_t too_big[] = {a.bytes(), b.bytes() + 4, a.bytes()};
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, too_big, 3, attrs, idxs, 1, &fail, s.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, too_big, 3, attrs, idxs, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
   REQUIRE(fail == 1);
   attrs[0].srcAccessOrder = hipMemcpySrcAccessOrderInvalid;
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
   attrs[0].srcAccessOrder = hipMemcpySrcAccessOrderAny;
   attrs[0].flags = 0x8;
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
   attrs[0].flags = 0;
   size_t late[] = {1};
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, late, 1, &fail, s.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 0, attrs, idxs, 1, &fail, s.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpyBatchAsync(nullptr, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 3, attrs, late, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(dsts, srcs, sizes, 0, attrs, idxs, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyBatchAsync(nullptr, srcs, sizes, 3, attrs, idxs, 1, &fail, s.get()),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipMemcpy3DBatchAsync_Positive_And_FailIndex") {
@@ -393,7 +431,8 @@ TEST_CASE("Unit_ToolQueries_BuildIdentityAndPch") {
   __hipGetPCH(nullptr, nullptr);  // no crash
   // Kept, never called (weft's timeline is WEFT_TRACE); the API goes on working.
   static int calls = 0;
-  hipRegisterTracerCallback(reinterpret_cast<const void*>(+[](int, uint32_t, void*) { return ++calls; }));
+  hipRegisterTracerCallback(
+      reinterpret_cast<const void*>(+[](int, uint32_t, void*) { return ++calls; }));
   hip_test::DeviceBuffer<int> buffer(4);
   HIP_CHECK(hipMemset(buffer.get(), 0, buffer.bytes()));
   REQUIRE(calls == 0);
@@ -402,21 +441,27 @@ TEST_CASE("Unit_ToolQueries_BuildIdentityAndPch") {
 TEST_CASE("Unit_hipMemGetHandleForAddressRange_Negative") {
   hip_test::DeviceBuffer<char> buffer(1 << 20);
   int fd = -1;
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(nullptr, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+  HIP_CHECK_ERROR(
+      hipMemGetHandleForAddressRange(nullptr, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemGetHandleForAddressRange(&fd, buffer.get(), 0, hipMemRangeHandleTypeDmaBufFd, 0),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096,
+                                                 static_cast<hipMemRangeHandleType>(5), 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 0, hipMemRangeHandleTypeDmaBufFd, 0),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, static_cast<hipMemRangeHandleType>(5), 0),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 1),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), (1 << 20) + 1, hipMemRangeHandleTypeDmaBufFd, 0),
+  HIP_CHECK_ERROR(
+      hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 1),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), (1 << 20) + 1,
+                                                 hipMemRangeHandleTypeDmaBufFd, 0),
                   hipErrorInvalidValue);
   int local = 0;
   HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, &local, 4, hipMemRangeHandleTypeDmaBufFd, 0),
                   hipErrorInvalidValue);
   // A valid request: no agent here exports dma-bufs.
-  HIP_CHECK_ERROR(hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
-                  hipErrorNotSupported);
+  HIP_CHECK_ERROR(
+      hipMemGetHandleForAddressRange(&fd, buffer.get(), 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+      hipErrorNotSupported);
   REQUIRE(fd == -1);
 }

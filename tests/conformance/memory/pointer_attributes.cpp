@@ -94,7 +94,8 @@ TEST_CASE("Unit_hipPointerGetAttributes_Positive_Unregistered") {
   // hipMemoryTypeUnregistered with hipSuccess.
   std::vector<int> heap(100);
   int on_stack = 0;
-  for (const void* p : {static_cast<const void*>(heap.data()), static_cast<const void*>(&on_stack)}) {
+  for (const void* p :
+       {static_cast<const void*>(heap.data()), static_cast<const void*>(&on_stack)}) {
     const auto attr = attributes_of(p);
     REQUIRE(attr.type == hipMemoryTypeUnregistered);
     REQUIRE(attr.devicePointer == nullptr);

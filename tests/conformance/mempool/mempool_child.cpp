@@ -32,14 +32,16 @@ int main(int argc, char** argv) {
     data.reserved[i] = static_cast<unsigned char>(byte);
   }
   hipMemPool_t pool = nullptr;
-  hipError_t rc = hipMemPoolImportFromShareableHandle(
-      &pool, reinterpret_cast<void*>(static_cast<intptr_t>(fd)), hipMemHandleTypePosixFileDescriptor, 0);
+  hipError_t rc =
+      hipMemPoolImportFromShareableHandle(&pool, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
+                                          hipMemHandleTypePosixFileDescriptor, 0);
   if (rc != hipSuccess) return fail("hipMemPoolImportFromShareableHandle", rc);
   void* ptr = nullptr;
   if ((rc = hipMemPoolImportPointer(&ptr, pool, &data)) != hipSuccess)
     return fail("hipMemPoolImportPointer", rc);
   std::vector<int> host(static_cast<size_t>(n));
-  if ((rc = hipMemcpy(host.data(), ptr, host.size() * sizeof(int), hipMemcpyDeviceToHost)) != hipSuccess)
+  if ((rc = hipMemcpy(host.data(), ptr, host.size() * sizeof(int), hipMemcpyDeviceToHost)) !=
+      hipSuccess)
     return fail("hipMemcpy from the imported pointer", rc);
   for (int i = 0; i < n; ++i) {
     if (host[i] != 3000 + i) {
@@ -48,7 +50,8 @@ int main(int argc, char** argv) {
     }
     host[i] = 5000 + i;
   }
-  if ((rc = hipMemcpy(ptr, host.data(), host.size() * sizeof(int), hipMemcpyHostToDevice)) != hipSuccess)
+  if ((rc = hipMemcpy(ptr, host.data(), host.size() * sizeof(int), hipMemcpyHostToDevice)) !=
+      hipSuccess)
     return fail("hipMemcpy to the imported pointer", rc);
   if ((rc = hipFree(ptr)) != hipSuccess) return fail("hipFree of the imported pointer", rc);
   if ((rc = hipMemPoolDestroy(pool)) != hipSuccess) return fail("hipMemPoolDestroy", rc);

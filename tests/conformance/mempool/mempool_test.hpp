@@ -51,7 +51,9 @@ inline int attr_int(hipMemPool_t pool, hipMemPoolAttr attr) {
 inline void set_int(hipMemPool_t pool, hipMemPoolAttr attr, int value) {
   HIP_CHECK(hipMemPoolSetAttribute(pool, attr, &value));
 }
-inline uint64_t reserved(hipMemPool_t pool) { return attr_u64(pool, hipMemPoolAttrReservedMemCurrent); }
+inline uint64_t reserved(hipMemPool_t pool) {
+  return attr_u64(pool, hipMemPoolAttrReservedMemCurrent);
+}
 inline uint64_t used(hipMemPool_t pool) { return attr_u64(pool, hipMemPoolAttrUsedMemCurrent); }
 
 // Sets the three reuse policies at once.

@@ -64,7 +64,8 @@ TEST_CASE("Unit_hipGraphMemNodes_Positive_CapturedAllocationsUseTheGraphPool") {
     HIP_CHECK(hipGraphLaunch(exec, s.get()));
     HIP_CHECK(hipStreamSynchronize(s.get()));
     for (int i = 0; i < kN; ++i)
-      if (host[i] != 2 * i + 11) FAIL("replay " << replay << ": element " << i << " is " << host[i]);
+      if (host[i] != 2 * i + 11)
+        FAIL("replay " << replay << ": element " << i << " is " << host[i]);
   }
   HIP_CHECK(hipGraphExecDestroy(exec));
   HIP_CHECK(hipGraphDestroy(graph));
@@ -86,8 +87,10 @@ TEST_CASE("Unit_hipGraphMemNodes_Positive_CapturedAllocationsUseTheGraphPool") {
   HIP_CHECK(hipDeviceGraphMemTrim(hip_test::device()));
   REQUIRE(graph_attr(hipGraphMemAttrReservedMemCurrent) == used0);
   uint64_t zero = 0;
-  HIP_CHECK(hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrReservedMemHigh, &zero));
-  REQUIRE(graph_attr(hipGraphMemAttrReservedMemHigh) == graph_attr(hipGraphMemAttrReservedMemCurrent));
+  HIP_CHECK(
+      hipDeviceSetGraphMemAttribute(hip_test::device(), hipGraphMemAttrReservedMemHigh, &zero));
+  REQUIRE(graph_attr(hipGraphMemAttrReservedMemHigh) ==
+          graph_attr(hipGraphMemAttrReservedMemCurrent));
 }
 
 TEST_CASE("Unit_hipGraphMemNodes_Positive_FreedOutsideTheGraph") {

@@ -29,8 +29,9 @@ TEST_CASE("Unit_hipMemPool_Positive_AttributesRoundTrip") {
   REQUIRE(attr_int(pool.get(), hipMemPoolReuseAllowOpportunistic) == 1);
   REQUIRE(attr_int(pool.get(), hipMemPoolReuseAllowInternalDependencies) == 1);
   REQUIRE(attr_u64(pool.get(), hipMemPoolAttrReleaseThreshold) == 0);
-  for (hipMemPoolAttr attr : {hipMemPoolReuseFollowEventDependencies, hipMemPoolReuseAllowOpportunistic,
-                              hipMemPoolReuseAllowInternalDependencies}) {
+  for (hipMemPoolAttr attr :
+       {hipMemPoolReuseFollowEventDependencies, hipMemPoolReuseAllowOpportunistic,
+        hipMemPoolReuseAllowInternalDependencies}) {
     set_int(pool.get(), attr, 0);
     REQUIRE(attr_int(pool.get(), attr) == 0);
     set_int(pool.get(), attr, 1);
@@ -45,23 +46,35 @@ TEST_CASE("Unit_hipMemPool_Positive_AttributesRoundTrip") {
 TEST_CASE("Unit_hipMemPool_Negative_Attributes") {
   Pool pool;
   uint64_t value = 0, one = 1;
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(nullptr, hipMemPoolAttrReleaseThreshold, &value), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolGetAttribute(nullptr, hipMemPoolAttrReleaseThreshold, &value), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReleaseThreshold, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolGetAttribute(pool.get(), hipMemPoolAttrReleaseThreshold, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(nullptr, hipMemPoolAttrReleaseThreshold, &value),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolGetAttribute(nullptr, hipMemPoolAttrReleaseThreshold, &value),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReleaseThreshold, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolGetAttribute(pool.get(), hipMemPoolAttrReleaseThreshold, nullptr),
+                  hipErrorInvalidValue);
   // Read-only counters; watermarks only reset to 0.
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReservedMemCurrent, &value), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrUsedMemCurrent, &value), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReservedMemHigh, &one), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrUsedMemHigh, &one), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolGetAttribute(pool.get(), static_cast<hipMemPoolAttr>(0x99), &value), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), static_cast<hipMemPoolAttr>(0), &value), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReservedMemCurrent, &value),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrUsedMemCurrent, &value),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrReservedMemHigh, &one),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), hipMemPoolAttrUsedMemHigh, &one),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolGetAttribute(pool.get(), static_cast<hipMemPoolAttr>(0x99), &value),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolSetAttribute(pool.get(), static_cast<hipMemPoolAttr>(0), &value),
+                  hipErrorInvalidValue);
   // A handle that is no pool at all.
   int not_a_pool = 0;
   HIP_CHECK_ERROR(hipMemPoolGetAttribute(reinterpret_cast<hipMemPool_t>(&not_a_pool),
-                                         hipMemPoolAttrReleaseThreshold, &value), hipErrorInvalidValue);
+                                         hipMemPoolAttrReleaseThreshold, &value),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemPoolTrimTo(nullptr, 0), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolTrimTo(reinterpret_cast<hipMemPool_t>(&not_a_pool), 0), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolTrimTo(reinterpret_cast<hipMemPool_t>(&not_a_pool), 0),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipMemPoolCreate_Negative_Parameters") {
@@ -186,16 +199,24 @@ TEST_CASE("Unit_hipDeviceMemPool_Negative_Parameters") {
     HIP_CHECK_ERROR(hipDeviceSetMemPool(other, mine.get()), hipErrorInvalidDevice);
   }
   hipMemLocation location = device_location();
-  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(nullptr, &location, hipMemAllocationTypePinned), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, nullptr, hipMemAllocationTypePinned), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, &location, hipMemAllocationTypeInvalid), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetMemPool(&pool, &location, hipMemAllocationTypeInvalid), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemSetMemPool(&location, hipMemAllocationTypePinned, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(nullptr, &location, hipMemAllocationTypePinned),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, nullptr, hipMemAllocationTypePinned),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, &location, hipMemAllocationTypeInvalid),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetMemPool(&pool, &location, hipMemAllocationTypeInvalid),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemSetMemPool(&location, hipMemAllocationTypePinned, nullptr),
+                  hipErrorInvalidValue);
   location.type = hipMemLocationTypeHost;
-  HIP_CHECK_ERROR(hipMemGetMemPool(&pool, &location, hipMemAllocationTypePinned), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetMemPool(&pool, &location, hipMemAllocationTypePinned),
+                  hipErrorInvalidValue);
   location = device_location(bad);
-  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, &location, hipMemAllocationTypePinned), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemSetMemPool(&location, hipMemAllocationTypePinned, mine.get()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemGetDefaultMemPool(&pool, &location, hipMemAllocationTypePinned),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemSetMemPool(&location, hipMemAllocationTypePinned, mine.get()),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipMallocAsync_Negative_Parameters_Pools") {
@@ -205,14 +226,17 @@ TEST_CASE("Unit_hipMallocAsync_Negative_Parameters_Pools") {
   HIP_CHECK_ERROR(hipMallocFromPoolAsync(nullptr, 64, pool.get(), s.get()), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMallocFromPoolAsync(&p, 64, nullptr, s.get()), hipErrorInvalidValue);
   int not_a_stream = 0;
-  HIP_CHECK_ERROR(hipMallocFromPoolAsync(&p, 64, pool.get(), reinterpret_cast<hipStream_t>(&not_a_stream)),
+  HIP_CHECK_ERROR(
+      hipMallocFromPoolAsync(&p, 64, pool.get(), reinterpret_cast<hipStream_t>(&not_a_stream)),
+      hipErrorInvalidHandle);
+  HIP_CHECK_ERROR(hipMallocAsync(&p, 64, reinterpret_cast<hipStream_t>(&not_a_stream)),
                   hipErrorInvalidHandle);
-  HIP_CHECK_ERROR(hipMallocAsync(&p, 64, reinterpret_cast<hipStream_t>(&not_a_stream)), hipErrorInvalidHandle);
   HIP_CHECK_ERROR(hipMallocFromPoolAsync(&p, SIZE_MAX, pool.get(), s.get()), hipErrorOutOfMemory);
   // Freeing: a pointer inside an allocation, one never allocated, one freed twice.
   HIP_CHECK(hipMallocFromPoolAsync(&p, 256, pool.get(), s.get()));
   HIP_CHECK_ERROR(hipFreeAsync(static_cast<char*>(p) + 16, s.get()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipFreeAsync(p, reinterpret_cast<hipStream_t>(&not_a_stream)), hipErrorInvalidHandle);
+  HIP_CHECK_ERROR(hipFreeAsync(p, reinterpret_cast<hipStream_t>(&not_a_stream)),
+                  hipErrorInvalidHandle);
   HIP_CHECK(hipFreeAsync(p, s.get()));
   HIP_CHECK_ERROR(hipFreeAsync(p, s.get()), hipErrorInvalidValue);
   int on_stack = 0;
@@ -270,7 +294,8 @@ TEST_CASE("Unit_hipMemPoolAccess_Negative_Parameters") {
   hipMemAccessDesc desc{location, hipMemAccessFlagsProtReadWrite};
   HIP_CHECK_ERROR(hipMemPoolSetAccess(nullptr, &desc, 1), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemPoolSetAccess(pool.get(), nullptr, 1), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolSetAccess(pool.get(), &desc, size_t(device_count()) + 1), hipErrorInvalidDevice);
+  HIP_CHECK_ERROR(hipMemPoolSetAccess(pool.get(), &desc, size_t(device_count()) + 1),
+                  hipErrorInvalidDevice);
   hipMemAccessDesc revoke{location, hipMemAccessFlagsProtNone};
   HIP_CHECK_ERROR(hipMemPoolSetAccess(pool.get(), &revoke, 1), hipErrorInvalidValue);
   hipMemAccessDesc odd{location, static_cast<hipMemAccessFlags>(2)};

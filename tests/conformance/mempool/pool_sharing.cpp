@@ -130,9 +130,11 @@ TEST_CASE("Unit_hipMemPoolExport_Positive_ChildProcess") {
 
   // The child checks seed 3 and overwrites with seed 5 (mempool_child.cpp).
   std::string fd_text = std::to_string(fd), data_text = hex(data), n_text = std::to_string(kN);
-  const char* argv[] = {kChildPath.c_str(), fd_text.c_str(), data_text.c_str(), n_text.c_str(), nullptr};
+  const char* argv[] = {kChildPath.c_str(), fd_text.c_str(), data_text.c_str(), n_text.c_str(),
+                        nullptr};
   pid_t pid = 0;
-  REQUIRE(::posix_spawn(&pid, kChildPath.c_str(), nullptr, nullptr, const_cast<char**>(argv), environ) == 0);
+  REQUIRE(::posix_spawn(&pid, kChildPath.c_str(), nullptr, nullptr, const_cast<char**>(argv),
+                        environ) == 0);
   int status = 0;
   REQUIRE(::waitpid(pid, &status, 0) == pid);
   ::close(fd);
@@ -150,12 +152,15 @@ TEST_CASE("Unit_hipMemPoolExport_Positive_ChildProcess") {
 TEST_CASE("Unit_hipMemPoolExport_Negative_Parameters") {
   Pool plain;
   int fd = -1;
-  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(&fd, plain.get(), hipMemHandleTypePosixFileDescriptor, 0),
-                  hipErrorInvalidValue);  // not created shareable
-  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(&fd, nullptr, hipMemHandleTypePosixFileDescriptor, 0),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemPoolExportToShareableHandle(&fd, plain.get(), hipMemHandleTypePosixFileDescriptor, 0),
+      hipErrorInvalidValue);  // not created shareable
+  HIP_CHECK_ERROR(
+      hipMemPoolExportToShareableHandle(&fd, nullptr, hipMemHandleTypePosixFileDescriptor, 0),
+      hipErrorInvalidValue);
   hipMemPool_t imported = nullptr;
-  HIP_CHECK_ERROR(hipMemPoolImportFromShareableHandle(nullptr, as_handle(0), hipMemHandleTypePosixFileDescriptor, 0),
+  HIP_CHECK_ERROR(hipMemPoolImportFromShareableHandle(nullptr, as_handle(0),
+                                                      hipMemHandleTypePosixFileDescriptor, 0),
                   hipErrorInvalidValue);
   // A descriptor of some other file is no pool.
   int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -186,18 +191,23 @@ TEST_CASE("Unit_hipMemPoolExport_Negative_Parameters") {
 
   hipMemPool_t pool = shareable_pool_or_skip();
   if (!pool) return;
-  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(nullptr, pool, hipMemHandleTypePosixFileDescriptor, 0),
+  HIP_CHECK_ERROR(
+      hipMemPoolExportToShareableHandle(nullptr, pool, hipMemHandleTypePosixFileDescriptor, 0),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypeNone, 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypeNone, 0), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 1),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 1),
+      hipErrorInvalidValue);
   HIP_CHECK(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0));
-  HIP_CHECK_ERROR(hipMemPoolImportFromShareableHandle(&imported, as_handle(fd), hipMemHandleTypeNone, 0),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemPoolImportFromShareableHandle(&imported, as_handle(fd), hipMemHandleTypeNone, 0),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemPoolImportFromShareableHandle(&imported, as_handle(fd),
                                                       hipMemHandleTypePosixFileDescriptor, 2),
                   hipErrorInvalidValue);
-  HIP_CHECK(hipMemPoolImportFromShareableHandle(&imported, as_handle(fd), hipMemHandleTypePosixFileDescriptor, 0));
+  HIP_CHECK(hipMemPoolImportFromShareableHandle(&imported, as_handle(fd),
+                                                hipMemHandleTypePosixFileDescriptor, 0));
   // Export data that hipMemPoolExportPointer did not write.
   hipMemPoolPtrExportData garbage{};
   garbage.reserved[0] = 0x42;

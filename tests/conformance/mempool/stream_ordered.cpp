@@ -31,7 +31,9 @@ dim3 grid_for(int n) { return dim3(static_cast<unsigned>((n + 127) / 128)); }
 void kernels_round_trip(hipStream_t stream, hipMemPool_t pool) {
   constexpr int kN = 4096;
   auto alloc = [&](int** p) {
-    if (pool) HIP_CHECK(hipMallocFromPoolAsync(reinterpret_cast<void**>(p), kN * sizeof(int), pool, stream));
+    if (pool)
+      HIP_CHECK(
+          hipMallocFromPoolAsync(reinterpret_cast<void**>(p), kN * sizeof(int), pool, stream));
     else HIP_CHECK(hipMallocAsync(reinterpret_cast<void**>(p), kN * sizeof(int), stream));
     REQUIRE(*p != nullptr);
   };
@@ -378,9 +380,15 @@ TEST_CASE("Unit_hipMallocAsync_Positive_ThreadsShareTheDefaultPool") {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([t, &failures] {
-      if (hipSetDevice(hip_test::device()) != hipSuccess) { failures[t] = -1; return; }
+      if (hipSetDevice(hip_test::device()) != hipSuccess) {
+        failures[t] = -1;
+        return;
+      }
       hipStream_t s = nullptr;
-      if (hipStreamCreate(&s) != hipSuccess) { failures[t] = -1; return; }
+      if (hipStreamCreate(&s) != hipSuccess) {
+        failures[t] = -1;
+        return;
+      }
       std::vector<unsigned char> host(kN);
       for (int round = 0; round < kRounds; ++round) {
         void* p = nullptr;

@@ -23,8 +23,8 @@ std::vector<char> file_bytes(const char* path) {
 
 // Loads the test library, or skips when the device under test cannot run CPU code objects.
 bool load_library(hipLibrary_t* library) {
-  const hipError_t rc = hipLibraryLoadFromFile(library, kModuleObject.c_str(), nullptr, nullptr, 0, nullptr,
-                                               nullptr, 0);
+  const hipError_t rc = hipLibraryLoadFromFile(library, kModuleObject.c_str(), nullptr, nullptr, 0,
+                                               nullptr, nullptr, 0);
   if (rc == hipErrorNoBinaryForGpu || rc == hipErrorInvalidImage) {
     hip_test::skip("the device under test does not load CPU code objects");
     return false;
@@ -102,7 +102,8 @@ TEST_CASE("Unit_hipLibrary_Positive_EnumerateAndLaunch") {
   float a = 2.5f;
   int n = kN;
   void* params[] = {&y_ptr, &a, &n};
-  HIP_CHECK(hipModuleLaunchKernel(function, (kN + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
+  HIP_CHECK(
+      hipModuleLaunchKernel(function, (kN + 63) / 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr));
   HIP_CHECK(hipMemcpy(host.data(), y.get(), y.bytes(), hipMemcpyDeviceToHost));
   for (int i = 0; i < kN; ++i) REQUIRE(host[i] == static_cast<float>(i) + 2.5f);
 
@@ -121,7 +122,8 @@ TEST_CASE("Unit_hipLibraryLoadData_Positive") {
   hipLibrary_t library = nullptr;
   hipLibraryOption option = hipLibraryBinaryIsPreserved;
   void* option_value = nullptr;
-  const hipError_t rc = hipLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, &option, &option_value, 1);
+  const hipError_t rc =
+      hipLibraryLoadData(&library, image.data(), nullptr, nullptr, 0, &option, &option_value, 1);
   if (rc == hipErrorNoBinaryForGpu || rc == hipErrorInvalidImage) {
     hip_test::skip("the device under test does not load CPU code objects");
     return;
@@ -153,8 +155,10 @@ TEST_CASE("Unit_hipKernelAttribute_Positive_SetGet") {
   REQUIRE(value > 0);
   REQUIRE(value <= hip_test::props().maxThreadsPerBlock);
 
-  HIP_CHECK(hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024, k, device));
-  HIP_CHECK(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k, device));
+  HIP_CHECK(
+      hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1024, k, device));
+  HIP_CHECK(
+      hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, k, device));
   REQUIRE(value == 1024);
   // The limit holds for launches of the kernel's function.
   hipFunction_t f = nullptr;
@@ -163,47 +167,58 @@ TEST_CASE("Unit_hipKernelAttribute_Positive_SetGet") {
   int* out_ptr = out.get();
   int base = 0;
   void* params[] = {&out_ptr, &base};
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 2048, nullptr, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 2048, nullptr, params, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 512, nullptr, params, nullptr));
   HIP_CHECK(hipDeviceSynchronize());
 
-  HIP_CHECK(hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50, k, device));
-  HIP_CHECK(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, k, device));
+  HIP_CHECK(
+      hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 50, k, device));
+  HIP_CHECK(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, k,
+                                  device));
   REQUIRE(value == 50);
 
   // Read-only attributes and bad values are refused.
-  HIP_CHECK_ERROR(hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_NUM_REGS, 1, k, device), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101, k, device),
+  HIP_CHECK_ERROR(hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_NUM_REGS, 1, k, device),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipKernelGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, device), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, -1), hipErrorInvalidDevice);
-  HIP_CHECK_ERROR(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, 1 << 20), hipErrorInvalidDevice);
+  HIP_CHECK_ERROR(
+      hipKernelSetAttribute(HIP_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 101, k, device),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipKernelGetAttribute(nullptr, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, device),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, -1),
+                  hipErrorInvalidDevice);
+  HIP_CHECK_ERROR(hipKernelGetAttribute(&value, HIP_FUNC_ATTRIBUTE_NUM_REGS, k, 1 << 20),
+                  hipErrorInvalidDevice);
   HIP_CHECK(hipLibraryUnload(library));
 }
 
 TEST_CASE("Unit_hipLibrary_Negative") {
   hipLibrary_t library = nullptr;
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(nullptr, kModuleObject.c_str(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(nullptr, kModuleObject.c_str(), nullptr, nullptr, 0,
+                                         nullptr, nullptr, 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, "/nonexistent/weft/library.so", nullptr, nullptr, 0, nullptr,
-                                         nullptr, 0),
+  HIP_CHECK_ERROR(
+      hipLibraryLoadFromFile(&library, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, "/nonexistent/weft/library.so", nullptr, nullptr,
+                                         0, nullptr, nullptr, 0),
                   hipErrorFileNotFound);
   HIP_CHECK_ERROR(hipLibraryLoadData(&library, nullptr, nullptr, nullptr, 0, nullptr, nullptr, 0),
                   hipErrorInvalidValue);
   const char garbage[64] = "this is not a code object";
   HIP_CHECK_ERROR(hipLibraryLoadData(&library, garbage, nullptr, nullptr, 0, nullptr, nullptr, 0),
                   hipErrorInvalidImage);
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 2, nullptr, nullptr, 0),
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 2,
+                                         nullptr, nullptr, 0),
                   hipErrorInvalidValue);
   // An unknown option value, stored without an out-of-range enum conversion.
   hipLibraryOption bad_option;
   const int unknown_option = 7;
   std::memcpy(&bad_option, &unknown_option, sizeof bad_option);
   void* value = nullptr;
-  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 0, &bad_option, &value,
-                                         1),
+  HIP_CHECK_ERROR(hipLibraryLoadFromFile(&library, kModuleObject.c_str(), nullptr, nullptr, 0,
+                                         &bad_option, &value, 1),
                   hipErrorInvalidValue);
   REQUIRE(library == nullptr);
 
@@ -214,7 +229,8 @@ TEST_CASE("Unit_hipLibrary_Negative") {
   const char* name = nullptr;
   HIP_CHECK_ERROR(hipKernelGetName(&name, nullptr), hipErrorInvalidResourceHandle);
   hipFunction_t f = nullptr;
-  HIP_CHECK_ERROR(hipKernelGetFunction(&f, reinterpret_cast<hipKernel_t>(&count)), hipErrorInvalidResourceHandle);
+  HIP_CHECK_ERROR(hipKernelGetFunction(&f, reinterpret_cast<hipKernel_t>(&count)),
+                  hipErrorInvalidResourceHandle);
 
   if (!load_library(&library)) return;
   HIP_CHECK_ERROR(hipLibraryGetKernel(&k, library, "no_such_kernel"), hipErrorNotFound);

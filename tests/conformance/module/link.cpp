@@ -17,7 +17,8 @@ TEST_CASE("Unit_hipLink_Positive_OneObjectLoads") {
   if (!hip_test::kernels_supported()) return;  // the object is a CPU code object
   hipLinkState_t state = nullptr;
   HIP_CHECK(hipLinkCreate(0, nullptr, nullptr, &state));
-  HIP_CHECK(hipLinkAddFile(state, hipJitInputObject, kLinkModuleObject.c_str(), 0, nullptr, nullptr));
+  HIP_CHECK(
+      hipLinkAddFile(state, hipJitInputObject, kLinkModuleObject.c_str(), 0, nullptr, nullptr));
   void* image = nullptr;
   size_t size = 0;
   HIP_CHECK(hipLinkComplete(state, &image, &size));
@@ -36,7 +37,8 @@ TEST_CASE("Unit_hipLink_Positive_OneObjectLoads") {
   hipJitOption option = hipJitOptionMaxRegisters;
   void* value = reinterpret_cast<void*>(uintptr_t{32});
   HIP_CHECK(hipLinkCreate(1, &option, &value, &state));
-  HIP_CHECK(hipLinkAddData(state, hipJitInputObject, file.data(), file.size(), "object", 0, nullptr, nullptr));
+  HIP_CHECK(hipLinkAddData(state, hipJitInputObject, file.data(), file.size(), "object", 0, nullptr,
+                           nullptr));
   HIP_CHECK(hipLinkComplete(state, &image, &size));
   REQUIRE(size == file.size());
   HIP_CHECK(hipLinkDestroy(state));
@@ -54,21 +56,28 @@ TEST_CASE("Unit_hipLink_Negative_Parameters") {
   void* image = nullptr;
   size_t size = 0;
   HIP_CHECK_ERROR(hipLinkComplete(state, &image, &size), hipErrorInvalidValue);  // empty
-  HIP_CHECK_ERROR(hipLinkAddData(state, hipJitInputLLVMBitcode, bytes, sizeof bytes, "bc", 0, nullptr, nullptr),
-                  hipErrorNotSupported);
-  HIP_CHECK_ERROR(hipLinkAddData(state, static_cast<hipJitInputType>(55), bytes, sizeof bytes, "x", 0, nullptr,
-                                 nullptr),
+  HIP_CHECK_ERROR(
+      hipLinkAddData(state, hipJitInputLLVMBitcode, bytes, sizeof bytes, "bc", 0, nullptr, nullptr),
+      hipErrorNotSupported);
+  HIP_CHECK_ERROR(hipLinkAddData(state, static_cast<hipJitInputType>(55), bytes, sizeof bytes, "x",
+                                 0, nullptr, nullptr),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipLinkAddData(state, hipJitInputObject, nullptr, 16, "x", 0, nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipLinkAddFile(state, hipJitInputObject, "/nonexistent/object.o", 0, nullptr, nullptr),
-                  hipErrorFileNotFound);
-  HIP_CHECK_ERROR(hipLinkAddFile(state, hipJitInputObject, nullptr, 0, nullptr, nullptr), hipErrorInvalidValue);
-  HIP_CHECK(hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "a", 0, nullptr, nullptr));
-  HIP_CHECK(hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "b", 0, nullptr, nullptr));
+  HIP_CHECK_ERROR(hipLinkAddData(state, hipJitInputObject, nullptr, 16, "x", 0, nullptr, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipLinkAddFile(state, hipJitInputObject, "/nonexistent/object.o", 0, nullptr, nullptr),
+      hipErrorFileNotFound);
+  HIP_CHECK_ERROR(hipLinkAddFile(state, hipJitInputObject, nullptr, 0, nullptr, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK(
+      hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "a", 0, nullptr, nullptr));
+  HIP_CHECK(
+      hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "b", 0, nullptr, nullptr));
   HIP_CHECK_ERROR(hipLinkComplete(state, &image, &size), hipErrorNotSupported);  // two objects
   HIP_CHECK_ERROR(hipLinkComplete(state, nullptr, &size), hipErrorInvalidValue);
   HIP_CHECK(hipLinkDestroy(state));
   HIP_CHECK_ERROR(hipLinkDestroy(state), hipErrorInvalidHandle);
-  HIP_CHECK_ERROR(hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "a", 0, nullptr, nullptr),
-                  hipErrorInvalidHandle);
+  HIP_CHECK_ERROR(
+      hipLinkAddData(state, hipJitInputObject, bytes, sizeof bytes, "a", 0, nullptr, nullptr),
+      hipErrorInvalidHandle);
 }

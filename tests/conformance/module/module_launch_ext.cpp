@@ -48,10 +48,12 @@ void check_indices(const hip_test::DeviceBuffer<int>& out, int count, int base) 
   for (size_t i = count; i < host.size(); ++i) REQUIRE(host[i] == -1);
 }
 
-using ExtLaunchCxx = hipError_t (*)(hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, size_t,
-                                    hipStream_t, void**, void**, hipEvent_t, hipEvent_t, uint32_t);
-using HccLaunchCxx = hipError_t (*)(hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t, size_t,
-                                    hipStream_t, void**, void**, hipEvent_t, hipEvent_t);
+using ExtLaunchCxx = hipError_t (*)(hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                                    uint32_t, size_t, hipStream_t, void**, void**, hipEvent_t,
+                                    hipEvent_t, uint32_t);
+using HccLaunchCxx = hipError_t (*)(hipFunction_t, uint32_t, uint32_t, uint32_t, uint32_t, uint32_t,
+                                    uint32_t, size_t, hipStream_t, void**, void**, hipEvent_t,
+                                    hipEvent_t);
 
 }  // namespace
 
@@ -65,8 +67,8 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_GridInWorkItems") {
   void* params[] = {&out_ptr, &base};
   hip_test::Event start, stop;
   // 256 work-items in groups of 64: 4 blocks, 256 threads (not 256 blocks).
-  HIP_CHECK(hipExtModuleLaunchKernel(m.write_index, 256, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, start.get(),
-                                     stop.get(), 0));
+  HIP_CHECK(hipExtModuleLaunchKernel(m.write_index, 256, 1, 1, 64, 1, 1, 0, nullptr, params,
+                                     nullptr, start.get(), stop.get(), 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));
   HIP_CHECK(hipEventQuery(start.get()));
   float ms = -1;
@@ -77,8 +79,8 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_GridInWorkItems") {
   // Without events, and through hipHccModuleLaunchKernel.
   HIP_CHECK(hipMemset(out.get(), 0xff, out.bytes()));
   base = 3;
-  HIP_CHECK(hipHccModuleLaunchKernel(m.write_index, 128, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr, nullptr,
-                                     nullptr));
+  HIP_CHECK(hipHccModuleLaunchKernel(m.write_index, 128, 1, 1, 32, 1, 1, 0, nullptr, params,
+                                     nullptr, nullptr, nullptr));
   HIP_CHECK(hipDeviceSynchronize());
   check_indices(out, 128, 3);
 }
@@ -86,10 +88,14 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_GridInWorkItems") {
 TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_MangledRocm5Names") {
   Module m;
   if (!load(m)) return;
-  auto ext = reinterpret_cast<ExtLaunchCxx>(
-      dlsym(RTLD_DEFAULT, "_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j"));
-  auto hcc = reinterpret_cast<HccLaunchCxx>(
-      dlsym(RTLD_DEFAULT, "_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_"));
+  auto ext =
+      reinterpret_cast<ExtLaunchCxx>(dlsym(RTLD_DEFAULT,
+                                           "_Z24hipExtModuleLaunchKernelP18ihipModuleSymbol_"
+                                           "tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_j"));
+  auto hcc =
+      reinterpret_cast<HccLaunchCxx>(dlsym(RTLD_DEFAULT,
+                                           "_Z24hipHccModuleLaunchKernelP18ihipModuleSymbol_"
+                                           "tjjjjjjmP12ihipStream_tPPvS4_P11ihipEvent_tS6_"));
   REQUIRE(ext != nullptr);
   REQUIRE(hcc != nullptr);
   hip_test::DeviceBuffer<int> out(512);
@@ -98,7 +104,8 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_MangledRocm5Names") {
   int base = 100;
   void* params[] = {&out_ptr, &base};
   hip_test::Event stop;
-  HIP_CHECK(ext(m.write_index, 192, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, stop.get(), 0));
+  HIP_CHECK(
+      ext(m.write_index, 192, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, stop.get(), 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));
   check_indices(out, 192, 100);
   HIP_CHECK(hipMemset(out.get(), 0xff, out.bytes()));
@@ -107,8 +114,9 @@ TEST_CASE("Unit_hipExtModuleLaunchKernel_Positive_MangledRocm5Names") {
   HIP_CHECK(hipDeviceSynchronize());
   check_indices(out, 64, 0);
   // Errors are the C entry point's.
-  HIP_CHECK_ERROR(ext(m.write_index, 100, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, nullptr, 0),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      ext(m.write_index, 100, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, nullptr, 0),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hcc(nullptr, 64, 1, 1, 64, 1, 1, 0, nullptr, params, nullptr, nullptr, nullptr),
                   hipErrorInvalidResourceHandle);
 }
@@ -152,17 +160,22 @@ TEST_CASE("Unit_hipDrvLaunchKernelEx_Positive_Attributes") {
 
   // The attribute is honoured: a cooperative grid larger than fits at once is refused.
   int per_unit = 0;
-  HIP_CHECK(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&per_unit, m.grid_total, kThreads, 0));
+  HIP_CHECK(
+      hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&per_unit, m.grid_total, kThreads, 0));
   config.gridDimX = static_cast<unsigned>(per_unit * hip_test::props().multiProcessorCount + 1);
-  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr), hipErrorCooperativeLaunchTooLarge);
+  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr),
+                  hipErrorCooperativeLaunchTooLarge);
 
   // Bad attribute lists.
   config.gridDimX = kBlocks;
   attrs[1].id = hipLaunchAttributeSynchronizationPolicy;  // a stream attribute only
-  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr),
+                  hipErrorInvalidValue);
   config.attrs = nullptr;
-  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(nullptr, m.grid_total, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(&config, m.grid_total, params, nullptr),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDrvLaunchKernelEx(nullptr, m.grid_total, params, nullptr),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipModuleLaunchCooperativeKernelMultiDevice_Positive_OneDevice") {
@@ -198,10 +211,12 @@ TEST_CASE("Unit_hipModuleLaunchCooperativeKernelMultiDevice_Positive_OneDevice")
 
   HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(nullptr, 1, 0), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(&launch, 0, 0), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(&launch, 1, 0x10), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(&launch, 1, 0x10),
+                  hipErrorInvalidValue);
   // Two launches on one device: each needs its own.
   hipFunctionLaunchParams twice[2] = {launch, launch};
   HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(twice, 2, 0), hipErrorInvalidValue);
   launch.function = nullptr;
-  HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(&launch, 1, 0), hipErrorInvalidResourceHandle);
+  HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernelMultiDevice(&launch, 1, 0),
+                  hipErrorInvalidResourceHandle);
 }

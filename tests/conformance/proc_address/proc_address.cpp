@@ -50,12 +50,12 @@ TEST_CASE("Unit_hipGetProcAddress_EveryExportResolves") {
     const bool newer = name.find("R0600") != std::string::npos ||
                        (linker_address((name + "R0600").c_str()) != nullptr);
     const int version = newer ? INT_MAX : 9999;
-    hipError_t rc = hipGetProcAddress(name.c_str(), &fn, version, HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
+    hipError_t rc =
+        hipGetProcAddress(name.c_str(), &fn, version, HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status);
     REQUIRE(rc == hipSuccess);
     CHECK(status == HIP_GET_PROC_ADDRESS_SUCCESS);
-    void* expected = linker_address(newer && name.find("R0") == std::string::npos
-                                        ? (name + "R0600").c_str()
-                                        : name.c_str());
+    void* expected = linker_address(
+        newer && name.find("R0") == std::string::npos ? (name + "R0600").c_str() : name.c_str());
     REQUIRE(expected != nullptr);
     CHECK(fn == expected);
   }
@@ -83,7 +83,8 @@ TEST_CASE("Unit_hipGetProcAddress_VersionedForms") {
   CHECK(fn == linker_address("hipChooseDeviceR0600"));
 
   // Streams: per-thread flag, legacy flag, and the _spt entry point's default.
-  HIP_CHECK(hipGetProcAddress("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
+  HIP_CHECK(hipGetProcAddress("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+                              &status));
   CHECK(fn == linker_address("hipMemcpy_spt"));
   HIP_CHECK(hipGetProcAddress("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status));
   CHECK(fn == linker_address("hipMemcpy"));
@@ -91,21 +92,25 @@ TEST_CASE("Unit_hipGetProcAddress_VersionedForms") {
   CHECK(fn == linker_address("hipMemcpy"));
   HIP_CHECK(hipGetProcAddress_spt("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_DEFAULT, &status));
   CHECK(fn == linker_address("hipMemcpy_spt"));
-  HIP_CHECK(hipGetProcAddress_spt("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status));
+  HIP_CHECK(
+      hipGetProcAddress_spt("hipMemcpy", &fn, 600, HIP_GET_PROC_ADDRESS_LEGACY_STREAM, &status));
   CHECK(fn == linker_address("hipMemcpy"));
   // No _spt form: the plain one.
-  HIP_CHECK(hipGetProcAddress("hipMalloc", &fn, 600, HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM, &status));
+  HIP_CHECK(hipGetProcAddress("hipMalloc", &fn, 600, HIP_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+                              &status));
   CHECK(fn == linker_address("hipMalloc"));
 }
 
 TEST_CASE("Unit_hipGetProcAddress_Negative") {
   void* fn = reinterpret_cast<void*>(uintptr_t{1});
   hipDriverProcAddressQueryResult status = HIP_GET_PROC_ADDRESS_SUCCESS;
-  HIP_CHECK_ERROR(hipGetProcAddress("hipNoSuchFunction", &fn, 600, 0, &status), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGetProcAddress("hipNoSuchFunction", &fn, 600, 0, &status),
+                  hipErrorInvalidValue);
   CHECK(status == HIP_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND);
   CHECK(fn == nullptr);
   // Only hip* functions: weft's own kernel-side entry points are not for lookup.
-  HIP_CHECK_ERROR(hipGetProcAddress("weftLaunchHostKernel", &fn, 600, 0, &status), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGetProcAddress("weftLaunchHostKernel", &fn, 600, 0, &status),
+                  hipErrorInvalidValue);
   // hipMemCreate is in the hip_5.1 node.
   status = HIP_GET_PROC_ADDRESS_SUCCESS;
   HIP_CHECK_ERROR(hipGetProcAddress("hipMemCreate", &fn, 500, 0, &status), hipErrorInvalidValue);
@@ -119,7 +124,8 @@ TEST_CASE("Unit_hipGetProcAddress_Negative") {
   HIP_CHECK_ERROR(hipGetProcAddress("hipMalloc", nullptr, 600, 0, &status), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGetProcAddress("hipMalloc", &fn, 600, 4, &status), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGetProcAddress("hipMalloc", &fn, -1, 0, &status), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGetProcAddress_spt("hipNoSuchFunction", &fn, 600, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGetProcAddress_spt("hipNoSuchFunction", &fn, 600, 0, nullptr),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipGetDriverEntryPoint") {
@@ -130,7 +136,8 @@ TEST_CASE("Unit_hipGetDriverEntryPoint") {
   CHECK(fn == linker_address("hipStreamCreate"));
   HIP_CHECK(hipGetDriverEntryPoint("hipGetDeviceProperties", &fn, hipEnableDefault, &status));
   CHECK(fn == linker_address("hipGetDevicePropertiesR0600"));
-  HIP_CHECK(hipGetDriverEntryPoint("hipMemcpyAsync", &fn, hipEnablePerThreadDefaultStream, &status));
+  HIP_CHECK(
+      hipGetDriverEntryPoint("hipMemcpyAsync", &fn, hipEnablePerThreadDefaultStream, &status));
   CHECK(fn == linker_address("hipMemcpyAsync_spt"));
   HIP_CHECK(hipGetDriverEntryPoint_spt("hipMemcpyAsync", &fn, hipEnableDefault, &status));
   CHECK(fn == linker_address("hipMemcpyAsync_spt"));

@@ -121,24 +121,31 @@ TEST_CASE("Unit_hipStreamAttribute_Negative") {
   HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeSynchronizationPolicy, nullptr),
                   hipErrorInvalidValue);
   // Cooperative is a launch attribute, not a stream one.
-  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), hipLaunchAttributeCooperative, &v), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), static_cast<hipStreamAttrID>(14), &v), hipErrorInvalidValue);
-  v.syncPolicy = static_cast<hipSynchronizationPolicy>(7);  // within the enum's range, but no policy
+  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), hipLaunchAttributeCooperative, &v),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamGetAttribute(s.get(), static_cast<hipStreamAttrID>(14), &v),
+                  hipErrorInvalidValue);
+  v.syncPolicy =
+      static_cast<hipSynchronizationPolicy>(7);  // within the enum's range, but no policy
   HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeSynchronizationPolicy, &v),
                   hipErrorInvalidValue);
   std::memset(&v, 0, sizeof v);
   v.accessPolicyWindow.hitRatio = 1.5f;
-  HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeAccessPolicyWindow, &v), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeAccessPolicyWindow, &v),
+                  hipErrorInvalidValue);
   v.accessPolicyWindow.hitRatio = 0.5f;
   v.accessPolicyWindow.missProp = hipAccessPropertyPersisting;
-  HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeAccessPolicyWindow, &v), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipStreamSetAttribute(s.get(), hipStreamAttributeAccessPolicyWindow, &v),
+                  hipErrorInvalidValue);
   // A refused set changes nothing.
   HIP_CHECK(hipStreamGetAttribute(s.get(), hipStreamAttributeAccessPolicyWindow, &v));
   REQUIRE(v.accessPolicyWindow.hitRatio == 0.0f);
   int bogus = 0;
-  HIP_CHECK_ERROR(hipStreamCopyAttributes(s.get(), reinterpret_cast<hipStream_t>(&bogus)), hipErrorInvalidHandle);
-  HIP_CHECK_ERROR(hipStreamGetAttribute(reinterpret_cast<hipStream_t>(&bogus), hipStreamAttributePriority, &v),
+  HIP_CHECK_ERROR(hipStreamCopyAttributes(s.get(), reinterpret_cast<hipStream_t>(&bogus)),
                   hipErrorInvalidHandle);
+  HIP_CHECK_ERROR(
+      hipStreamGetAttribute(reinterpret_cast<hipStream_t>(&bogus), hipStreamAttributePriority, &v),
+      hipErrorInvalidHandle);
 }
 
 TEST_CASE("Unit_hipExtStreamGetCUMask_Positive_DefaultStreamHasAllUnits") {

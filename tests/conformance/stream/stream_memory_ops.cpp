@@ -72,7 +72,9 @@ TEST_CASE("Unit_hipStreamWriteValue_Positive_DeviceMemory") {
   hip_test::DeviceBuffer<uint32_t> word(1);
   const hipError_t rc = hipStreamWriteValue32(s.get(), word.get(), 99u, 0);
   if (rc == hipErrorNotSupported) {
-    hip_test::skip("the device's memory is not host-visible; stream memory operations need pinned memory there");
+    hip_test::skip(
+        "the device's memory is not host-visible; stream memory operations need pinned memory "
+        "there");
     return;
   }
   HIP_CHECK(rc);
@@ -149,10 +151,12 @@ TEST_CASE("Unit_hipStreamWaitValue_Positive_Comparisons") {
   HIP_CHECK(hipStreamSynchronize(s.get()));
 
   const WaitCase cases64[] = {
-      {"Gte above 32 bits", hipStreamWaitValueGte, 0x100000000ull, ~0ull, 0xFFFFFFFFull, 0x100000000ull},
-      {"Eq high word masked", hipStreamWaitValueEq, 0xAB00000000ull, 0xFF00000000ull, 0xAA00000001ull,
-       0xAB00000001ull},
-      {"Nor 64", hipStreamWaitValueNor, 0xFFFFFFFF00000000ull, ~0ull, 0x00000000FFFFFFFFull, 0x00000000FFFFFFFEull},
+      {"Gte above 32 bits", hipStreamWaitValueGte, 0x100000000ull, ~0ull, 0xFFFFFFFFull,
+       0x100000000ull},
+      {"Eq high word masked", hipStreamWaitValueEq, 0xAB00000000ull, 0xFF00000000ull,
+       0xAA00000001ull, 0xAB00000001ull},
+      {"Nor 64", hipStreamWaitValueNor, 0xFFFFFFFF00000000ull, ~0ull, 0x00000000FFFFFFFFull,
+       0x00000000FFFFFFFEull},
   };
   hip_test::PinnedBuffer<uint64_t> word64(1);
   for (const WaitCase& c : cases64) {
@@ -249,12 +253,17 @@ TEST_CASE("Unit_hipStreamMemOps_Negative") {
   uint32_t unknown = 0;  // not allocated through HIP
   auto* base = reinterpret_cast<unsigned char*>(words.get());
   SECTION("wait") {
-    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), nullptr, 1, hipStreamWaitValueGte, ~0u), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), nullptr, 1, hipStreamWaitValueGte, ~0u),
+                    hipErrorInvalidValue);
     HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), words.get(), 1, 4, ~0u), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamWaitValue64(s.get(), words.get(), 1, 0x10, ~0ull), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), base + 2, 1, hipStreamWaitValueGte, ~0u), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamWaitValue64(s.get(), base + 4, 1, hipStreamWaitValueGte, ~0ull), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), &unknown, 1, hipStreamWaitValueGte, ~0u), hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamWaitValue64(s.get(), words.get(), 1, 0x10, ~0ull),
+                    hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), base + 2, 1, hipStreamWaitValueGte, ~0u),
+                    hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamWaitValue64(s.get(), base + 4, 1, hipStreamWaitValueGte, ~0ull),
+                    hipErrorInvalidValue);
+    HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), &unknown, 1, hipStreamWaitValueGte, ~0u),
+                    hipErrorInvalidValue);
   }
   SECTION("write") {
     HIP_CHECK_ERROR(hipStreamWriteValue32(s.get(), nullptr, 1, 0), hipErrorInvalidValue);
@@ -263,8 +272,9 @@ TEST_CASE("Unit_hipStreamMemOps_Negative") {
     HIP_CHECK_ERROR(hipStreamWriteValue64(s.get(), base + 4, 1, 0), hipErrorInvalidValue);
     // The last 4 bytes of the allocation hold no 8-byte word.
     HIP_CHECK_ERROR(hipStreamWriteValue64(s.get(), base + 12, 1, 0), hipErrorInvalidValue);
-    HIP_CHECK_ERROR(hipStreamWriteValue32(reinterpret_cast<hipStream_t>(&unknown), words.get(), 1, 0),
-                    hipErrorInvalidHandle);
+    HIP_CHECK_ERROR(
+        hipStreamWriteValue32(reinterpret_cast<hipStream_t>(&unknown), words.get(), 1, 0),
+        hipErrorInvalidHandle);
   }
   SECTION("batch") {
     hipStreamBatchMemOpParams op;
@@ -279,7 +289,8 @@ TEST_CASE("Unit_hipStreamMemOps_Negative") {
     hipStreamBatchMemOpParams bad[2];
     std::memcpy(&bad[0], &op, sizeof op);
     std::memset(&bad[1], 0, sizeof bad[1]);
-    bad[1].operation = static_cast<hipStreamBatchMemOpType>(7);  // within the enum's range, but no operation
+    bad[1].operation =
+        static_cast<hipStreamBatchMemOpType>(7);  // within the enum's range, but no operation
     HIP_CHECK_ERROR(hipStreamBatchMemOp(s.get(), 2, bad, 0), hipErrorInvalidValue);
     bad[1].waitValue.operation = hipStreamMemOpWaitValue32;
     bad[1].waitValue.address = words.get();
@@ -354,11 +365,13 @@ TEST_CASE("Unit_hipGraphBatchMemOpNode_Positive") {
   HIP_CHECK_ERROR(hipGraphBatchMemOpNodeSetParams(node, &params), hipErrorInvalidValue);
   params.count = 2;
   params.flags = 3;
-  HIP_CHECK_ERROR(hipGraphAddBatchMemOpNode(&node, graph, nullptr, 0, &params), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddBatchMemOpNode(&node, graph, nullptr, 0, &params),
+                  hipErrorInvalidValue);
   params.flags = 0;
   ops[0].waitValue.address = nullptr;
   HIP_CHECK_ERROR(hipGraphExecBatchMemOpNodeSetParams(exec, node, &params), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipGraphAddBatchMemOpNode(&node, graph, nullptr, 0, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipGraphAddBatchMemOpNode(&node, graph, nullptr, 0, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipGraphBatchMemOpNodeGetParams(node, nullptr), hipErrorInvalidValue);
   hipGraphNode_t empty = nullptr;
   HIP_CHECK(hipGraphAddEmptyNode(&empty, graph, nullptr, 0));

@@ -30,7 +30,9 @@ struct U32Array {
     HIP_CHECK(hipMemcpyAtoH(out.data(), array, 0, out.size() * 4));
     return out;
   }
-  void write(const std::vector<unsigned>& v) { HIP_CHECK(hipMemcpyHtoA(array, 0, v.data(), v.size() * 4)); }
+  void write(const std::vector<unsigned>& v) {
+    HIP_CHECK(hipMemcpyHtoA(array, 0, v.data(), v.size() * 4));
+  }
 };
 
 std::vector<unsigned> iota(size_t n, unsigned start) {
@@ -50,10 +52,11 @@ TEST_CASE("Unit_hipMemcpy2DToArray_Positive_Region") {
   for (bool async : {false, true}) {
     INFO("async " << async);
     if (async)
-      HIP_CHECK(hipMemcpy2DToArrayAsync(a.array, 2 * 4, 1, src.data(), 5 * 4, 3 * 4, 2, hipMemcpyHostToDevice,
-                                        stream.get()));
+      HIP_CHECK(hipMemcpy2DToArrayAsync(a.array, 2 * 4, 1, src.data(), 5 * 4, 3 * 4, 2,
+                                        hipMemcpyHostToDevice, stream.get()));
     else
-      HIP_CHECK(hipMemcpy2DToArray(a.array, 2 * 4, 1, src.data(), 5 * 4, 3 * 4, 2, hipMemcpyHostToDevice));
+      HIP_CHECK(hipMemcpy2DToArray(a.array, 2 * 4, 1, src.data(), 5 * 4, 3 * 4, 2,
+                                   hipMemcpyHostToDevice));
     HIP_CHECK(hipStreamSynchronize(stream.get()));
     std::vector<unsigned> got = a.read();
     for (size_t y = 0; y < 4; ++y)
@@ -71,15 +74,18 @@ TEST_CASE("Unit_hipMemcpy2DFromArray_Positive_Region") {
   a.write(iota(15, 0));
   std::vector<unsigned> dst(8, 7);
   hip_test::Stream stream;
-  HIP_CHECK(hipMemcpy2DFromArray(dst.data(), 4 * 4, a.array, 1 * 4, 1, 2 * 4, 2, hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy2DFromArray(dst.data(), 4 * 4, a.array, 1 * 4, 1, 2 * 4, 2, hipMemcpyDeviceToHost));
   CHECK(dst == std::vector<unsigned>{6, 7, 7, 7, 11, 12, 7, 7});
   std::vector<unsigned> dst2(3, 0);
-  HIP_CHECK(hipMemcpy2DFromArrayAsync(dst2.data(), 12, a.array, 2 * 4, 2, 12, 1, hipMemcpyDefault, stream.get()));
+  HIP_CHECK(hipMemcpy2DFromArrayAsync(dst2.data(), 12, a.array, 2 * 4, 2, 12, 1, hipMemcpyDefault,
+                                      stream.get()));
   HIP_CHECK(hipStreamSynchronize(stream.get()));
   CHECK(dst2 == std::vector<unsigned>{12, 13, 14});
   // Device memory as the destination.
   hip_test::DeviceBuffer<unsigned> dev(15);
-  HIP_CHECK(hipMemcpy2DFromArray(dev.get(), 5 * 4, a.array, 0, 0, 5 * 4, 3, hipMemcpyDeviceToDevice));
+  HIP_CHECK(
+      hipMemcpy2DFromArray(dev.get(), 5 * 4, a.array, 0, 0, 5 * 4, 3, hipMemcpyDeviceToDevice));
   std::vector<unsigned> back(15);
   HIP_CHECK(hipMemcpy(back.data(), dev.get(), 60, hipMemcpyDeviceToHost));
   CHECK(back == iota(15, 0));
@@ -129,7 +135,8 @@ TEST_CASE("Unit_hipMemcpy2DArrayToArray_Positive") {
   U32Array a(4, 4), b(5, 3);
   a.write(iota(16, 0));
   b.write(std::vector<unsigned>(15, 0));
-  HIP_CHECK(hipMemcpy2DArrayToArray(b.array, 1 * 4, 1, a.array, 2 * 4, 1, 2 * 4, 2, hipMemcpyDeviceToDevice));
+  HIP_CHECK(hipMemcpy2DArrayToArray(b.array, 1 * 4, 1, a.array, 2 * 4, 1, 2 * 4, 2,
+                                    hipMemcpyDeviceToDevice));
   std::vector<unsigned> want(15, 0);
   want[1 * 5 + 1] = 6;
   want[1 * 5 + 2] = 7;
@@ -219,7 +226,8 @@ TEST_CASE("Unit_hipMemcpy2DToArrayAsync_Positive_Captured") {
   std::vector<unsigned> src = iota(8, 7);
   hip_test::Stream stream;
   HIP_CHECK(hipStreamBeginCapture(stream.get(), hipStreamCaptureModeGlobal));
-  HIP_CHECK(hipMemcpy2DToArrayAsync(a.array, 0, 0, src.data(), 16, 16, 2, hipMemcpyHostToDevice, stream.get()));
+  HIP_CHECK(hipMemcpy2DToArrayAsync(a.array, 0, 0, src.data(), 16, 16, 2, hipMemcpyHostToDevice,
+                                    stream.get()));
   hipGraph_t graph = nullptr;
   HIP_CHECK(hipStreamEndCapture(stream.get(), &graph));
   CHECK(a.read() == std::vector<unsigned>(8, 0));  // captured, not run
@@ -243,19 +251,23 @@ TEST_CASE("Unit_hipMemcpyArray_Negative_Parameters") {
   HIP_CHECK_ERROR(hipMemcpy2DToArray(a.array, 0, 1, host.data(), 16, 16, 2, hipMemcpyHostToDevice),
                   hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyHtoA(a.array, 4, host.data(), 32), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpyToArray(a.array, 0, 2, host.data(), 4, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyToArray(a.array, 0, 2, host.data(), 4, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyAtoH(host.data(), a.array, 0, 33), hipErrorInvalidValue);
   CHECK(a.read() == before);
   // Null and unknown arrays, null pointers, a short source pitch, a bad kind.
   HIP_CHECK_ERROR(hipMemcpy2DToArray(nullptr, 0, 0, host.data(), 16, 16, 1, hipMemcpyHostToDevice),
                   hipErrorInvalidValue);
   int fake = 0;
-  HIP_CHECK_ERROR(hipMemcpyAtoH(host.data(), reinterpret_cast<hipArray_t>(&fake), 0, 4), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy2DToArray(a.array, 0, 0, nullptr, 16, 16, 1, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpyAtoH(host.data(), reinterpret_cast<hipArray_t>(&fake), 0, 4),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy2DToArray(a.array, 0, 0, nullptr, 16, 16, 1, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpy2DToArray(a.array, 0, 0, host.data(), 8, 16, 2, hipMemcpyHostToDevice),
                   hipErrorInvalidPitchValue);
-  HIP_CHECK_ERROR(hipMemcpy2DToArray(a.array, 0, 0, host.data(), 16, 16, 1, static_cast<hipMemcpyKind>(17)),
-                  hipErrorInvalidMemcpyDirection);
+  HIP_CHECK_ERROR(
+      hipMemcpy2DToArray(a.array, 0, 0, host.data(), 16, 16, 1, static_cast<hipMemcpyKind>(17)),
+      hipErrorInvalidMemcpyDirection);
   // A device-side source that is no device memory.
   HIP_CHECK_ERROR(hipMemcpyDtoA(a.array, 0, host.data(), 16), hipErrorInvalidValue);
   CHECK(a.read() == before);

@@ -22,13 +22,15 @@ TEST_CASE("Unit_hipMallocArray_Positive_Queries") {
   hipExtent extent{};
   unsigned flags = 99;
   HIP_CHECK(hipArrayGetInfo(&got, &extent, &flags, a));
-  CHECK((got.x == 16 && got.y == 16 && got.z == 0 && got.w == 0 && got.f == hipChannelFormatKindSigned));
+  CHECK((got.x == 16 && got.y == 16 && got.z == 0 && got.w == 0 &&
+         got.f == hipChannelFormatKindSigned));
   CHECK((extent.width == 17 && extent.height == 5 && extent.depth == 0));
   CHECK(flags == hipArraySurfaceLoadStore);
   HIP_CHECK(hipArrayGetInfo(nullptr, nullptr, nullptr, a));  // every output optional
   HIP_ARRAY_DESCRIPTOR d{};
   HIP_CHECK(hipArrayGetDescriptor(&d, a));
-  CHECK((d.Width == 17 && d.Height == 5 && d.Format == HIP_AD_FORMAT_SIGNED_INT16 && d.NumChannels == 2));
+  CHECK((d.Width == 17 && d.Height == 5 && d.Format == HIP_AD_FORMAT_SIGNED_INT16 &&
+         d.NumChannels == 2));
   HIP_ARRAY3D_DESCRIPTOR d3{};
   HIP_CHECK(hipArray3DGetDescriptor(&d3, a));
   CHECK((d3.Depth == 0 && d3.Flags == hipArraySurfaceLoadStore));
@@ -42,8 +44,12 @@ TEST_CASE("Unit_hipArray3DCreate_Positive_Shapes") {
   struct Case {
     size_t w, h, d;
     unsigned flags;
-  } cases[] = {{64, 0, 0, 0}, {8, 8, 0, 0}, {4, 3, 2, 0}, {16, 0, 5, hipArrayLayered},
-               {8, 8, 3, hipArrayLayered}, {4, 4, 6, hipArrayCubemap},
+  } cases[] = {{64, 0, 0, 0},
+               {8, 8, 0, 0},
+               {4, 3, 2, 0},
+               {16, 0, 5, hipArrayLayered},
+               {8, 8, 3, hipArrayLayered},
+               {4, 4, 6, hipArrayCubemap},
                {4, 4, 12, hipArrayCubemap | hipArrayLayered}};
   for (const Case& c : cases) {
     INFO(c.w << " x " << c.h << " x " << c.d << " flags " << c.flags);
@@ -72,13 +78,13 @@ TEST_CASE("Unit_hipMallocArray_Negative_Parameters") {
   HIP_CHECK_ERROR(hipMallocArray(&a, nullptr, 4, 4), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMallocArray(&a, &ok, 0, 4), hipErrorInvalidValue);
   hipChannelFormatDesc bad[] = {
-      desc_of(32, 32, 32, 0, hipChannelFormatKindFloat),    // three channels
-      desc_of(8, 16, 0, 0, hipChannelFormatKindUnsigned),   // mixed sizes
-      desc_of(12, 0, 0, 0, hipChannelFormatKindSigned),     // 12-bit channels
-      desc_of(8, 0, 0, 0, hipChannelFormatKindFloat),       // 8-bit floats
-      desc_of(32, 0, 0, 0, hipChannelFormatKindNone),       // no kind
-      desc_of(0, 0, 0, 0, hipChannelFormatKindFloat),       // no channel
-      desc_of(32, 0, 32, 0, hipChannelFormatKindFloat),     // a gap
+      desc_of(32, 32, 32, 0, hipChannelFormatKindFloat),   // three channels
+      desc_of(8, 16, 0, 0, hipChannelFormatKindUnsigned),  // mixed sizes
+      desc_of(12, 0, 0, 0, hipChannelFormatKindSigned),    // 12-bit channels
+      desc_of(8, 0, 0, 0, hipChannelFormatKindFloat),      // 8-bit floats
+      desc_of(32, 0, 0, 0, hipChannelFormatKindNone),      // no kind
+      desc_of(0, 0, 0, 0, hipChannelFormatKindFloat),      // no channel
+      desc_of(32, 0, 32, 0, hipChannelFormatKindFloat),    // a gap
   };
   for (const auto& d : bad) {
     INFO(d.x << " " << d.y << " " << d.z << " " << d.w << " kind " << d.f);
@@ -108,7 +114,8 @@ TEST_CASE("Unit_hipMallocArray_Negative_Parameters") {
   HIP_CHECK_ERROR(hipArray3DCreate(&a, &d), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipArray3DCreate(&a, nullptr), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipArrayCreate(&a, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMalloc3DArray(&a, &ok, make_hipExtent(size_t{1} << 40, 1, 1), 0), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMalloc3DArray(&a, &ok, make_hipExtent(size_t{1} << 40, 1, 1), 0),
+                  hipErrorInvalidValue);
 }
 
 TEST_CASE("Unit_hipFreeArray_Negative") {
@@ -167,6 +174,7 @@ TEST_CASE("Unit_hipMallocMipmappedArray_Positive_Levels") {
   HIP_CHECK_ERROR(hipMipmappedArrayCreate(&mip, &d, 5), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMipmappedArrayCreate(&mip, &d, 0), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMipmappedArrayCreate(nullptr, &d, 1), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMallocMipmappedArray(&mip, nullptr, make_hipExtent(4, 4, 0), 1, 0), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMallocMipmappedArray(&mip, nullptr, make_hipExtent(4, 4, 0), 1, 0),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipFreeMipmappedArray(nullptr), hipErrorInvalidValue);
 }

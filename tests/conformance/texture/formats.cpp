@@ -18,13 +18,13 @@ __global__ void fetch_2d(hipTextureObject_t tex, float x, float y, T* out) {
 // A 2 x 1 array of `E` texels holding `values`, sampled with `read_mode`, point
 // filtering unless `linear`; returns what tex2D<T> gives at (x, y).
 template <typename T, typename E>
-T sample(const std::vector<E>& values, hipTextureReadMode read_mode, float x, float y = 0.5f, bool linear = false,
-         int srgb = 0) {
+T sample(const std::vector<E>& values, hipTextureReadMode read_mode, float x, float y = 0.5f,
+         bool linear = false, int srgb = 0) {
   hipChannelFormatDesc desc = hipCreateChannelDesc<E>();
   hipArray_t array = nullptr;
   HIP_CHECK(hipMallocArray(&array, &desc, values.size(), 1));
-  HIP_CHECK(hipMemcpy2DToArray(array, 0, 0, values.data(), values.size() * sizeof(E), values.size() * sizeof(E), 1,
-                               hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy2DToArray(array, 0, 0, values.data(), values.size() * sizeof(E),
+                               values.size() * sizeof(E), 1, hipMemcpyHostToDevice));
   hipResourceDesc res{};
   res.resType = hipResourceTypeArray;
   res.res.array.array = array;
@@ -46,7 +46,9 @@ T sample(const std::vector<E>& values, hipTextureReadMode read_mode, float x, fl
   return host;
 }
 
-float srgb_decode(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+float srgb_decode(float c) {
+  return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
 
 }  // namespace
 
@@ -114,7 +116,8 @@ TEST_CASE("Unit_tex2D_Positive_HalfAndFloat") {
     HIP_CHECK(hipMemcpy(&got, out, sizeof got, hipMemcpyDeviceToHost));
     CHECK(got == expected[i]);
   }
-  HIP_LAUNCH_CHECK(fetch_2d<float>, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 0.5f, out);  // halfway: -0.5
+  HIP_LAUNCH_CHECK(fetch_2d<float>, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 0.5f,
+                   out);  // halfway: -0.5
   float mid = 0;
   HIP_CHECK(hipMemcpy(&mid, out, sizeof mid, hipMemcpyDeviceToHost));
   CHECK(mid == Approx(-0.5f));

@@ -38,29 +38,29 @@ inline std::vector<Tap> taps(float coord, long n, const Mode& m) {
 inline long addressed(long i, long n, const Mode& m) {
   hipTextureAddressMode mode = m.address;
   // Unnormalized coordinates support clamp and border only; wrap and mirror clamp.
-  if (!m.normalized && (mode == hipAddressModeWrap || mode == hipAddressModeMirror)) mode = hipAddressModeClamp;
+  if (!m.normalized && (mode == hipAddressModeWrap || mode == hipAddressModeMirror))
+    mode = hipAddressModeClamp;
   switch (mode) {
-    case hipAddressModeWrap:
-      return long(double(i) - double(n) * std::floor(double(i) / double(n)));
+    case hipAddressModeWrap: return long(double(i) - double(n) * std::floor(double(i) / double(n)));
     case hipAddressModeMirror: {
       // Reflect at every edge: ... 1 0 | 0 1 2 .. n-1 | n-1 n-2 ...
       long period = 2 * n;
       long k = long(double(i) - double(period) * std::floor(double(i) / double(period)));
       return k < n ? k : period - 1 - k;
     }
-    case hipAddressModeBorder:
-      return (i < 0 || i >= n) ? -1 : i;
-    default:
-      return std::min(std::max(i, 0L), n - 1);
+    case hipAddressModeBorder: return (i < 0 || i >= n) ? -1 : i;
+    default: return std::min(std::max(i, 0L), n - 1);
   }
 }
 
 // Samples a texture of width x height x depth float4 texels (`texel(x, y, z)`)
 // in `dims` dimensions.
-inline std::array<float, 4> sample(const std::function<std::array<float, 4>(long, long, long)>& texel, int dims,
-                                   const long size[3], const float coord[3], const Mode& m) {
+inline std::array<float, 4> sample(
+    const std::function<std::array<float, 4>(long, long, long)>& texel, int dims,
+    const long size[3], const float coord[3], const Mode& m) {
   std::vector<Tap> t[3];
-  for (int d = 0; d < 3; ++d) t[d] = d < dims ? taps(coord[d], size[d], m) : std::vector<Tap>{{0, 1.0f}};
+  for (int d = 0; d < 3; ++d)
+    t[d] = d < dims ? taps(coord[d], size[d], m) : std::vector<Tap>{{0, 1.0f}};
   std::array<float, 4> out{0, 0, 0, 0};
   for (const Tap& tz : t[2])
     for (const Tap& ty : t[1])

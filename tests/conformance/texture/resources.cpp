@@ -12,9 +12,13 @@ __global__ void fetch_linear(hipTextureObject_t tex, int n, int* out) {
   for (int i = 0; i < n; ++i) out[i] = tex1Dfetch<int>(tex, i - 2);
 }
 
-__global__ void fetch_linear_norm(hipTextureObject_t tex, float* out) { *out = tex1Dfetch<float>(tex, 1); }
+__global__ void fetch_linear_norm(hipTextureObject_t tex, float* out) {
+  *out = tex1Dfetch<float>(tex, 1);
+}
 
-__global__ void pitch_2d(hipTextureObject_t tex, float x, float y, float* out) { *out = tex2D<float>(tex, x, y); }
+__global__ void pitch_2d(hipTextureObject_t tex, float x, float y, float* out) {
+  *out = tex2D<float>(tex, x, y);
+}
 
 __global__ void layered_2d(hipTextureObject_t tex, float x, float y, int layer, float* out) {
   *out = tex2DLayered<float>(tex, x, y, layer);
@@ -45,7 +49,8 @@ float one_float(Launch&& launch) {
 }
 
 hipTextureObject_t array_texture(hipArray_t array, hipTextureFilterMode filter = hipFilterModePoint,
-                                 bool normalized = false, hipTextureAddressMode address = hipAddressModeClamp) {
+                                 bool normalized = false,
+                                 hipTextureAddressMode address = hipAddressModeClamp) {
   hipResourceDesc res{};
   res.resType = hipResourceTypeArray;
   res.res.array.array = array;
@@ -109,8 +114,9 @@ TEST_CASE("Unit_tex1Dfetch_Positive_Linear") {
   res.res.linear.sizeInBytes = 256;
   td.readMode = hipReadModeNormalizedFloat;
   HIP_CHECK(hipCreateTextureObject(&tex, &res, &td, nullptr));
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(fetch_linear_norm, dim3(1), dim3(1), 0, nullptr, tex, o); }) ==
-        Approx(254 / 255.0f));
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(fetch_linear_norm, dim3(1), dim3(1), 0, nullptr, tex, o);
+        }) == Approx(254 / 255.0f));
   HIP_CHECK(hipDestroyTextureObject(tex));
 }
 
@@ -121,7 +127,8 @@ TEST_CASE("Unit_tex2D_Positive_Pitch2D") {
   size_t pitch = 0;
   HIP_CHECK(hipMallocPitch(&ptr, &pitch, kW * sizeof(float), kH));
   float rows[kH][kW] = {{1, 2, 3}, {5, 6, 7}};
-  HIP_CHECK(hipMemcpy2D(ptr, pitch, rows, kW * sizeof(float), kW * sizeof(float), kH, hipMemcpyHostToDevice));
+  HIP_CHECK(hipMemcpy2D(ptr, pitch, rows, kW * sizeof(float), kW * sizeof(float), kH,
+                        hipMemcpyHostToDevice));
   hipResourceDesc res{};
   res.resType = hipResourceTypePitch2D;
   res.res.pitch2D.devPtr = ptr;
@@ -134,10 +141,12 @@ TEST_CASE("Unit_tex2D_Positive_Pitch2D") {
   hipTextureObject_t tex = nullptr;
   HIP_CHECK(hipCreateTextureObject(&tex, &res, &td, nullptr));
   // The centre of the four texels 1, 2, 5, 6.
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 1.0f, o); }) ==
-        Approx(3.5f));
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 2.5f, 1.5f, o); }) ==
-        Approx(7.0f));
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 1.0f, o);
+        }) == Approx(3.5f));
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 2.5f, 1.5f, o);
+        }) == Approx(7.0f));
   HIP_CHECK(hipDestroyTextureObject(tex));
   HIP_CHECK(hipFree(ptr));
 }
@@ -153,14 +162,17 @@ TEST_CASE("Unit_tex2DLayered_Positive") {
     CHECK(got == Approx(100 + layer));  // layers never blend
   }
   // Layers outside the array clamp to the first and last.
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(layered_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.f, 1.f, 7, o); }) ==
-        102);
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(layered_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.f, 1.f, 7, o);
+        }) == 102);
   HIP_CHECK(hipDestroyTextureObject(tex));
   HIP_CHECK(hipFreeArray(a));
 
   hipArray_t b = slices(5, 0, 2, hipArrayLayered, 7);
   tex = array_texture(b);
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(layered_1d, dim3(1), dim3(1), 0, nullptr, tex, 3.5f, 1, o); }) == 8);
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(layered_1d, dim3(1), dim3(1), 0, nullptr, tex, 3.5f, 1, o);
+        }) == 8);
   HIP_CHECK(hipDestroyTextureObject(tex));
   HIP_CHECK(hipFreeArray(b));
 }
@@ -172,12 +184,13 @@ TEST_CASE("Unit_texCubemap_Positive_Faces") {
   struct Dir {
     float x, y, z;
     float face;
-  } dirs[] = {{1, 0.2f, -0.1f, 0}, {-1, 0.3f, 0.4f, 1}, {0.1f, 1, 0.2f, 2},
-              {0.2f, -1, -0.3f, 3}, {0.3f, 0.1f, 1, 4}, {-0.2f, 0.3f, -1, 5}};
+  } dirs[] = {{1, 0.2f, -0.1f, 0},  {-1, 0.3f, 0.4f, 1}, {0.1f, 1, 0.2f, 2},
+              {0.2f, -1, -0.3f, 3}, {0.3f, 0.1f, 1, 4},  {-0.2f, 0.3f, -1, 5}};
   for (const Dir& d : dirs) {
     INFO("direction " << d.x << ", " << d.y << ", " << d.z);
-    CHECK(one_float([&](float* o) { hipLaunchKernelGGL(cube, dim3(1), dim3(1), 0, nullptr, tex, d.x, d.y, d.z, o); }) ==
-          d.face);
+    CHECK(one_float([&](float* o) {
+            hipLaunchKernelGGL(cube, dim3(1), dim3(1), 0, nullptr, tex, d.x, d.y, d.z, o);
+          }) == d.face);
   }
   HIP_CHECK(hipDestroyTextureObject(tex));
   HIP_CHECK(hipFreeArray(a));
@@ -193,7 +206,8 @@ TEST_CASE("Unit_tex2DLod_Positive_Mipmap") {
     HIP_CHECK(hipGetMipmappedArrayLevel(&a, mip, level));
     size_t w = 8u >> level;
     std::vector<float> host(w * w, float(level * 10));
-    HIP_CHECK(hipMemcpy2DToArray(a, 0, 0, host.data(), w * sizeof(float), w * sizeof(float), w, hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemcpy2DToArray(a, 0, 0, host.data(), w * sizeof(float), w * sizeof(float), w,
+                                 hipMemcpyHostToDevice));
   }
   hipResourceDesc res{};
   res.resType = hipResourceTypeMipmappedArray;
@@ -205,7 +219,9 @@ TEST_CASE("Unit_tex2DLod_Positive_Mipmap") {
   hipTextureObject_t tex = nullptr;
   HIP_CHECK(hipCreateTextureObject(&tex, &res, &td, nullptr));
   auto at = [&](hipTextureObject_t t, float level) {
-    return one_float([&](float* o) { hipLaunchKernelGGL(lod_2d, dim3(1), dim3(1), 0, nullptr, t, 0.3f, 0.6f, level, o); });
+    return one_float([&](float* o) {
+      hipLaunchKernelGGL(lod_2d, dim3(1), dim3(1), 0, nullptr, t, 0.3f, 0.6f, level, o);
+    });
   };
   CHECK(at(tex, 0) == 0);
   CHECK(at(tex, 0.4f) == 0);
@@ -260,8 +276,9 @@ TEST_CASE("Unit_hipCreateTextureObject_Positive_ViewFormat") {
   view.height = 1;
   hipTextureObject_t tex = nullptr;
   HIP_CHECK(hipCreateTextureObject(&tex, &res, &td, &view));
-  CHECK(one_float([&](float* o) { hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 0.5f, o); }) ==
-        Approx((1.25f - 8.5f) / 2));
+  CHECK(one_float([&](float* o) {
+          hipLaunchKernelGGL(pitch_2d, dim3(1), dim3(1), 0, nullptr, tex, 1.0f, 0.5f, o);
+        }) == Approx((1.25f - 8.5f) / 2));
   HIP_CHECK(hipDestroyTextureObject(tex));
   // A view whose elements differ in size from the array's is refused.
   view.format = hipResViewFormatUnsignedShort1;

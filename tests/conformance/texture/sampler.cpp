@@ -35,24 +35,28 @@ std::array<float, 4> texel_value(long x, long y, long z) {
 }
 
 template <typename T>
-std::vector<T> run(void (*kernel)(hipTextureObject_t, const T*, float4*, int), hipTextureObject_t tex,
-                   const std::vector<T>& coords, std::vector<float4>& out) {
+std::vector<T> run(void (*kernel)(hipTextureObject_t, const T*, float4*, int),
+                   hipTextureObject_t tex, const std::vector<T>& coords, std::vector<float4>& out) {
   hip_test::DeviceBuffer<T> d_coords(coords.size());
   hip_test::DeviceBuffer<float4> d_out(coords.size());
-  HIP_CHECK(hipMemcpy(d_coords.get(), coords.data(), coords.size() * sizeof(T), hipMemcpyHostToDevice));
+  HIP_CHECK(
+      hipMemcpy(d_coords.get(), coords.data(), coords.size() * sizeof(T), hipMemcpyHostToDevice));
   int n = static_cast<int>(coords.size());
-  HIP_LAUNCH_CHECK(kernel, dim3((n + 63) / 64), dim3(64), 0, nullptr, tex, d_coords.get(), d_out.get(), n);
+  HIP_LAUNCH_CHECK(kernel, dim3((n + 63) / 64), dim3(64), 0, nullptr, tex, d_coords.get(),
+                   d_out.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   out.resize(coords.size());
   HIP_CHECK(hipMemcpy(out.data(), d_out.get(), out.size() * sizeof(float4), hipMemcpyDeviceToHost));
   return coords;
 }
 
-bool close(float got, float want) { return std::fabs(got - want) <= 1e-4f * std::max(1.0f, std::fabs(want)); }
+bool close(float got, float want) {
+  return std::fabs(got - want) <= 1e-4f * std::max(1.0f, std::fabs(want));
+}
 
 void expect_texel(const float4& got, const std::array<float, 4>& want, const std::string& where) {
-  INFO(where << ": got (" << got.x << ", " << got.y << ", " << got.z << ", " << got.w << "), want (" << want[0]
-             << ", " << want[1] << ", " << want[2] << ", " << want[3] << ")");
+  INFO(where << ": got (" << got.x << ", " << got.y << ", " << got.z << ", " << got.w << "), want ("
+             << want[0] << ", " << want[1] << ", " << want[2] << ", " << want[3] << ")");
   CHECK(close(got.x, want[0]));
   CHECK(close(got.y, want[1]));
   CHECK(close(got.z, want[2]));
@@ -74,7 +78,8 @@ struct FloatArray {
           host[size_t((z * size[1] + y) * size[0] + x)] = make_float4(v[0], v[1], v[2], v[3]);
         }
     hipMemcpy3DParms p{};
-    p.srcPtr = make_hipPitchedPtr(host.data(), size_t(w) * sizeof(float4), size_t(w), size_t(size[1]));
+    p.srcPtr =
+        make_hipPitchedPtr(host.data(), size_t(w) * sizeof(float4), size_t(w), size_t(size[1]));
     p.dstArray = array;
     p.extent = make_hipExtent(size_t(w), size_t(size[1]), size_t(size[2]));
     p.kind = hipMemcpyHostToDevice;
@@ -107,13 +112,13 @@ std::vector<float> texel_coords(long n) {
   return c;
 }
 
-const hipTextureAddressMode kModes[] = {hipAddressModeWrap, hipAddressModeClamp, hipAddressModeMirror,
-                                        hipAddressModeBorder};
+const hipTextureAddressMode kModes[] = {hipAddressModeWrap, hipAddressModeClamp,
+                                        hipAddressModeMirror, hipAddressModeBorder};
 const hipTextureFilterMode kFilters[] = {hipFilterModePoint, hipFilterModeLinear};
 
 std::string describe(const texref::Mode& m) {
-  return std::string("address ") + std::to_string(m.address) + " filter " + std::to_string(m.filter) +
-         " normalized " + std::to_string(m.normalized);
+  return std::string("address ") + std::to_string(m.address) + " filter " +
+         std::to_string(m.filter) + " normalized " + std::to_string(m.normalized);
 }
 
 }  // namespace
@@ -174,14 +179,15 @@ TEST_CASE("Unit_tex3D_Positive_AllModes") {
         for (float u : {-0.8f, 0.25f, 1.5f, 2.75f, 3.6f})
           for (float v : {-0.5f, 0.6f, 1.9f, 2.4f})
             for (float w : {-1.1f, 0.5f, 2.2f, 3.9f, 4.7f})
-              coords.push_back(normalized ? make_float4(u / 3, v / 2, w / 4, 0) : make_float4(u, v, w, 0));
+              coords.push_back(normalized ? make_float4(u / 3, v / 2, w / 4, 0)
+                                          : make_float4(u, v, w, 0));
         std::vector<float4> out;
         run(sample_3d, tex, coords, out);
         for (size_t i = 0; i < coords.size(); ++i) {
           float c[3] = {coords[i].x, coords[i].y, coords[i].z};
           expect_texel(out[i], texref::sample(texel_value, 3, a.size, c, m),
-                       describe(m) + " at " + std::to_string(c[0]) + ", " + std::to_string(c[1]) + ", " +
-                           std::to_string(c[2]));
+                       describe(m) + " at " + std::to_string(c[0]) + ", " + std::to_string(c[1]) +
+                           ", " + std::to_string(c[2]));
         }
         HIP_CHECK(hipDestroyTextureObject(tex));
       }

@@ -10,7 +10,8 @@ namespace {
 
 __global__ void write_2d(hipSurfaceObject_t s, int w, int h) {
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y;
-  if (x < w && y < h) surf2Dwrite(make_uint2(unsigned(x), unsigned(y * 100)), s, x * int(sizeof(uint2)), y);
+  if (x < w && y < h)
+    surf2Dwrite(make_uint2(unsigned(x), unsigned(y * 100)), s, x * int(sizeof(uint2)), y);
 }
 
 // Reads (x, y) of every probe (in elements) with `mode`.
@@ -70,11 +71,14 @@ TEST_CASE("Unit_surf2D_Positive_WriteRead") {
   HIP_CHECK(hipMemcpy(d_probes.get(), probes.data(), d_probes.bytes(), hipMemcpyHostToDevice));
   hip_test::DeviceBuffer<uint2> out(probes.size());
   std::vector<uint2> got(probes.size());
-  HIP_LAUNCH_CHECK(read_2d, dim3(1), dim3(1), 0, nullptr, s, d_probes.get(), 4, int(hipBoundaryModeZero), out.get());
+  HIP_LAUNCH_CHECK(read_2d, dim3(1), dim3(1), 0, nullptr, s, d_probes.get(), 4,
+                   int(hipBoundaryModeZero), out.get());
   HIP_CHECK(hipMemcpy(got.data(), out.get(), out.bytes(), hipMemcpyDeviceToHost));
   CHECK((got[0].x == 4 && got[0].y == 200));
-  for (int i = 1; i < 4; ++i) CHECK((got[size_t(i)].x == 0 && got[size_t(i)].y == 0));  // outside: zero
-  HIP_LAUNCH_CHECK(read_2d, dim3(1), dim3(1), 0, nullptr, s, d_probes.get(), 4, int(hipBoundaryModeClamp), out.get());
+  for (int i = 1; i < 4; ++i)
+    CHECK((got[size_t(i)].x == 0 && got[size_t(i)].y == 0));  // outside: zero
+  HIP_LAUNCH_CHECK(read_2d, dim3(1), dim3(1), 0, nullptr, s, d_probes.get(), 4,
+                   int(hipBoundaryModeClamp), out.get());
   HIP_CHECK(hipMemcpy(got.data(), out.get(), out.bytes(), hipMemcpyDeviceToHost));
   CHECK((got[1].x == 4 && got[1].y == 0));    // (5, 0) clamps to (4, 0)
   CHECK((got[2].x == 0 && got[2].y == 100));  // (-1, 1) to (0, 1)
@@ -110,7 +114,8 @@ TEST_CASE("Unit_surf1D_surf3D_Positive") {
   HIP_CHECK(hipMemcpyAtoH(v.data(), vol, 0, 24));
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < 2; ++y)
-      for (int x = 0; x < 3; ++x) CHECK(v[size_t(z * 6 + y * 3 + x)] == short(x + 10 * y + 100 * z));
+      for (int x = 0; x < 3; ++x)
+        CHECK(v[size_t(z * 6 + y * 3 + x)] == short(x + 10 * y + 100 * z));
   HIP_CHECK(hipDestroySurfaceObject(s));
   HIP_CHECK(hipFreeArray(vol));
 }
@@ -119,11 +124,13 @@ TEST_CASE("Unit_surfLayered_Positive") {
   if (!hip_test::kernels_supported()) return;
   hipChannelFormatDesc desc = hipCreateChannelDesc<float>();
   hipArray_t a = nullptr;
-  HIP_CHECK(hipMalloc3DArray(&a, &desc, make_hipExtent(2, 2, 3), hipArrayLayered | hipArraySurfaceLoadStore));
+  HIP_CHECK(hipMalloc3DArray(&a, &desc, make_hipExtent(2, 2, 3),
+                             hipArrayLayered | hipArraySurfaceLoadStore));
   std::vector<float> zero(12, 0);
   HIP_CHECK(hipMemcpyHtoA(a, 0, zero.data(), 48));
   hipSurfaceObject_t s = surface_of(a);
-  for (int layer = 0; layer < 3; ++layer) HIP_LAUNCH_CHECK(write_layered, dim3(1), dim3(1), 0, nullptr, s, layer);
+  for (int layer = 0; layer < 3; ++layer)
+    HIP_LAUNCH_CHECK(write_layered, dim3(1), dim3(1), 0, nullptr, s, layer);
   std::vector<float> got(12);
   HIP_CHECK(hipMemcpyAtoH(got.data(), a, 0, 48));
   for (int layer = 0; layer < 3; ++layer) {
@@ -151,7 +158,8 @@ TEST_CASE("Unit_hipCreateSurfaceObject_Negative") {
   HIP_CHECK_ERROR(hipCreateSurfaceObject(&s, &res), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDestroySurfaceObject(nullptr), hipErrorInvalidValue);
   int fake = 0;
-  HIP_CHECK_ERROR(hipDestroySurfaceObject(reinterpret_cast<hipSurfaceObject_t>(&fake)), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDestroySurfaceObject(reinterpret_cast<hipSurfaceObject_t>(&fake)),
+                  hipErrorInvalidValue);
   res.res.array.array = a;
   HIP_CHECK(hipCreateSurfaceObject(&s, &res));
   HIP_CHECK(hipDestroySurfaceObject(s));

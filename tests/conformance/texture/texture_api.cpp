@@ -59,7 +59,8 @@ TEST_CASE("Unit_hipGetTextureObjectDesc_Positive_RoundTrip") {
   CHECK(dres.res.array.hArray == a.array);
   HIP_TEXTURE_DESC dtd{};
   HIP_CHECK(hipTexObjectGetTextureDesc(&dtd, tex));
-  CHECK(dtd.flags == (HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_SRGB));  // normalized float: no READ_AS_INTEGER
+  CHECK(dtd.flags ==
+        (HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_SRGB));  // normalized float: no READ_AS_INTEGER
   CHECK(dtd.addressMode[2] == HIP_TR_ADDRESS_MODE_BORDER);
   HIP_RESOURCE_VIEW_DESC dview{};
   HIP_CHECK(hipTexObjectGetResourceViewDesc(&dview, tex));
@@ -84,7 +85,8 @@ TEST_CASE("Unit_hipTexObjectCreate_Positive_DriverForm") {
   hipResourceDesc rt{};
   HIP_CHECK(hipGetTextureObjectResourceDesc(&rt, tex));
   CHECK(rt.resType == hipResourceTypeLinear);
-  CHECK((rt.res.linear.desc.x == 16 && rt.res.linear.desc.y == 16 && rt.res.linear.desc.f == hipChannelFormatKindSigned));
+  CHECK((rt.res.linear.desc.x == 16 && rt.res.linear.desc.y == 16 &&
+         rt.res.linear.desc.f == hipChannelFormatKindSigned));
   hipTextureDesc ttd{};
   HIP_CHECK(hipGetTextureObjectTextureDesc(&ttd, tex));
   CHECK(ttd.readMode == hipReadModeElementType);
@@ -223,7 +225,9 @@ TEST_CASE("Unit_hipDeviceGetTexture1DLinearMaxWidth") {
   hipChannelFormatDesc desc = hipCreateChannelDesc<float4>();
   HIP_CHECK(hipDeviceGetTexture1DLinearMaxWidth(&width, &desc, hip_test::device()));
   CHECK(width > 0);
-  HIP_CHECK_ERROR(hipDeviceGetTexture1DLinearMaxWidth(nullptr, &desc, hip_test::device()), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipDeviceGetTexture1DLinearMaxWidth(&width, nullptr, hip_test::device()), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDeviceGetTexture1DLinearMaxWidth(nullptr, &desc, hip_test::device()),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipDeviceGetTexture1DLinearMaxWidth(&width, nullptr, hip_test::device()),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipDeviceGetTexture1DLinearMaxWidth(&width, &desc, 999), hipErrorInvalidDevice);
 }

@@ -99,7 +99,8 @@ TEST_CASE("Unit_hipBindTextureToArray_Positive_SettersRebind") {
   CHECK(fm == hipFilterModeLinear);
 
   HIP_CHECK(hipTexRefSetFilterMode(&g_array, hipFilterModePoint));
-  HIP_CHECK(hipTexRefSetFlags(&g_array, HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_READ_AS_INTEGER));
+  HIP_CHECK(
+      hipTexRefSetFlags(&g_array, HIP_TRSF_NORMALIZED_COORDINATES | HIP_TRSF_READ_AS_INTEGER));
   CHECK(run_sample(0.75f, 0.25f) == 10);  // normalized: texel (1, 0)
   unsigned flags = 0;
   HIP_CHECK(hipTexRefGetFlags(&flags, &g_array));

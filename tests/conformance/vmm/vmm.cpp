@@ -40,7 +40,8 @@ bool on_cpu_agent() {
 // Skips (returns false) where the device under test has no virtual memory management.
 bool vmm_supported(size_t* granularity) {
   hipMemAllocationProp prop = device_prop();
-  hipError_t rc = hipMemGetAllocationGranularity(granularity, &prop, hipMemAllocationGranularityMinimum);
+  hipError_t rc =
+      hipMemGetAllocationGranularity(granularity, &prop, hipMemAllocationGranularityMinimum);
   if (rc == hipErrorNotSupported) {
     hip_test::skip("the device under test has no virtual memory management");
     return false;
@@ -60,7 +61,8 @@ struct MappedRange {
   size_t chunk = 0;
   std::vector<hipMemGenericAllocationHandle_t> handles;
 
-  MappedRange(size_t chunk_bytes, size_t chunks, hipMemAllocationHandleType type = hipMemHandleTypeNone)
+  MappedRange(size_t chunk_bytes, size_t chunks,
+              hipMemAllocationHandleType type = hipMemHandleTypeNone)
       : chunk(chunk_bytes) {
     hipMemAllocationProp prop = device_prop(type);
     HIP_CHECK(hipMemAddressReserve(&base, chunk * chunks, 0, nullptr, 0));
@@ -93,7 +95,8 @@ TEST_CASE("Unit_hipMemGetAllocationGranularity_PageAndHugePage") {
   if (!vmm_supported(&minimum)) return;
   hipMemAllocationProp prop = device_prop();
   size_t recommended = 0;
-  HIP_CHECK(hipMemGetAllocationGranularity(&recommended, &prop, hipMemAllocationGranularityRecommended));
+  HIP_CHECK(
+      hipMemGetAllocationGranularity(&recommended, &prop, hipMemAllocationGranularityRecommended));
   REQUIRE(minimum > 0);
   REQUIRE(recommended % minimum == 0);
   if (on_cpu_agent()) {  // pages, and 2 MiB huge pages
@@ -106,12 +109,14 @@ TEST_CASE("Unit_hipMemGetAllocationGranularity_Negative") {
   size_t g = 0;
   if (!vmm_supported(&g)) return;
   hipMemAllocationProp prop = device_prop();
-  HIP_CHECK_ERROR(hipMemGetAllocationGranularity(nullptr, &prop, hipMemAllocationGranularityMinimum),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemGetAllocationGranularity(nullptr, &prop, hipMemAllocationGranularityMinimum),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemGetAllocationGranularity(&g, nullptr, hipMemAllocationGranularityMinimum),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemGetAllocationGranularity(&g, &prop, static_cast<hipMemAllocationGranularity_flags>(7)),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemGetAllocationGranularity(&g, &prop, static_cast<hipMemAllocationGranularity_flags>(7)),
+      hipErrorInvalidValue);
   hipMemAllocationProp bad = prop;
   bad.type = hipMemAllocationTypeInvalid;
   HIP_CHECK_ERROR(hipMemGetAllocationGranularity(&g, &bad, hipMemAllocationGranularityMinimum),
@@ -150,7 +155,8 @@ TEST_CASE("Unit_hipMemMap_TwoChunksContiguous_KernelWritesAcrossBoundary") {
   // A copy straddling the boundary, within the device range.
   std::vector<unsigned> middle(16, 0);
   const unsigned first = n / 2 - 8;
-  HIP_CHECK(hipMemcpy(middle.data(), p + first, middle.size() * sizeof(unsigned), hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpy(middle.data(), p + first, middle.size() * sizeof(unsigned), hipMemcpyDeviceToHost));
   for (unsigned i = 0; i < middle.size(); ++i) REQUIRE(middle[i] == (first + i) * 3u + 1u);
 
   // The second chunk really is separate physical memory: mapped alone elsewhere, it
@@ -174,7 +180,8 @@ TEST_CASE("Unit_hipMemMap_PointerChecksFollowMappingAndAccess") {
   MappedRange range(g, 2);
   // Mapped but without access: not yet memory a copy may touch.
   HIP_CHECK_ERROR(hipMemset(range.base, 0, g), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy(range.base, host.data(), g, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(range.base, host.data(), g, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK(range.grant());
   HIP_CHECK(hipMemcpy(range.base, host.data(), 2 * g, hipMemcpyHostToDevice));
   hipPointerAttribute_t attributes{};
@@ -341,11 +348,13 @@ TEST_CASE("Unit_hipMemMap_Unmap_Negative") {
   HIP_CHECK_ERROR(hipMemMap(b, 2 * g, g, h, 0), hipErrorInvalidValue);  // offset must be 0
   HIP_CHECK_ERROR(hipMemMap(b, 2 * g, 0, h, 1), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemMap(b, 2 * g, 0, nullptr, 0), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemMap(b + 1, g, 0, h, 0), hipErrorInvalidValue);      // misaligned
-  HIP_CHECK_ERROR(hipMemMap(b, 3 * g, 0, h, 0), hipErrorInvalidValue);      // larger than the memory
-  HIP_CHECK_ERROR(hipMemMap(b + 3 * g, 2 * g, 0, h, 0), hipErrorInvalidValue);  // past the reservation
+  HIP_CHECK_ERROR(hipMemMap(b + 1, g, 0, h, 0), hipErrorInvalidValue);  // misaligned
+  HIP_CHECK_ERROR(hipMemMap(b, 3 * g, 0, h, 0), hipErrorInvalidValue);  // larger than the memory
+  HIP_CHECK_ERROR(hipMemMap(b + 3 * g, 2 * g, 0, h, 0),
+                  hipErrorInvalidValue);  // past the reservation
   std::vector<char> plain(4 * g);
-  void* outside = reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(plain.data()) + g - 1) / g * g);
+  void* outside =
+      reinterpret_cast<void*>((reinterpret_cast<uintptr_t>(plain.data()) + g - 1) / g * g);
   HIP_CHECK_ERROR(hipMemMap(outside, g, 0, h, 0), hipErrorInvalidValue);  // not reserved
 
   HIP_CHECK(hipMemMap(b + g, 2 * g, 0, h, 0));
@@ -398,10 +407,12 @@ TEST_CASE("Unit_hipMemExportImport_PosixFileDescriptor") {
   HIP_CHECK(hipMemcpy(range.base, pattern.data(), g, hipMemcpyHostToDevice));
 
   int fd = -1;
-  HIP_CHECK(hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypePosixFileDescriptor, 0));
+  HIP_CHECK(
+      hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypePosixFileDescriptor, 0));
   REQUIRE(fd >= 0);
   hipMemGenericAllocationHandle_t imported{};
-  HIP_CHECK(hipMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
+  HIP_CHECK(hipMemImportFromShareableHandle(&imported,
+                                            reinterpret_cast<void*>(static_cast<intptr_t>(fd)),
                                             hipMemHandleTypePosixFileDescriptor));
   close(fd);  // the import holds its own reference
   hipMemAllocationProp got{};
@@ -426,12 +437,15 @@ TEST_CASE("Unit_hipMemExportImport_PosixFileDescriptor") {
   HIP_CHECK(hipMemAddressFree(second, g));
 
   // Bad arguments.
-  HIP_CHECK_ERROR(hipMemExportToShareableHandle(nullptr, range.handles[0], hipMemHandleTypePosixFileDescriptor, 0),
+  HIP_CHECK_ERROR(hipMemExportToShareableHandle(nullptr, range.handles[0],
+                                                hipMemHandleTypePosixFileDescriptor, 0),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemExportToShareableHandle(&fd, nullptr, hipMemHandleTypePosixFileDescriptor, 0),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypePosixFileDescriptor, 1),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemExportToShareableHandle(&fd, nullptr, hipMemHandleTypePosixFileDescriptor, 0),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypePosixFileDescriptor, 1),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypeWin32, 0),
                   hipErrorNotSupported);
   HIP_CHECK_ERROR(hipMemExportToShareableHandle(&fd, range.handles[0], hipMemHandleTypeNone, 0),
@@ -454,14 +468,16 @@ TEST_CASE("Unit_hipMemExportImport_PosixFileDescriptor") {
                   hipErrorNotSupported);
   int pipe_fds[2];
   REQUIRE(pipe(pipe_fds) == 0);
-  HIP_CHECK_ERROR(hipMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(static_cast<intptr_t>(pipe_fds[0])),
-                                                  hipMemHandleTypePosixFileDescriptor),
+  HIP_CHECK_ERROR(hipMemImportFromShareableHandle(
+                      &imported, reinterpret_cast<void*>(static_cast<intptr_t>(pipe_fds[0])),
+                      hipMemHandleTypePosixFileDescriptor),
                   hipErrorInvalidValue);  // not exported memory
   close(pipe_fds[0]);
   close(pipe_fds[1]);
   const int closed = pipe_fds[0];
-  HIP_CHECK_ERROR(hipMemImportFromShareableHandle(&imported, reinterpret_cast<void*>(static_cast<intptr_t>(closed)),
-                                                  hipMemHandleTypePosixFileDescriptor),
+  HIP_CHECK_ERROR(hipMemImportFromShareableHandle(
+                      &imported, reinterpret_cast<void*>(static_cast<intptr_t>(closed)),
+                      hipMemHandleTypePosixFileDescriptor),
                   hipErrorInvalidValue);
 }
 

@@ -95,7 +95,8 @@ bool open(Agents& a) {
 class Pinned {
  public:
   Pinned(weft::Device& device, size_t bytes) : device_(device), bytes_(bytes) {
-    ptr_ = static_cast<std::byte*>(value_of(device.allocate(weft::MemoryKind::kHostPinned, bytes, 0)));
+    ptr_ =
+        static_cast<std::byte*>(value_of(device.allocate(weft::MemoryKind::kHostPinned, bytes, 0)));
   }
   ~Pinned() { (void)device_.deallocate(ptr_, bytes_, weft::MemoryKind::kHostPinned); }
   Pinned(const Pinned&) = delete;
@@ -175,13 +176,15 @@ void require_bytes(const std::byte* actual, const std::vector<std::byte>& expect
 // No assertion depends on the delay.
 class Gate {
  public:
-  Gate() : opener_([this] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(30));
-      open_.store(true, std::memory_order_release);
-    }) {}
+  Gate()
+      : opener_([this] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          open_.store(true, std::memory_order_release);
+        }) {}
   ~Gate() { opener_.join(); }
   void wait() const {
-    while (!open_.load(std::memory_order_acquire)) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    while (!open_.load(std::memory_order_acquire))
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   bool is_open() const { return open_.load(std::memory_order_acquire); }
 
@@ -295,7 +298,8 @@ TEST_CASE("Contract_Memory_AllocateAndFreeEveryKind") {
   Agents a;
   if (!open(a)) return;
   weft::Device& d = a.first();
-  for (auto kind : {weft::MemoryKind::kDevice, weft::MemoryKind::kHostPinned, weft::MemoryKind::kManaged}) {
+  for (auto kind :
+       {weft::MemoryKind::kDevice, weft::MemoryKind::kHostPinned, weft::MemoryKind::kManaged}) {
     INFO("memory kind " << int(kind));
     constexpr size_t kBytes = 12345;
     void* p = value_of(d.allocate(kind, kBytes, 0));
@@ -393,7 +397,8 @@ TEST_CASE("Contract_Queue_InOrderCopyFillCopyBack") {
   CONTRACT_OK(q->submit(fill(dev.get() + 16384, 0xa1b2c3d4u, 4, 1000)));
   fill_on_host(expected, 16384, 0xa1b2c3d4u, 4, 1000);
   // Reads the first fill: must run after it.
-  CONTRACT_OK(q->submit(copy(dev.get() + 40000, dev.get() + 2000, 4096, weft::CopyDirection::kDeviceToDevice)));
+  CONTRACT_OK(q->submit(
+      copy(dev.get() + 40000, dev.get() + 2000, 4096, weft::CopyDirection::kDeviceToDevice)));
   std::memcpy(expected.data() + 40000, expected.data() + 2000, 4096);
   // Overwrites part of what the copy above read: must run after it.
   CONTRACT_OK(q->submit(fill(dev.get() + 2000, 0x11, 1, 100)));
@@ -433,7 +438,8 @@ TEST_CASE("Contract_Queue_PitchedCopyAndFill") {
   f.height = 5;
   f.pitch = kDevPitch;
   CONTRACT_OK(q->submit(f));
-  CONTRACT_OK(q->submit(copy(out.get(), dev.get(), kRows * kDevPitch, weft::CopyDirection::kDeviceToHost)));
+  CONTRACT_OK(
+      q->submit(copy(out.get(), dev.get(), kRows * kDevPitch, weft::CopyDirection::kDeviceToHost)));
   CONTRACT_OK(q->synchronize());
 
   std::vector<std::byte> expected(kRows * kDevPitch, std::byte{0xcd});
@@ -460,9 +466,11 @@ TEST_CASE("Contract_Queue_HostFunctionsRunInOrderAfterEarlierWork") {
     std::lock_guard lock(mutex);
     seen.push_back(int(target_bytes[0]) * 10 + int(target_bytes[kBytes - 1]));
   };
-  CONTRACT_OK(q->submit(copy(target_bytes.get(), ones.get(), kBytes, weft::CopyDirection::kHostToHost)));
+  CONTRACT_OK(
+      q->submit(copy(target_bytes.get(), ones.get(), kBytes, weft::CopyDirection::kHostToHost)));
   CONTRACT_OK(q->submit(weft::HostFuncOp{snapshot}));
-  CONTRACT_OK(q->submit(copy(target_bytes.get(), twos.get(), kBytes, weft::CopyDirection::kHostToHost)));
+  CONTRACT_OK(
+      q->submit(copy(target_bytes.get(), twos.get(), kBytes, weft::CopyDirection::kHostToHost)));
   CONTRACT_OK(q->submit(weft::HostFuncOp{snapshot}));
   constexpr int kFunctions = 200;
   for (int i = 0; i < kFunctions; ++i)
@@ -526,7 +534,8 @@ TEST_CASE("Contract_Queue_HostKernelRunsOrIsRefused") {
     auto* args = static_cast<Args*>(raw);
     const uint32_t threads = ctx->blockDim.x;
     for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b)
-      for (uint32_t t = 0; t < threads; ++t) args->out[b * threads + t] = uint32_t(b * threads + t) * 3u + 1u;
+      for (uint32_t t = 0; t < threads; ++t)
+        args->out[b * threads + t] = uint32_t(b * threads + t) * 3u + 1u;
   };
   k.destroyArgs = [](void* raw) { delete static_cast<Args*>(raw); };
   constexpr uint32_t kBlocks = 8, kThreads = 64, kCount = kBlocks * kThreads;
@@ -728,7 +737,8 @@ TEST_CASE("Contract_Event_WaitOnAnotherDriversEvent") {
   auto foreign = weft::make_ref<ForeignEvent>();
   std::atomic<int> saw_complete{-1};
   CONTRACT_OK(q->submit(weft::EventWaitOp{Ref<weft::Event>(foreign)}));
-  CONTRACT_OK(q->submit(weft::HostFuncOp{[&] { saw_complete.store(foreign->is_complete() ? 1 : 0); }}));
+  CONTRACT_OK(
+      q->submit(weft::HostFuncOp{[&] { saw_complete.store(foreign->is_complete() ? 1 : 0); }}));
   CONTRACT_OK(q->synchronize());
   CHECK(saw_complete.load() == 1);
 }
@@ -746,7 +756,8 @@ TEST_CASE("Contract_Optional_MethodsAnswerOrSayNotSupported") {
   // An attribute no hipDeviceProp_t field answers.
   ok_or_not_supported(d.attribute(hipDeviceAttributeWallClockRate).status(), "attribute");
   ok_or_not_supported(d.create_command_buffer().status(), "create_command_buffer");
-  for (auto& peer : a.devices) ok_or_not_supported(d.can_access_peer(*peer).status(), "can_access_peer");
+  for (auto& peer : a.devices)
+    ok_or_not_supported(d.can_access_peer(*peer).status(), "can_access_peer");
   {
     DeviceMemory m(d, 4096);
     auto handle = d.ipc_export_memory(m.get());

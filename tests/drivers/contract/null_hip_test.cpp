@@ -31,7 +31,8 @@ int null_agent() {
       ++how_many;
     }
   }
-  INFO("WEFT_NULL_DRIVER=" << (std::getenv("WEFT_NULL_DRIVER") ? std::getenv("WEFT_NULL_DRIVER") : "<unset>"));
+  INFO("WEFT_NULL_DRIVER=" << (std::getenv("WEFT_NULL_DRIVER") ? std::getenv("WEFT_NULL_DRIVER")
+                                                               : "<unset>"));
   REQUIRE(how_many == 1);
   return found;
 }
@@ -60,7 +61,8 @@ TEST_CASE("NullHip_CopiesAndFillsInStreamOrder") {
   HIP_CHECK(hipSetDevice(null_agent()));
   constexpr size_t kBytes = 1 << 16;
   std::vector<unsigned char> host(kBytes), back(kBytes, 0xee), expected(kBytes);
-  for (size_t i = 0; i < kBytes; ++i) expected[i] = host[i] = static_cast<unsigned char>(i * 13 + 5);
+  for (size_t i = 0; i < kBytes; ++i)
+    expected[i] = host[i] = static_cast<unsigned char>(i * 13 + 5);
   std::memset(expected.data() + 4096, 0x3c, 8192);
   void* dev = nullptr;
   HIP_CHECK(hipMalloc(&dev, kBytes));

@@ -22,7 +22,8 @@ const Target& target() {
       k.abiVersion = WEFT_KERNEL_ABI_VERSION;
       k.name = "contract_assert";
       k.entry = [](weftKernelContext*, void*) {
-        weftKernelAssertFail("contract check: this kernel always fails", __FILE__, __LINE__, "contract_assert");
+        weftKernelAssertFail("contract check: this kernel always fails", __FILE__, __LINE__,
+                             "contract_assert");
       };
       weft::DispatchOp op;
       op.host_kernel = weft::make_ref<weft::HostKernel>(k);

@@ -36,7 +36,7 @@ std::unique_ptr<Driver> make_driver();
 namespace {
 
 #ifdef CONTRACT_CUDA_FAKE
-const weft::cuda::Api* g_recording = nullptr;  // the fake's own table
+const weft::cuda::Api* g_recording = nullptr;    // the fake's own table
 constexpr size_t kCapacity = size_t(141) << 30;  // what the fake's cuDeviceTotalMem reports
 
 template <typename F>
@@ -106,7 +106,8 @@ CUresult memset_2d8(CUdeviceptr d, size_t pitch, unsigned char v, size_t w, size
   if (r == CUDA_SUCCESS) fill_elements<unsigned char>(d, pitch, v, w, h);
   return r;
 }
-CUresult memset_2d16(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s) {
+CUresult memset_2d16(CUdeviceptr d, size_t pitch, unsigned short v, size_t w, size_t h,
+                     CUstream s) {
   CUresult r = g_recording->cuMemsetD2D16Async(d, pitch, v, w, h, s);
   if (r == CUDA_SUCCESS) fill_elements<unsigned short>(d, pitch, v, w, h);
   return r;
@@ -117,14 +118,16 @@ CUresult memset_2d32(CUdeviceptr d, size_t pitch, unsigned v, size_t w, size_t h
   return r;
 }
 const std::byte* side(CUmemorytype type, const void* host, CUdeviceptr device) {
-  return type == CU_MEMORYTYPE_HOST ? static_cast<const std::byte*>(host) : reinterpret_cast<const std::byte*>(device);
+  return type == CU_MEMORYTYPE_HOST ? static_cast<const std::byte*>(host)
+                                    : reinterpret_cast<const std::byte*>(device);
 }
 CUresult memcpy_2d(const CUDA_MEMCPY2D* c, CUstream s) {
   CUresult r = g_recording->cuMemcpy2DAsync(c, s);
   if (r != CUDA_SUCCESS) return r;
-  const std::byte* src = side(c->srcMemoryType, c->srcHost, c->srcDevice) + c->srcY * c->srcPitch + c->srcXInBytes;
-  auto* dst = const_cast<std::byte*>(side(c->dstMemoryType, c->dstHost, c->dstDevice)) + c->dstY * c->dstPitch +
-              c->dstXInBytes;
+  const std::byte* src =
+      side(c->srcMemoryType, c->srcHost, c->srcDevice) + c->srcY * c->srcPitch + c->srcXInBytes;
+  auto* dst = const_cast<std::byte*>(side(c->dstMemoryType, c->dstHost, c->dstDevice)) +
+              c->dstY * c->dstPitch + c->dstXInBytes;
   for (size_t row = 0; row < c->Height; ++row)
     std::memmove(dst + row * c->dstPitch, src + row * c->srcPitch, c->WidthInBytes);
   return CUDA_SUCCESS;
@@ -197,20 +200,24 @@ const Target& target() {
 #ifdef CONTRACT_CUDA_FAKE
     made.name = "cuda-fake";
     made.make_driver = make_on_fake;
-    made.no_elapsed_time = "the fake CUDA table has no cuEventElapsedTime (cuda_driver_gpu times events on a GPU)";
+    made.no_elapsed_time =
+        "the fake CUDA table has no cuEventElapsedTime (cuda_driver_gpu times events on a GPU)";
     made.failing_op = [](weft::Device&) -> weft::Result<FailingOp> {
-      return weft::Status(hipErrorNotSupported, "the fake CUDA table reports no asynchronous faults");
+      return weft::Status(hipErrorNotSupported,
+                          "the fake CUDA table reports no asynchronous faults");
     };
 #else
     made.name = "cuda";
     const char* real = std::getenv("WEFT_CONTRACT_REAL_CUDA");
     if (!real || std::string(real) != "1")
-      made.unavailable = "set WEFT_CONTRACT_REAL_CUDA=1 to run the suite on the real libcuda (a GPU machine)";
+      made.unavailable =
+          "set WEFT_CONTRACT_REAL_CUDA=1 to run the suite on the real libcuda (a GPU machine)";
     made.must_have_agents = false;
     made.make_driver = [] { return weft::cuda::make_driver(); };
     made.failing_op = [](weft::Device&) -> weft::Result<FailingOp> {
       return weft::Status(hipErrorNotSupported,
-                          "a faulting kernel needs a cubin; tests/drivers/cuda/cuda_fault checks the sticky fault on a GPU");
+                          "a faulting kernel needs a cubin; tests/drivers/cuda/cuda_fault checks "
+                          "the sticky fault on a GPU");
     };
 #endif
     return made;

@@ -29,10 +29,11 @@ hsa_status_t pool_allocate(hsa_amd_memory_pool_t pool, size_t size, uint32_t fla
   return g_double->hsa_amd_memory_pool_allocate(pool, size, flags, ptr);
 }
 
-hsa_status_t ipc_attach(const hsa_amd_ipc_memory_t* handle, size_t size, uint32_t count, const hsa_agent_t* agents,
-                        void** mapped) {
+hsa_status_t ipc_attach(const hsa_amd_ipc_memory_t* handle, size_t size, uint32_t count,
+                        const hsa_agent_t* agents, void** mapped) {
   static const hsa_amd_ipc_memory_t kNothing{};
-  if (std::memcmp(handle, &kNothing, sizeof(kNothing)) == 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
+  if (std::memcmp(handle, &kNothing, sizeof(kNothing)) == 0)
+    return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   return g_double->hsa_amd_ipc_memory_attach(handle, size, count, agents, mapped);
 }
 
@@ -82,8 +83,8 @@ const Target& target() {
       info.name = "contract_faulting_kernel";
       info.kernarg_size = 8;
       weft::DispatchOp op;
-      op.kernel = weft::make_ref<weft::hsa::HsaKernel>(nullptr, gpu, info, kFaultingObject,
-                                                       std::vector<weft::hsa::aql::HiddenArg>{}, false);
+      op.kernel = weft::make_ref<weft::hsa::HsaKernel>(
+          nullptr, gpu, info, kFaultingObject, std::vector<weft::hsa::aql::HiddenArg>{}, false);
       op.dims.grid = dim3(1, 1, 1);
       op.dims.block = dim3(64, 1, 1);
       op.kernarg.resize(8);

@@ -16,9 +16,10 @@ const Target& target() {
     made.name = "null";
     made.make_driver = [] { return weft::null::make_driver_with_agents(2); };
     made.failing_op = [](weft::Device&) -> weft::Result<FailingOp> {
-      return weft::Status(hipErrorNotSupported,
-                          "the null driver runs every op inside submit(), so its failures are synchronous "
-                          "(returned by submit()): no asynchronous error exists to stick");
+      return weft::Status(
+          hipErrorNotSupported,
+          "the null driver runs every op inside submit(), so its failures are synchronous "
+          "(returned by submit()): no asynchronous error exists to stick");
     };
     return made;
   }();

@@ -46,7 +46,8 @@ const Target& target() {
       // Loaded on this agent's own target, kept for the process (the kernel holds its context).
       auto image = xdna_test::test_object(16, 1, device.target_id());
       WEFT_ASSIGN_OR_RETURN(weft::Ref<weft::Module> module, device.load_module(image));
-      static std::vector<weft::Ref<weft::Module>>* keep = new std::vector<weft::Ref<weft::Module>>();
+      static std::vector<weft::Ref<weft::Module>>* keep =
+          new std::vector<weft::Ref<weft::Module>>();
       keep->push_back(module);
       WEFT_ASSIGN_OR_RETURN(weft::Ref<weft::Kernel> kernel, module->kernel("fault"));
       WEFT_ASSIGN_OR_RETURN(void* buffer, device.allocate(weft::MemoryKind::kDevice, 64, 0));

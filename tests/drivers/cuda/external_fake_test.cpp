@@ -31,7 +31,8 @@ TEST_CASE("Cuda_Fake_ExternalMemory_ImportMapDestroy") {
     desc.fd = 42;
     desc.bytes = 1 << 20;
     desc.dedicated = true;
-    weft::Ref<weft::ExternalMemory> memory = fake_cuda::require_value(device.import_external_memory(desc));
+    weft::Ref<weft::ExternalMemory> memory =
+        fake_cuda::require_value(device.import_external_memory(desc));
     const fake_cuda::VmCall import = fake_cuda::last_vm_call();
     CHECK(import.name == "ImportExternalMemory");
     CHECK(import.detail == 42);
@@ -57,8 +58,8 @@ TEST_CASE("Cuda_Fake_ExternalSemaphore_SignalWaitOnTheQueueStream") {
   weft::Device& device = *devices[0];
   weft::Ref<weft::Queue> queue = fake_cuda::require_value(device.create_queue({}));
   {
-    weft::Ref<weft::ExternalSemaphore> sem =
-        fake_cuda::require_value(device.import_external_semaphore(7, weft::ExternalSemaphoreKind::kTimeline));
+    weft::Ref<weft::ExternalSemaphore> sem = fake_cuda::require_value(
+        device.import_external_semaphore(7, weft::ExternalSemaphoreKind::kTimeline));
     const fake_cuda::VmCall import = fake_cuda::last_vm_call();
     CHECK(import.name == "ImportExternalSemaphore");
     CHECK(import.detail == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_TIMELINE_SEMAPHORE_FD);
@@ -78,8 +79,8 @@ TEST_CASE("Cuda_Fake_ExternalSemaphore_SignalWaitOnTheQueueStream") {
     CHECK(fake_cuda::last_vm_call().address == stream);
   }
   CHECK(fake_cuda::last_vm_call().name == "DestroyExternalSemaphore");
-  weft::Ref<weft::ExternalSemaphore> binary =
-      fake_cuda::require_value(device.import_external_semaphore(8, weft::ExternalSemaphoreKind::kBinary));
+  weft::Ref<weft::ExternalSemaphore> binary = fake_cuda::require_value(
+      device.import_external_semaphore(8, weft::ExternalSemaphoreKind::kBinary));
   CHECK(state().vm_calls.back().detail == CU_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD);
 }
 
@@ -95,6 +96,8 @@ TEST_CASE("Cuda_Fake_External_OldDriverIsNotSupported") {
   desc.fd = 3;
   desc.bytes = 4096;
   CHECK(devices[0]->import_external_memory(desc).status().code() == hipErrorNotSupported);
-  CHECK(devices[0]->import_external_semaphore(3, weft::ExternalSemaphoreKind::kBinary).status().code() ==
-        hipErrorNotSupported);
+  CHECK(devices[0]
+            ->import_external_semaphore(3, weft::ExternalSemaphoreKind::kBinary)
+            .status()
+            .code() == hipErrorNotSupported);
 }

@@ -19,21 +19,11 @@ T handle(uintptr_t n) {
 
 CUresult get_error_name(CUresult r, const char** out) {
   switch (r) {
-    case CUDA_SUCCESS:
-      *out = "CUDA_SUCCESS";
-      return CUDA_SUCCESS;
-    case CUDA_ERROR_NO_DEVICE:
-      *out = "CUDA_ERROR_NO_DEVICE";
-      return CUDA_SUCCESS;
-    case CUDA_ERROR_OUT_OF_MEMORY:
-      *out = "CUDA_ERROR_OUT_OF_MEMORY";
-      return CUDA_SUCCESS;
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-      *out = "CUDA_ERROR_ILLEGAL_ADDRESS";
-      return CUDA_SUCCESS;
-    default:
-      *out = nullptr;
-      return CUDA_ERROR_INVALID_VALUE;
+    case CUDA_SUCCESS: *out = "CUDA_SUCCESS"; return CUDA_SUCCESS;
+    case CUDA_ERROR_NO_DEVICE: *out = "CUDA_ERROR_NO_DEVICE"; return CUDA_SUCCESS;
+    case CUDA_ERROR_OUT_OF_MEMORY: *out = "CUDA_ERROR_OUT_OF_MEMORY"; return CUDA_SUCCESS;
+    case CUDA_ERROR_ILLEGAL_ADDRESS: *out = "CUDA_ERROR_ILLEGAL_ADDRESS"; return CUDA_SUCCESS;
+    default: *out = nullptr; return CUDA_ERROR_INVALID_VALUE;
   }
 }
 CUresult get_error_string(CUresult, const char** out) {
@@ -102,7 +92,8 @@ CUresult mem_free(CUdeviceptr p) {
   return CUDA_SUCCESS;
 }
 // Virtual memory: recorded only; reserved addresses are never dereferenced.
-CUresult vm_granularity(size_t* g, const CUmemAllocationProp* prop, CUmemAllocationGranularity_flags option) {
+CUresult vm_granularity(size_t* g, const CUmemAllocationProp* prop,
+                        CUmemAllocationGranularity_flags option) {
   *g = option == CU_MEM_ALLOC_GRANULARITY_RECOMMENDED ? size_t{4} << 20 : size_t{2} << 20;
   g_state->vm_calls.push_back({"GetAllocationGranularity", 0, 0, 0, option, prop->location.id});
   return CUDA_SUCCESS;
@@ -126,7 +117,8 @@ CUresult vm_free(CUdeviceptr p, size_t n) {
   g_state->vm_calls.push_back({"AddressFree", p, n, 0, 0, -1});
   return CUDA_SUCCESS;
 }
-CUresult vm_map(CUdeviceptr p, size_t n, size_t offset, CUmemGenericAllocationHandle h, unsigned long long) {
+CUresult vm_map(CUdeviceptr p, size_t n, size_t offset, CUmemGenericAllocationHandle h,
+                unsigned long long) {
   g_state->vm_calls.push_back({"Map", p, n, h, static_cast<long long>(offset), -1});
   return CUDA_SUCCESS;
 }
@@ -156,35 +148,41 @@ CUresult vm_import(CUmemGenericAllocationHandle* h, void* os_handle, CUmemAlloca
 CUresult ext_import_memory(CUexternalMemory* m, const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* d) {
   *m = reinterpret_cast<CUexternalMemory>(0x100 + g_state->vm_calls.size());
   g_state->vm_calls.push_back({"ImportExternalMemory", 0, static_cast<size_t>(d->size),
-                               reinterpret_cast<uintptr_t>(*m), d->handle.fd, static_cast<int>(d->flags)});
+                               reinterpret_cast<uintptr_t>(*m), d->handle.fd,
+                               static_cast<int>(d->flags)});
   return CUDA_SUCCESS;
 }
-CUresult ext_mapped_buffer(CUdeviceptr* p, CUexternalMemory m, const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* d) {
+CUresult ext_mapped_buffer(CUdeviceptr* p, CUexternalMemory m,
+                           const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* d) {
   *p = reinterpret_cast<CUdeviceptr>(std::calloc(1, static_cast<size_t>(d->size)));
   g_state->vm_calls.push_back({"ExternalMemoryGetMappedBuffer", *p, static_cast<size_t>(d->size),
-                               reinterpret_cast<uintptr_t>(m), static_cast<long long>(d->offset), -1});
+                               reinterpret_cast<uintptr_t>(m), static_cast<long long>(d->offset),
+                               -1});
   return CUDA_SUCCESS;
 }
 CUresult ext_destroy_memory(CUexternalMemory m) {
-  g_state->vm_calls.push_back({"DestroyExternalMemory", 0, 0, reinterpret_cast<uintptr_t>(m), 0, -1});
+  g_state->vm_calls.push_back(
+      {"DestroyExternalMemory", 0, 0, reinterpret_cast<uintptr_t>(m), 0, -1});
   return CUDA_SUCCESS;
 }
-CUresult ext_import_semaphore(CUexternalSemaphore* sem, const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* d) {
+CUresult ext_import_semaphore(CUexternalSemaphore* sem,
+                              const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* d) {
   *sem = reinterpret_cast<CUexternalSemaphore>(0x100 + g_state->vm_calls.size());
-  g_state->vm_calls.push_back({"ImportExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(*sem), d->type,
-                               d->handle.fd});
+  g_state->vm_calls.push_back(
+      {"ImportExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(*sem), d->type, d->handle.fd});
   return CUDA_SUCCESS;
 }
-CUresult ext_signal(const CUexternalSemaphore* sems, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* params,
-                    unsigned n, CUstream stream) {
+CUresult ext_signal(const CUexternalSemaphore* sems,
+                    const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS* params, unsigned n,
+                    CUstream stream) {
   for (unsigned i = 0; i < n; ++i)
-    g_state->vm_calls.push_back({"SignalExternalSemaphores", reinterpret_cast<CUdeviceptr>(stream), 0,
-                                 reinterpret_cast<uintptr_t>(sems[i]),
+    g_state->vm_calls.push_back({"SignalExternalSemaphores", reinterpret_cast<CUdeviceptr>(stream),
+                                 0, reinterpret_cast<uintptr_t>(sems[i]),
                                  static_cast<long long>(params[i].params.fence.value), -1});
   return CUDA_SUCCESS;
 }
-CUresult ext_wait(const CUexternalSemaphore* sems, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* params, unsigned n,
-                  CUstream stream) {
+CUresult ext_wait(const CUexternalSemaphore* sems,
+                  const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS* params, unsigned n, CUstream stream) {
   for (unsigned i = 0; i < n; ++i)
     g_state->vm_calls.push_back({"WaitExternalSemaphores", reinterpret_cast<CUdeviceptr>(stream), 0,
                                  reinterpret_cast<uintptr_t>(sems[i]),
@@ -192,7 +190,8 @@ CUresult ext_wait(const CUexternalSemaphore* sems, const CUDA_EXTERNAL_SEMAPHORE
   return CUDA_SUCCESS;
 }
 CUresult ext_destroy_semaphore(CUexternalSemaphore sem) {
-  g_state->vm_calls.push_back({"DestroyExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(sem), 0, -1});
+  g_state->vm_calls.push_back(
+      {"DestroyExternalSemaphore", 0, 0, reinterpret_cast<uintptr_t>(sem), 0, -1});
   return CUDA_SUCCESS;
 }
 CUresult host_alloc(void** p, size_t n, unsigned) {
@@ -249,9 +248,9 @@ CUresult module_function(CUfunction* f, CUmodule, const char* name) {
   return CUDA_SUCCESS;
 }
 CUresult func_attribute(int* v, CUfunction_attribute attr, CUfunction) {
-  *v = attr == CU_FUNC_ATTRIBUTE_NUM_REGS                ? 24
-       : attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
-                                                         : 0;
+  *v = attr == CU_FUNC_ATTRIBUTE_NUM_REGS              ? 24
+     : attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024
+                                                       : 0;
   return CUDA_SUCCESS;
 }
 CUresult func_set_attribute(CUfunction, CUfunction_attribute attr, int value) {

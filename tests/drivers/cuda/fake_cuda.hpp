@@ -63,7 +63,8 @@ struct VmCall {
 
 // One CUDA array, mipmapped array, texture or surface object call (image_fake_test.cpp).
 struct ImageCall {
-  std::string name;  // "Array3DCreate", "ArrayDestroy", "MipmappedArrayCreate", "TexObjectCreate", …
+  std::string
+      name;  // "Array3DCreate", "ArrayDestroy", "MipmappedArrayCreate", "TexObjectCreate", …
   uintptr_t handle = 0;
   CUDA_ARRAY3D_DESCRIPTOR array{};
   unsigned levels = 0;
@@ -89,10 +90,10 @@ struct State {
   std::vector<WaitValue> waits;
   std::vector<CUstream> event_waits;  // streams that got cuStreamWaitEvent
   std::vector<std::pair<CUfunction_attribute, int>> function_sets;
-  std::mutex host_mutex;             // guards host_funcs (test threads)
-  std::vector<HostFunc> host_funcs;  // queued, not run: tests run them
-  std::vector<void*> host_pages;     // from cuMemHostAlloc
-  std::vector<VmCall> vm_calls;      // cuMem* virtual memory calls, in order
+  std::mutex host_mutex;               // guards host_funcs (test threads)
+  std::vector<HostFunc> host_funcs;    // queued, not run: tests run them
+  std::vector<void*> host_pages;       // from cuMemHostAlloc
+  std::vector<VmCall> vm_calls;        // cuMem* virtual memory calls, in order
   std::vector<ImageCall> image_calls;  // arrays, texture and surface objects, in order
   std::vector<std::pair<CUDA_MEMCPY3D, CUstream>> copies_3d;
 };

@@ -45,10 +45,8 @@ const Agents& agents() {
 
 int gpu_or_skip() {
   int gpu = agents().gpu;
-  if (gpu < 0)
-    hip_test::skip("no NVIDIA agent (hip-smi / AMD_LOG_LEVEL=3 says why)");
-  else
-    HIP_CHECK(hipSetDevice(gpu));
+  if (gpu < 0) hip_test::skip("no NVIDIA agent (hip-smi / AMD_LOG_LEVEL=3 says why)");
+  else HIP_CHECK(hipSetDevice(gpu));
   return gpu;
 }
 
@@ -189,8 +187,8 @@ TEST_CASE("Cuda_Hip_CrossAgentEvents") {
   HIP_CHECK(hipLaunchHostFunc(
       cpu_stream,
       [](void* p) {
-        auto* r = static_cast<std::atomic<bool>*>(p);
-        while (!r->load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
+    auto* r = static_cast<std::atomic<bool>*>(p);
+    while (!r->load()) std::this_thread::sleep_for(std::chrono::microseconds(100));
       },
       &release));
   HIP_CHECK(hipEventRecord(cpu_event, cpu_stream));
@@ -221,8 +219,8 @@ TEST_CASE("Cuda_Hip_CrossAgentEvents") {
   HIP_CHECK(hipLaunchHostFunc(
       cpu_stream,
       [](void* p) {
-        auto** words = static_cast<int**>(p);
-        *words[1] = __atomic_load_n(words[0], __ATOMIC_ACQUIRE);
+    auto** words = static_cast<int**>(p);
+    *words[1] = __atomic_load_n(words[0], __ATOMIC_ACQUIRE);
       },
       pair.data()));
   HIP_CHECK(hipStreamSynchronize(cpu_stream));
@@ -249,7 +247,7 @@ TEST_CASE("Cuda_Hip_EventTimingAndCallbacks") {
   HIP_CHECK(hipStreamAddCallback(
       stream.get(),
       [](hipStream_t, hipError_t status, void* p) {
-        if (status == hipSuccess) static_cast<std::atomic<int>*>(p)->fetch_add(1);
+    if (status == hipSuccess) static_cast<std::atomic<int>*>(p)->fetch_add(1);
       },
       &called, 0));
   HIP_CHECK(hipEventSynchronize(stop.get()));

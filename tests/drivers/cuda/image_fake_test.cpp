@@ -166,7 +166,8 @@ TEST_CASE("Cuda_Fake_Image_TextureAndSurfaceObjects") {
   CHECK(create.texture.addressMode[1] == CU_TR_ADDRESS_MODE_BORDER);
   CHECK(create.texture.addressMode[2] == CU_TR_ADDRESS_MODE_WRAP);
   CHECK(create.texture.filterMode == CU_TR_FILTER_MODE_LINEAR);
-  CHECK(create.texture.flags == CU_TRSF_NORMALIZED_COORDINATES);  // normalized float: not READ_AS_INTEGER
+  CHECK(create.texture.flags ==
+        CU_TRSF_NORMALIZED_COORDINATES);  // normalized float: not READ_AS_INTEGER
   CHECK(create.texture.borderColor[2] == 0.5f);
   CHECK(create.had_view);
   CHECK(create.view.format == CU_RES_VIEW_FORMAT_UINT_4X8);

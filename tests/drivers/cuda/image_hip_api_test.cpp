@@ -19,7 +19,8 @@ int nvidia_or_skip() {
   if (hipGetDeviceCount(&count) == hipSuccess)
     for (int i = 0; i < count; ++i) {
       hipDeviceProp_t p{};
-      if (hipGetDeviceProperties(&p, i) == hipSuccess && std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
+      if (hipGetDeviceProperties(&p, i) == hipSuccess &&
+          std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
         HIP_CHECK(hipSetDevice(i));
         return i;
       }

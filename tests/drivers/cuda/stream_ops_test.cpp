@@ -14,7 +14,8 @@ int nvidia_gpu_or_skip() {
   if (hipGetDeviceCount(&count) != hipSuccess) count = 0;
   for (int i = 0; i < count; ++i) {
     hipDeviceProp_t p{};
-    if (hipGetDeviceProperties(&p, i) == hipSuccess && std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
+    if (hipGetDeviceProperties(&p, i) == hipSuccess &&
+        std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
       HIP_CHECK(hipSetDevice(i));
       return i;
     }
@@ -36,7 +37,8 @@ TEST_CASE("Cuda_hipStreamWaitValue_PinnedWordReleasedByAnotherStream") {
   HIP_CHECK(hipStreamWaitValue32(waiter.get(), flag.get(), 3u, hipStreamWaitValueGte, 0xFFFFFFFFu));
   HIP_CHECK(hipStreamWriteValue64(waiter.get(), out.get(), 0xC0FFEEull, 0));
   // GPU work queued behind the wait sees the write.
-  HIP_CHECK(hipMemcpyAsync(device_copy.get(), out.get(), sizeof(uint64_t), hipMemcpyHostToDevice, waiter.get()));
+  HIP_CHECK(hipMemcpyAsync(device_copy.get(), out.get(), sizeof(uint64_t), hipMemcpyHostToDevice,
+                           waiter.get()));
   HIP_CHECK_ERROR(hipStreamQuery(waiter.get()), hipErrorNotReady);
   HIP_CHECK(hipStreamWriteValue32(writer.get(), flag.get(), 3u, 0));
   HIP_CHECK(hipStreamSynchronize(waiter.get()));
@@ -50,7 +52,8 @@ TEST_CASE("Cuda_hipStreamMemOps_DeviceMemoryRefused") {
   hip_test::Stream s;
   hip_test::DeviceBuffer<uint32_t> word(1);
   HIP_CHECK_ERROR(hipStreamWriteValue32(s.get(), word.get(), 1u, 0), hipErrorNotSupported);
-  HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), word.get(), 1u, hipStreamWaitValueEq, ~0u), hipErrorNotSupported);
+  HIP_CHECK_ERROR(hipStreamWaitValue32(s.get(), word.get(), 1u, hipStreamWaitValueEq, ~0u),
+                  hipErrorNotSupported);
 }
 
 TEST_CASE("Cuda_hipStreamAttributes_And_CUMask") {

@@ -33,7 +33,8 @@ TEST_CASE("Cuda_Fake_VirtualMemory_EachCallIsItsCuMem") {
 
   const size_t chunk = size_t{2} << 20;
   {
-    weft::Ref<weft::PhysicalMemory> memory = fake_cuda::require_value(device.vm_create(chunk, true));
+    weft::Ref<weft::PhysicalMemory> memory =
+        fake_cuda::require_value(device.vm_create(chunk, true));
     const fake_cuda::VmCall create = fake_cuda::last_vm_call();
     CHECK(create.name == "Create");
     CHECK(create.bytes == chunk);
@@ -89,6 +90,7 @@ TEST_CASE("Cuda_Fake_VirtualMemory_OldDriverIsNotSupported") {
   REQUIRE(devices.size() == 1);
   CHECK(devices[0]->vm_granularity(false).status().code() == hipErrorNotSupported);
   CHECK(devices[0]->vm_create(size_t{2} << 20, false).status().code() == hipErrorNotSupported);
-  CHECK(devices[0]->vm_reserve(size_t{2} << 20, 0, nullptr).status().code() == hipErrorNotSupported);
+  CHECK(devices[0]->vm_reserve(size_t{2} << 20, 0, nullptr).status().code() ==
+        hipErrorNotSupported);
   CHECK(state().vm_calls.empty());
 }

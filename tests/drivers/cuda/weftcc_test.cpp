@@ -32,7 +32,8 @@ int nvidia_gpu_or_skip() {
   if (hipGetDeviceCount(&count) == hipSuccess) {
     for (int i = 0; i < count; ++i) {
       hipDeviceProp_t p{};
-      if (hipGetDeviceProperties(&p, i) == hipSuccess && std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
+      if (hipGetDeviceProperties(&p, i) == hipSuccess &&
+          std::string(p.gcnArchName).rfind("sm_", 0) == 0) {
         HIP_CHECK(hipSetDevice(i));
         return i;
       }
@@ -56,7 +57,8 @@ std::vector<char> image_or_skip(const char* name) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.empty()) {
-    hip_test::skip(path.string() + " is missing or empty (weftcc's NVIDIA step needs a CUDA toolkit's libdevice)");
+    hip_test::skip(path.string() +
+                   " is missing or empty (weftcc's NVIDIA step needs a CUDA toolkit's libdevice)");
     return bytes;
   }
   std::string head(bytes.begin(), bytes.begin() + std::min<size_t>(bytes.size(), 13));
@@ -67,7 +69,9 @@ std::vector<char> image_or_skip(const char* name) {
 
 struct Module {
   hipModule_t module = nullptr;
-  explicit Module(const std::vector<char>& image) { HIP_CHECK(hipModuleLoadData(&module, image.data())); }
+  explicit Module(const std::vector<char>& image) {
+    HIP_CHECK(hipModuleLoadData(&module, image.data()));
+  }
   ~Module() {
     if (module) (void)hipModuleUnload(module);
   }
@@ -84,10 +88,8 @@ struct DeviceArray {
   size_t n;
   explicit DeviceArray(size_t count, const std::vector<T>& init = {}) : n(count) {
     HIP_CHECK(hipMalloc(&ptr, n * sizeof(T)));
-    if (init.empty())
-      HIP_CHECK(hipMemset(ptr, 0, n * sizeof(T)));
-    else
-      HIP_CHECK(hipMemcpy(ptr, init.data(), n * sizeof(T), hipMemcpyHostToDevice));
+    if (init.empty()) HIP_CHECK(hipMemset(ptr, 0, n * sizeof(T)));
+    else HIP_CHECK(hipMemcpy(ptr, init.data(), n * sizeof(T), hipMemcpyHostToDevice));
   }
   ~DeviceArray() { (void)hipFree(ptr); }
   std::vector<T> read() const {
@@ -105,7 +107,9 @@ void launch(hipFunction_t f, dim3 grid, dim3 block, std::vector<void*> params) {
 
 // Float results within a few units in the last place of the host's (libdevice's
 // documented bounds are 1-2 ulp; the host's own error and a product add a few for these functions).
-bool near(double got, double want, double eps) { return std::fabs(got - want) <= 8 * eps * std::fabs(want); }
+bool near(double got, double want, double eps) {
+  return std::fabs(got - want) <= 8 * eps * std::fabs(want);
+}
 
 }  // namespace
 
@@ -204,7 +208,8 @@ TEST_CASE("Cuda_Weftcc_MathFromLibdevice") {
   for (int i = 0; i < n; ++i) xf[i] = 0.01f + 0.0173f * i, xd[i] = 0.003 + 0.0191 * i;
   DeviceArray<float> dxf(n, xf), dyf(n * 6);
   DeviceArray<double> dxd(n, xd), dyd(n * 6);
-  launch(m.function("math"), dim3((n + 127) / 128), dim3(128), {&dxf.ptr, &dyf.ptr, &dxd.ptr, &dyd.ptr, &n});
+  launch(m.function("math"), dim3((n + 127) / 128), dim3(128),
+         {&dxf.ptr, &dyf.ptr, &dxd.ptr, &dyd.ptr, &n});
   auto yf = dyf.read();
   auto yd = dyd.read();
   size_t bad = 0;
@@ -212,20 +217,30 @@ TEST_CASE("Cuda_Weftcc_MathFromLibdevice") {
     double x = xf[i];
     int e = 0;
     float fr = std::frexp(xf[i], &e);
-    const double wantf[6] = {std::sin(x), std::exp(x), std::pow(x, 1.5), std::sqrt(x), std::fma(xf[i], 3.0f, 1.0f),
+    const double wantf[6] = {std::sin(x),
+                             std::exp(x),
+                             std::pow(x, 1.5),
+                             std::sqrt(x),
+                             std::fma(xf[i], 3.0f, 1.0f),
                              double(fr + float(e))};
     for (int k = 0; k < 6; ++k)
       if (!near(yf[i * 6 + k], wantf[k], FLT_EPSILON)) {
         ++bad;
-        UNSCOPED_INFO("float fn " << k << " at x=" << x << ": " << yf[i * 6 + k] << " want " << wantf[k]);
+        UNSCOPED_INFO("float fn " << k << " at x=" << x << ": " << yf[i * 6 + k] << " want "
+                                  << wantf[k]);
       }
     double y = xd[i];
-    const double wantd[6] = {std::sin(y), std::exp(y), std::log1p(y), std::atan2(y, 2.0), std::sin(y) * std::cos(y),
+    const double wantd[6] = {std::sin(y),
+                             std::exp(y),
+                             std::log1p(y),
+                             std::atan2(y, 2.0),
+                             std::sin(y) * std::cos(y),
                              std::cbrt(y) + std::ldexp(y, 3)};
     for (int k = 0; k < 6; ++k)
       if (!near(yd[i * 6 + k], wantd[k], DBL_EPSILON)) {
         ++bad;
-        UNSCOPED_INFO("double fn " << k << " at x=" << y << ": " << yd[i * 6 + k] << " want " << wantd[k]);
+        UNSCOPED_INFO("double fn " << k << " at x=" << y << ": " << yd[i * 6 + k] << " want "
+                                   << wantd[k]);
       }
   }
   CHECK(bad == 0);
@@ -266,7 +281,8 @@ TEST_CASE("Cuda_Weftcc_DynamicSharedBaseIsTheUsersArray") {
   Module m(image);
   DeviceArray<uint32_t> out(64);
   void* params[] = {&out.ptr};
-  HIP_CHECK(hipModuleLaunchKernel(m.function("dynamic_shared"), 1, 1, 1, 64, 1, 1, 256, nullptr, params, nullptr));
+  HIP_CHECK(hipModuleLaunchKernel(m.function("dynamic_shared"), 1, 1, 1, 64, 1, 1, 256, nullptr,
+                                  params, nullptr));
   HIP_CHECK(hipDeviceSynchronize());
   auto o = out.read();
   for (uint32_t t = 0; t < 64; ++t) CHECK(o[t] == (63 - t) * 7);
@@ -279,10 +295,12 @@ TEST_CASE("Cuda_Weftcc_GridSyncInCooperativeLaunch") {
   Module m(image);
   DeviceArray<uint32_t> sum(1), out(8);
   void* params[] = {&sum.ptr, &out.ptr};
-  HIP_CHECK(hipModuleLaunchCooperativeKernel(m.function("grid_sync"), 8, 1, 1, 64, 1, 1, 0, nullptr, params));
+  HIP_CHECK(hipModuleLaunchCooperativeKernel(m.function("grid_sync"), 8, 1, 1, 64, 1, 1, 0, nullptr,
+                                             params));
   HIP_CHECK(hipDeviceSynchronize());
   auto o = out.read();
-  for (uint32_t b = 0; b < 8; ++b) CHECK(o[b] == 36u);  // 1 + 2 + ... + 8, seen after the barrier by every block
+  for (uint32_t b = 0; b < 8; ++b)
+    CHECK(o[b] == 36u);  // 1 + 2 + ... + 8, seen after the barrier by every block
 }
 
 TEST_CASE("Cuda_Weftcc_TemplateKernelByMangledName") {
@@ -310,7 +328,8 @@ TEST_CASE("Cuda_Weftcc_PtxBundleEntryForEarlierSmIsJitCompiled") {
   auto put = [](std::vector<char>& b, uint64_t v) {
     for (int i = 0; i < 8; ++i) b.push_back(char(v >> (8 * i)));
   };
-  std::vector<char> bundle(std::begin("__CLANG_OFFLOAD_BUNDLE__"), std::end("__CLANG_OFFLOAD_BUNDLE__") - 1);
+  std::vector<char> bundle(std::begin("__CLANG_OFFLOAD_BUNDLE__"),
+                           std::end("__CLANG_OFFLOAD_BUNDLE__") - 1);
   put(bundle, 1);
   const uint64_t offset = 4096;
   put(bundle, offset);
@@ -338,8 +357,8 @@ TEST_CASE("Cuda_Weftcc_Language_BlockSumWithShufflesSharedAndAtomics") {
   for (int i = 0; i < n; ++i) in[i] = float(i % 7), want += i % 7;
   DeviceArray<float> din(n, in), dout(1);
   void* params[] = {&din.ptr, &dout.ptr, &n};
-  HIP_CHECK(hipModuleLaunchKernel(m.function("_Z9block_sumIfEvPKT_PS0_i"), (n + 255) / 256, 1, 1, 256, 1, 1, 256,
-                                  nullptr, params, nullptr));
+  HIP_CHECK(hipModuleLaunchKernel(m.function("_Z9block_sumIfEvPKT_PS0_i"), (n + 255) / 256, 1, 1,
+                                  256, 1, 1, 256, nullptr, params, nullptr));
   HIP_CHECK(hipDeviceSynchronize());
   CHECK(dout.read()[0] == float(want));  // integers below 2^24: exact in any order
 }
@@ -355,7 +374,8 @@ TEST_CASE("Cuda_Weftcc_Language_CmathOverloads") {
   for (int i = 0; i < n; ++i) xf[i] = 0.01f + 0.0173f * i, xd[i] = 0.003 + 0.0191 * i;
   DeviceArray<float> dxf(n, xf), dyf(n * 3);
   DeviceArray<double> dxd(n, xd), dyd(n * 3);
-  launch(m.function("std_math"), dim3((n + 127) / 128), dim3(128), {&dxf.ptr, &dyf.ptr, &dxd.ptr, &dyd.ptr, &n});
+  launch(m.function("std_math"), dim3((n + 127) / 128), dim3(128),
+         {&dxf.ptr, &dyf.ptr, &dxd.ptr, &dyd.ptr, &n});
   auto yf = dyf.read();
   auto yd = dyd.read();
   size_t bad = 0;
@@ -364,7 +384,8 @@ TEST_CASE("Cuda_Weftcc_Language_CmathOverloads") {
   };
   for (int i = 0; i < n; ++i) {
     double x = xf[i], y = xd[i];
-    const double wf[3] = {std::sin(x) + std::cos(x), std::exp(x) / std::sqrt(x), std::sin(x) * x + std::floor(x)};
+    const double wf[3] = {std::sin(x) + std::cos(x), std::exp(x) / std::sqrt(x),
+                          std::sin(x) * x + std::floor(x)};
     const double wd[3] = {std::log(y) + std::pow(y, 2.5), std::atan2(y, 1.0) + std::tanh(y),
                           std::hypot(y, 3.0) + std::fmod(y, 0.7)};
     for (int k = 0; k < 3; ++k) {

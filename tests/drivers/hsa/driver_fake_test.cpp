@@ -42,7 +42,9 @@ std::vector<Ref<weft::Device>> discover() {
   return driver->devices();
 }
 
-weft::hsa::HsaDevice& hsa(const Ref<weft::Device>& d) { return static_cast<weft::hsa::HsaDevice&>(*d); }
+weft::hsa::HsaDevice& hsa(const Ref<weft::Device>& d) {
+  return static_cast<weft::hsa::HsaDevice&>(*d);
+}
 
 template <typename T>
 T read_at(const std::byte* p, size_t offset) {
@@ -64,20 +66,22 @@ Ref<weft::Kernel> v5_kernel(weft::hsa::HsaDevice& device, const std::string& nam
   info.static_shared_bytes = 512;
   info.private_bytes = 16;
   std::vector<HiddenArg> hidden = {
-      {K::kBlockCountX, kExplicit + 0, 4},    {K::kBlockCountY, kExplicit + 4, 4},
-      {K::kBlockCountZ, kExplicit + 8, 4},    {K::kGroupSizeX, kExplicit + 12, 2},
-      {K::kGroupSizeY, kExplicit + 14, 2},    {K::kGroupSizeZ, kExplicit + 16, 2},
-      {K::kRemainderX, kExplicit + 18, 2},    {K::kRemainderY, kExplicit + 20, 2},
-      {K::kRemainderZ, kExplicit + 22, 2},    {K::kGlobalOffsetX, kExplicit + 40, 8},
-      {K::kGlobalOffsetY, kExplicit + 48, 8}, {K::kGlobalOffsetZ, kExplicit + 56, 8},
-      {K::kGridDims, kExplicit + 64, 2},      {K::kHostcallBuffer, kExplicit + 80, 8},
+      {K::kBlockCountX, kExplicit + 0, 4},      {K::kBlockCountY, kExplicit + 4, 4},
+      {K::kBlockCountZ, kExplicit + 8, 4},      {K::kGroupSizeX, kExplicit + 12, 2},
+      {K::kGroupSizeY, kExplicit + 14, 2},      {K::kGroupSizeZ, kExplicit + 16, 2},
+      {K::kRemainderX, kExplicit + 18, 2},      {K::kRemainderY, kExplicit + 20, 2},
+      {K::kRemainderZ, kExplicit + 22, 2},      {K::kGlobalOffsetX, kExplicit + 40, 8},
+      {K::kGlobalOffsetY, kExplicit + 48, 8},   {K::kGlobalOffsetZ, kExplicit + 56, 8},
+      {K::kGridDims, kExplicit + 64, 2},        {K::kHostcallBuffer, kExplicit + 80, 8},
       {K::kDynamicLdsSize, kExplicit + 120, 4}, {K::kPrivateBase, kExplicit + 192, 4},
-      {K::kSharedBase, kExplicit + 196, 4},   {K::kQueuePtr, kExplicit + 200, 8},
+      {K::kSharedBase, kExplicit + 196, 4},     {K::kQueuePtr, kExplicit + 200, 8},
   };
-  return Ref<weft::Kernel>(weft::make_ref<weft::hsa::HsaKernel>(nullptr, device, info, 0xC0DE00ull, hidden, true));
+  return Ref<weft::Kernel>(
+      weft::make_ref<weft::hsa::HsaKernel>(nullptr, device, info, 0xC0DE00ull, hidden, true));
 }
 
-weft::DispatchOp dispatch(Ref<weft::Kernel> k, dim3 grid, dim3 block, uint32_t lds, std::byte fill = std::byte{0xAA}) {
+weft::DispatchOp dispatch(Ref<weft::Kernel> k, dim3 grid, dim3 block, uint32_t lds,
+                          std::byte fill = std::byte{0xAA}) {
   weft::DispatchOp op;
   op.kernel = k;
   op.dims.grid = grid;
@@ -114,7 +118,8 @@ TEST_CASE("Hsa_Fake_InitFails_ZeroAgentsWithReason") {
   state().init_result = HSA_STATUS_ERROR_OUT_OF_RESOURCES;
   auto driver = weft::hsa::make_driver();
   CHECK(driver->devices().empty());
-  CHECK(driver->status_note().find("hsa_init failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES") != std::string::npos);
+  CHECK(driver->status_note().find("hsa_init failed: HSA_STATUS_ERROR_OUT_OF_RESOURCES") !=
+        std::string::npos);
   CHECK(driver->status_note().find("/dev/kfd") != std::string::npos);
 }
 
@@ -191,7 +196,8 @@ TEST_CASE("Hsa_Fake_TargetFromIsaName") {
   using weft::hsa::target_from_isa_name;
   CHECK(target_from_isa_name("amdgcn-amd-amdhsa--gfx1030") == "gfx1030");
   CHECK(target_from_isa_name("amdgcn-amd-amdhsa--gfx90a:xnack+") == "gfx90a:xnack+");
-  CHECK(target_from_isa_name("amdgcn-amd-amdhsa--gfx942:xnack-:sramecc-") == "gfx942:sramecc-:xnack-");
+  CHECK(target_from_isa_name("amdgcn-amd-amdhsa--gfx942:xnack-:sramecc-") ==
+        "gfx942:sramecc-:xnack-");
   CHECK(target_from_isa_name("x86_64-unknown-linux") == "");
 }
 
@@ -208,7 +214,8 @@ TEST_CASE("Hsa_Fake_Memory_PoolChoice") {
   void* coarse = value_of(d.allocate(weft::MemoryKind::kDevice, 1000, 0));
   CHECK(state().allocations.at(coarse).pool == fake_hsa::coarse_pool(0));
   CHECK(d.memory_info().free_bytes == (64ull << 30) - 1000);
-  void* fine = value_of(d.allocate(weft::MemoryKind::kDevice, 64, 1 /* hipDeviceMallocFinegrained */));
+  void* fine =
+      value_of(d.allocate(weft::MemoryKind::kDevice, 64, 1 /* hipDeviceMallocFinegrained */));
   CHECK(state().allocations.at(fine).pool == fake_hsa::fine_pool(0));
   void* host = value_of(d.allocate(weft::MemoryKind::kHostPinned, 4096, 0));
   CHECK(state().allocations.at(host).pool == fake_hsa::kHostFinePool);
@@ -226,7 +233,8 @@ TEST_CASE("Hsa_Fake_Memory_PoolChoice") {
   CHECK(state().locked.empty());
 
   CHECK(d.deallocate(coarse, 1000, weft::MemoryKind::kDevice).ok());
-  CHECK(d.memory_info().free_bytes == (64ull << 30) - 64);  // fine-grained device memory is VRAM too
+  CHECK(d.memory_info().free_bytes ==
+        (64ull << 30) - 64);  // fine-grained device memory is VRAM too
   CHECK(d.deallocate(fine, 64, weft::MemoryKind::kDevice).ok());
   CHECK(d.deallocate(host, 4096, weft::MemoryKind::kHostPinned).ok());
   CHECK(d.deallocate(managed, 256, weft::MemoryKind::kManaged).ok());
@@ -259,7 +267,8 @@ TEST_CASE("Hsa_Fake_Ipc_RoundTrip") {
   CHECK(mapping.ptr == p);
   CHECK(mapping.bytes == 4096);
   CHECK(devices[0]->ipc_close_memory(mapping.ptr).ok());
-  CHECK(devices[0]->ipc_export_memory(static_cast<char*>(p) + 16).status().code() == hipErrorInvalidValue);
+  CHECK(devices[0]->ipc_export_memory(static_cast<char*>(p) + 16).status().code() ==
+        hipErrorInvalidValue);
 }
 
 // ------------------------------------------------------------ packet encoding
@@ -269,8 +278,10 @@ TEST_CASE("Hsa_Aql_HeaderBits") {
   // type | barrier << 8 | acquire scope << 9 | release scope << 11 (HSA 1.2, hip-abi-facts.md §5)
   CHECK(kDispatchHeader == 0x1502);
   CHECK(kBarrierAndHeader == 0x1503);
-  CHECK(header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false, HSA_FENCE_SCOPE_SYSTEM, HSA_FENCE_SCOPE_SYSTEM) == 0x1402);
-  CHECK(header(HSA_PACKET_TYPE_BARRIER_OR, false, HSA_FENCE_SCOPE_AGENT, HSA_FENCE_SCOPE_NONE) == 0x0205);
+  CHECK(header(HSA_PACKET_TYPE_KERNEL_DISPATCH, false, HSA_FENCE_SCOPE_SYSTEM,
+               HSA_FENCE_SCOPE_SYSTEM) == 0x1402);
+  CHECK(header(HSA_PACKET_TYPE_BARRIER_OR, false, HSA_FENCE_SCOPE_AGENT, HSA_FENCE_SCOPE_NONE) ==
+        0x0205);
   CHECK(header_word(0x1502, 3) == 0x00031502u);
 }
 
@@ -371,7 +382,8 @@ TEST_CASE("Hsa_Fake_Dispatch_PacketAndHiddenArgumentsV5") {
 
   const std::vector<std::byte>& k = dispatches[0].kernarg;
   REQUIRE(k.size() >= kExplicit + 256);
-  for (uint32_t i = 0; i < kExplicit; ++i) CHECK(k[i] == std::byte(i + 1));  // explicit args untouched
+  for (uint32_t i = 0; i < kExplicit; ++i)
+    CHECK(k[i] == std::byte(i + 1));  // explicit args untouched
   const std::byte* h = k.data() + kExplicit;
   CHECK(read_at<uint32_t>(h, 0) == 5);  // block counts
   CHECK(read_at<uint32_t>(h, 4) == 3);
@@ -385,8 +397,8 @@ TEST_CASE("Hsa_Fake_Dispatch_PacketAndHiddenArgumentsV5") {
   CHECK(read_at<uint64_t>(h, 40) == 0);  // global offsets
   CHECK(read_at<uint64_t>(h, 48) == 0);
   CHECK(read_at<uint64_t>(h, 56) == 0);
-  CHECK(read_at<uint16_t>(h, 64) == 3);  // grid_dims
-  CHECK(read_at<uint64_t>(h, 80) == 0);  // hostcall buffer: none
+  CHECK(read_at<uint16_t>(h, 64) == 3);     // grid_dims
+  CHECK(read_at<uint64_t>(h, 80) == 0);     // hostcall buffer: none
   CHECK(read_at<uint32_t>(h, 120) == 768);  // dynamic LDS
   CHECK(read_at<uint32_t>(h, 192) == fake_hsa::kPrivateApertureHi);
   CHECK(read_at<uint32_t>(h, 196) == fake_hsa::kGroupApertureHi);
@@ -401,7 +413,8 @@ TEST_CASE("Hsa_Fake_Dispatch_RefusesForeignKernels") {
   auto devices = discover();
   auto queue = value_of(devices[0]->create_queue({}));
   auto other = v5_kernel(hsa(devices[1]), "elsewhere");
-  CHECK(queue->submit(dispatch(other, dim3(1, 1, 1), dim3(1, 1, 1), 0)).code() == hipErrorInvalidDeviceFunction);
+  CHECK(queue->submit(dispatch(other, dim3(1, 1, 1), dim3(1, 1, 1), 0)).code() ==
+        hipErrorInvalidDeviceFunction);
   weft::DispatchOp none;
   CHECK(queue->submit(none).code() == hipErrorInvalidDeviceFunction);
 }
@@ -415,15 +428,16 @@ TEST_CASE("Hsa_Fake_Ring_ReserveWriteHeaderLastDoorbellOwnIndex") {
   auto& d = hsa(devices[0]);
   auto queue = value_of(d.create_queue({}));
   auto kernel = v5_kernel(d, "k");
-  for (int i = 0; i < 3; ++i) REQUIRE(queue->submit(dispatch(kernel, dim3(1, 1, 1), dim3(32, 1, 1), 0)).ok());
+  for (int i = 0; i < 3; ++i)
+    REQUIRE(queue->submit(dispatch(kernel, dim3(1, 1, 1), dim3(32, 1, 1), 0)).ok());
   const auto& ev = state().ring_events;
   REQUIRE(ev.size() == 6);
   for (uint64_t i = 0; i < 3; ++i) {
     CHECK(ev[2 * i].kind == fake_hsa::RingEvent::kReserve);
     CHECK(ev[2 * i].index == i);
     CHECK(ev[2 * i + 1].kind == fake_hsa::RingEvent::kDoorbell);
-    CHECK(ev[2 * i + 1].index == i);                // the doorbell carries the packet's own index
-    CHECK(ev[2 * i + 1].slot_header == 0x1502);     // and rings only after the header is published
+    CHECK(ev[2 * i + 1].index == i);             // the doorbell carries the packet's own index
+    CHECK(ev[2 * i + 1].slot_header == 0x1502);  // and rings only after the header is published
   }
   CHECK(fake_hsa::run_gpu() == 3);
   state().manual = false;
@@ -437,7 +451,8 @@ TEST_CASE("Hsa_Fake_Ring_WrapAround") {
   auto& d = hsa(devices[0]);
   auto queue = value_of(d.create_queue({}));
   auto kernel = v5_kernel(d, "k");
-  for (uint32_t i = 0; i < 21; ++i) REQUIRE(queue->submit(dispatch(kernel, dim3(i + 1, 1, 1), dim3(32, 1, 1), 0)).ok());
+  for (uint32_t i = 0; i < 21; ++i)
+    REQUIRE(queue->submit(dispatch(kernel, dim3(i + 1, 1, 1), dim3(32, 1, 1), 0)).ok());
   REQUIRE(queue->synchronize().ok());
   REQUIRE(state().queues.size() == 1);
   CHECK(state().queues[0].queue->size == 8);
@@ -465,7 +480,8 @@ TEST_CASE("Hsa_Fake_Queues_IndependentStreamsGetTheirOwnRings") {
   REQUIRE(state().queues.size() == 4);
   CHECK(state().queues[3].priority_calls == 1);
   // Beyond the limit, queues share the least used ring of their priority.
-  for (unsigned i = 4; i < weft::hsa::HsaDevice::max_hw_queues() + 2; ++i) queues.push_back(value_of(d.create_queue({})));
+  for (unsigned i = 4; i < weft::hsa::HsaDevice::max_hw_queues() + 2; ++i)
+    queues.push_back(value_of(d.create_queue({})));
   CHECK(state().queues.size() == weft::hsa::HsaDevice::max_hw_queues());
   // A released ring is reused before a new one is made.
   queues.clear();
@@ -501,7 +517,8 @@ TEST_CASE("Hsa_Fake_CrossQueueWait_BarrierAndOnTheEventSignal") {
   bool found = false;
   for (uint64_t i = 0; i < 2; ++i) {
     auto* slot = static_cast<std::byte*>(state().queues[1].queue->base_address) + i * 64;
-    if (read_at<uint16_t>(slot, 0) == 0x1503 && read_at<uint64_t>(slot, 8) == recorded.handle) found = true;
+    if (read_at<uint16_t>(slot, 0) == 0x1503 && read_at<uint64_t>(slot, 8) == recorded.handle)
+      found = true;
   }
   CHECK(found);
 
@@ -522,9 +539,11 @@ TEST_CASE("Hsa_Fake_HostFunction_RunsInOrderAndGatesLaterWork") {
   auto kernel = v5_kernel(d, "k");
   std::vector<int> order;
   REQUIRE(queue->submit(dispatch(kernel, dim3(1, 1, 1), dim3(64, 1, 1), 0)).ok());
-  REQUIRE(queue->submit(weft::HostFuncOp{[&] {
-    order.push_back(int(packets_of_type(HSA_PACKET_TYPE_KERNEL_DISPATCH).size()));
-  }}).ok());
+  REQUIRE(queue
+              ->submit(weft::HostFuncOp{[&] {
+                order.push_back(int(packets_of_type(HSA_PACKET_TYPE_KERNEL_DISPATCH).size()));
+              }})
+              .ok());
   REQUIRE(queue->submit(dispatch(kernel, dim3(2, 1, 1), dim3(64, 1, 1), 0)).ok());
   REQUIRE(queue->synchronize().ok());
   // The function saw the first dispatch done and the second not yet run.
@@ -655,8 +674,8 @@ TEST_CASE("Hsa_Fake_Fault_StickyIllegalAddressNamingTheKernel") {
   weft::KernelInfo info;
   info.name = "_Z9bad_writePi";
   info.kernarg_size = 8;
-  auto bad = Ref<weft::Kernel>(weft::make_ref<weft::hsa::HsaKernel>(nullptr, d, info, 0xBAD00ull,
-                                                                    std::vector<weft::hsa::aql::HiddenArg>{}, false));
+  auto bad = Ref<weft::Kernel>(weft::make_ref<weft::hsa::HsaKernel>(
+      nullptr, d, info, 0xBAD00ull, std::vector<weft::hsa::aql::HiddenArg>{}, false));
   state().fault_object = 0xBAD00ull;
   REQUIRE(queue->submit(dispatch(good, dim3(1, 1, 1), dim3(64, 1, 1), 0)).ok());
   weft::DispatchOp op;
@@ -669,7 +688,8 @@ TEST_CASE("Hsa_Fake_Fault_StickyIllegalAddressNamingTheKernel") {
   CHECK(s.code() == hipErrorIllegalAddress);
   CHECK(s.message().find("_Z9bad_writePi") != std::string::npos);
   // Sticky: later work and later waits report the same error; nothing hangs.
-  CHECK(queue->submit(dispatch(good, dim3(1, 1, 1), dim3(64, 1, 1), 0)).code() == hipErrorIllegalAddress);
+  CHECK(queue->submit(dispatch(good, dim3(1, 1, 1), dim3(64, 1, 1), 0)).code() ==
+        hipErrorIllegalAddress);
   CHECK(queue->synchronize().code() == hipErrorIllegalAddress);
   CHECK(queue->is_idle());
 }

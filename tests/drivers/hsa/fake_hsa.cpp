@@ -28,7 +28,7 @@ struct Handler {
 
 State* g_state = nullptr;
 std::recursive_mutex g_gpu;
-std::vector<Handler> g_handlers;  // guarded by g_gpu
+std::vector<Handler> g_handlers;            // guarded by g_gpu
 std::map<uint64_t, std::string> g_symbols;  // symbol handle → name
 std::map<std::string, void*> g_globals;
 
@@ -74,7 +74,8 @@ std::vector<std::byte> kernarg_bytes(const void* address) {
 // ---- the symbol table
 
 hsa_status_t status_string(hsa_status_t s, const char** text) {
-  *text = s == HSA_STATUS_ERROR_OUT_OF_RESOURCES ? "HSA_STATUS_ERROR_OUT_OF_RESOURCES (fake)" : "HSA_STATUS_ERROR (fake)";
+  *text = s == HSA_STATUS_ERROR_OUT_OF_RESOURCES ? "HSA_STATUS_ERROR_OUT_OF_RESOURCES (fake)"
+                                                 : "HSA_STATUS_ERROR (fake)";
   return HSA_STATUS_SUCCESS;
 }
 hsa_status_t init() { return g_state->init_result; }
@@ -89,7 +90,8 @@ hsa_status_t system_get_info(hsa_system_info_t a, void* v) {
 hsa_status_t iterate_agents(hsa_status_t (*cb)(hsa_agent_t, void*), void* data) {
   if (hsa_status_t s = cb(hsa_agent_t{kCpuAgent}, data); s != HSA_STATUS_SUCCESS) return s;
   for (size_t i = 0; i < g_state->gpus.size(); ++i)
-    if (hsa_status_t s = cb(hsa_agent_t{gpu_agent(int(i))}, data); s != HSA_STATUS_SUCCESS) return s;
+    if (hsa_status_t s = cb(hsa_agent_t{gpu_agent(int(i))}, data); s != HSA_STATUS_SUCCESS)
+      return s;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -106,7 +108,9 @@ hsa_status_t agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void*
   switch (int(attribute)) {
     case HSA_AGENT_INFO_DEVICE: *static_cast<hsa_device_type_t*>(v) = HSA_DEVICE_TYPE_GPU; break;
     case HSA_AGENT_INFO_NAME: std::strncpy(static_cast<char*>(v), "gfx-name", 64); break;
-    case HSA_AMD_AGENT_INFO_PRODUCT_NAME: std::strncpy(static_cast<char*>(v), c.product.c_str(), 64); break;
+    case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
+      std::strncpy(static_cast<char*>(v), c.product.c_str(), 64);
+      break;
     case HSA_AMD_AGENT_INFO_UUID: std::strcpy(static_cast<char*>(v), "GPU-0123456789abcdef"); break;
     case HSA_AGENT_INFO_WAVEFRONT_SIZE: u32(c.wave); break;
     case HSA_AGENT_INFO_WORKGROUP_MAX_SIZE: u32(1024); break;
@@ -154,7 +158,8 @@ hsa_status_t isa_get_info_alt(hsa_isa_t isa, hsa_isa_info_t attribute, void* v) 
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t iterate_pools(hsa_agent_t agent, hsa_status_t (*cb)(hsa_amd_memory_pool_t, void*), void* data) {
+hsa_status_t iterate_pools(hsa_agent_t agent, hsa_status_t (*cb)(hsa_amd_memory_pool_t, void*),
+                           void* data) {
   std::vector<uint64_t> pools;
   if (agent.handle == kCpuAgent) {
     pools = {kHostCoarsePool, kKernargPool, kHostFinePool};
@@ -169,7 +174,8 @@ hsa_status_t iterate_pools(hsa_agent_t agent, hsa_status_t (*cb)(hsa_amd_memory_
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t pool_get_info(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_t attribute, void* v) {
+hsa_status_t pool_get_info(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_t attribute,
+                           void* v) {
   uint64_t p = pool.handle;
   bool group = p >= 0x3000 && p < 0x4000;
   hsa_amd_segment_t segment = group ? HSA_AMD_SEGMENT_GROUP : HSA_AMD_SEGMENT_GLOBAL;
@@ -187,7 +193,8 @@ hsa_status_t pool_get_info(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_
     flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED;
     size = 256ull << 30;
   } else if (p == kKernargPool) {
-    flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT;
+    flags =
+        HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT;
     size = 256ull << 30;
   } else if (p == kHostCoarsePool) {
     flags = HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED;
@@ -203,12 +210,13 @@ hsa_status_t pool_get_info(hsa_amd_memory_pool_t pool, hsa_amd_memory_pool_info_
   return HSA_STATUS_SUCCESS;
 }
 
-hsa_status_t agent_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t pool, hsa_amd_agent_memory_pool_info_t,
-                                 void* v) {
+hsa_status_t agent_pool_get_info(hsa_agent_t agent, hsa_amd_memory_pool_t pool,
+                                 hsa_amd_agent_memory_pool_info_t, void* v) {
   int g = gpu_index(agent);
   bool own = pool.handle == coarse_pool(g) || pool.handle == fine_pool(g);
   *static_cast<hsa_amd_memory_pool_access_t*>(v) =
-      own ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT : HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
+      own ? HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT
+          : HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT;
   return HSA_STATUS_SUCCESS;
 }
 
@@ -246,7 +254,8 @@ hsa_status_t memory_lock(void* host, size_t size, hsa_agent_t*, int, void** agen
 hsa_status_t memory_unlock(void* host) {
   return g_state->locked.erase(host) ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_INVALID_ARGUMENT;
 }
-hsa_status_t pointer_info(const void* ptr, hsa_amd_pointer_info_t* info, void* (*)(size_t), uint32_t*, hsa_agent_t**) {
+hsa_status_t pointer_info(const void* ptr, hsa_amd_pointer_info_t* info, void* (*)(size_t),
+                          uint32_t*, hsa_agent_t**) {
   std::lock_guard lock(g_gpu);
   info->type = HSA_EXT_POINTER_TYPE_UNKNOWN;
   auto* p = static_cast<const std::byte*>(ptr);
@@ -273,8 +282,9 @@ hsa_status_t pointer_info(const void* ptr, hsa_amd_pointer_info_t* info, void* (
   }
   return HSA_STATUS_SUCCESS;
 }
-hsa_status_t async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent, size_t size,
-                        uint32_t n, const hsa_signal_t* deps, hsa_signal_t completion) {
+hsa_status_t async_copy(void* dst, hsa_agent_t dst_agent, const void* src, hsa_agent_t src_agent,
+                        size_t size, uint32_t n, const hsa_signal_t* deps,
+                        hsa_signal_t completion) {
   std::lock_guard lock(g_gpu);
   Copy c;
   c.dst = dst;
@@ -304,7 +314,8 @@ hsa_status_t ipc_create(void* ptr, size_t, hsa_amd_ipc_memory_t* handle) {
   std::memcpy(handle, &p, sizeof(p));
   return HSA_STATUS_SUCCESS;
 }
-hsa_status_t ipc_attach(const hsa_amd_ipc_memory_t* handle, size_t, uint32_t, const hsa_agent_t*, void** mapped) {
+hsa_status_t ipc_attach(const hsa_amd_ipc_memory_t* handle, size_t, uint32_t, const hsa_agent_t*,
+                        void** mapped) {
   uint64_t p = 0;
   std::memcpy(&p, handle, sizeof(p));
   *mapped = reinterpret_cast<void*>(p);
@@ -312,7 +323,8 @@ hsa_status_t ipc_attach(const hsa_amd_ipc_memory_t* handle, size_t, uint32_t, co
 }
 hsa_status_t ipc_detach(void*) { return HSA_STATUS_SUCCESS; }
 
-hsa_status_t signal_create(hsa_signal_value_t initial, uint32_t, const hsa_agent_t*, hsa_signal_t* out) {
+hsa_status_t signal_create(hsa_signal_value_t initial, uint32_t, const hsa_agent_t*,
+                           hsa_signal_t* out) {
   auto* f = new FakeSignal;
   f->value = initial;
   out->handle = reinterpret_cast<uint64_t>(f);
@@ -336,12 +348,13 @@ void signal_store_screlease(hsa_signal_t s, hsa_signal_value_t v) {
     hsa_queue_t* q = g_state->queues[size_t(f->doorbell_of)].queue;
     auto* slot = static_cast<std::byte*>(q->base_address) + (uint64_t(v) & (q->size - 1)) * 64;
     uint16_t header = __atomic_load_n(reinterpret_cast<uint16_t*>(slot), __ATOMIC_ACQUIRE);
-    g_state->ring_events.push_back(RingEvent{RingEvent::kDoorbell, f->doorbell_of, uint64_t(v), header});
+    g_state->ring_events.push_back(
+        RingEvent{RingEvent::kDoorbell, f->doorbell_of, uint64_t(v), header});
   }
   f->value.store(v);
 }
-hsa_signal_value_t signal_wait(hsa_signal_t s, hsa_signal_condition_t cond, hsa_signal_value_t want, uint64_t,
-                               hsa_wait_state_t) {
+hsa_signal_value_t signal_wait(hsa_signal_t s, hsa_signal_condition_t cond, hsa_signal_value_t want,
+                               uint64_t, hsa_wait_state_t) {
   for (int i = 0; i < 200; ++i) {
     if (!g_state->manual) run_gpu();
     int64_t v = sig(s)->value.load();
@@ -358,8 +371,8 @@ hsa_status_t async_handler(hsa_signal_t s, hsa_signal_condition_t cond, hsa_sign
 }
 
 hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t type,
-                          void (*cb)(hsa_status_t, hsa_queue_t*, void*), void* data, uint32_t, uint32_t,
-                          hsa_queue_t** out) {
+                          void (*cb)(hsa_status_t, hsa_queue_t*, void*), void* data, uint32_t,
+                          uint32_t, hsa_queue_t** out) {
   int g = gpu_index(agent);
   if (g < 0 || (size & (size - 1)) != 0) return HSA_STATUS_ERROR_INVALID_ARGUMENT;
   std::lock_guard lock(g_gpu);
@@ -374,8 +387,8 @@ hsa_status_t queue_create(hsa_agent_t agent, uint32_t size, hsa_queue_type32_t t
   aq->private_segment_aperture_base_hi = kPrivateApertureHi;
   aq->group_segment_aperture_base_hi = kGroupApertureHi;
   for (uint32_t i = 0; i < size; ++i)
-    reinterpret_cast<uint16_t*>(static_cast<std::byte*>(aq->hsa_queue.base_address) + size_t(i) * 64)[0] =
-        HSA_PACKET_TYPE_INVALID;
+    reinterpret_cast<uint16_t*>(static_cast<std::byte*>(aq->hsa_queue.base_address) +
+                                size_t(i) * 64)[0] = HSA_PACKET_TYPE_INVALID;
   auto* bell = new FakeSignal;
   bell->doorbell_of = int(g_state->queues.size());
   aq->hsa_queue.doorbell_signal.handle = reinterpret_cast<uint64_t>(bell);
@@ -406,7 +419,8 @@ uint64_t load_read_index(const hsa_queue_t* q) {
   return __atomic_load_n(&amd(const_cast<hsa_queue_t*>(q))->read_dispatch_id, __ATOMIC_ACQUIRE);
 }
 uint64_t add_write_index(const hsa_queue_t* q, uint64_t n) {
-  uint64_t index = __atomic_fetch_add(&amd(const_cast<hsa_queue_t*>(q))->write_dispatch_id, n, __ATOMIC_ACQ_REL);
+  uint64_t index =
+      __atomic_fetch_add(&amd(const_cast<hsa_queue_t*>(q))->write_dispatch_id, n, __ATOMIC_ACQ_REL);
   std::lock_guard lock(g_gpu);
   g_state->ring_events.push_back(RingEvent{RingEvent::kReserve, int(q->id), index, 0});
   return index;
@@ -433,7 +447,8 @@ hsa_status_t reader_create(const void*, size_t size, hsa_code_object_reader_t* r
   return HSA_STATUS_SUCCESS;
 }
 hsa_status_t reader_destroy(hsa_code_object_reader_t) { return HSA_STATUS_SUCCESS; }
-hsa_status_t executable_create(hsa_profile_t, hsa_default_float_rounding_mode_t, const char*, hsa_executable_t* e) {
+hsa_status_t executable_create(hsa_profile_t, hsa_default_float_rounding_mode_t, const char*,
+                               hsa_executable_t* e) {
   e->handle = 0x8000;
   return HSA_STATUS_SUCCESS;
 }
@@ -443,7 +458,8 @@ hsa_status_t executable_load(hsa_executable_t, hsa_agent_t, hsa_code_object_read
 }
 hsa_status_t executable_freeze(hsa_executable_t, const char*) { return HSA_STATUS_SUCCESS; }
 hsa_status_t executable_destroy(hsa_executable_t) { return HSA_STATUS_SUCCESS; }
-hsa_status_t get_symbol(hsa_executable_t, const char* name, const hsa_agent_t*, hsa_executable_symbol_t* out) {
+hsa_status_t get_symbol(hsa_executable_t, const char* name, const hsa_agent_t*,
+                        hsa_executable_symbol_t* out) {
   std::lock_guard lock(g_gpu);
   g_state->loaded_symbols.push_back(name);
   uint64_t h = 0x9000 + g_symbols.size();
@@ -451,17 +467,24 @@ hsa_status_t get_symbol(hsa_executable_t, const char* name, const hsa_agent_t*, 
   out->handle = h;
   return HSA_STATUS_SUCCESS;
 }
-hsa_status_t symbol_info(hsa_executable_symbol_t s, hsa_executable_symbol_info_t attribute, void* v) {
+hsa_status_t symbol_info(hsa_executable_symbol_t s, hsa_executable_symbol_info_t attribute,
+                         void* v) {
   std::string name = g_symbols.at(s.handle);
   switch (attribute) {
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT: *static_cast<uint64_t*>(v) = kernel_object_of(name); break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT:
+      *static_cast<uint64_t*>(v) = kernel_object_of(name);
+      break;
     case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: {
       auto it = g_state->kernarg_sizes.find(name);
       *static_cast<uint32_t*>(v) = it == g_state->kernarg_sizes.end() ? 0 : it->second;
       break;
     }
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE: *static_cast<uint32_t*>(v) = 1024; break;
-    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE: *static_cast<uint32_t*>(v) = 48; break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE:
+      *static_cast<uint32_t*>(v) = 1024;
+      break;
+    case HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE:
+      *static_cast<uint32_t*>(v) = 48;
+      break;
     case HSA_EXECUTABLE_SYMBOL_INFO_VARIABLE_ADDRESS: {
       void*& g = g_globals[name];
       if (!g) g = std::calloc(1, 64);
@@ -478,7 +501,9 @@ hsa_status_t symbol_info(hsa_executable_symbol_t s, hsa_executable_symbol_info_t
 
 State& state() { return *g_state; }
 
-uint64_t kernel_object_of(const std::string& symbol) { return 0xC0DE0000ull + std::hash<std::string>{}(symbol) % 0xFFFF * 64; }
+uint64_t kernel_object_of(const std::string& symbol) {
+  return 0xC0DE0000ull + std::hash<std::string>{}(symbol) % 0xFFFF * 64;
+}
 
 int64_t signal_value(hsa_signal_t s) { return sig(s)->value.load(); }
 
@@ -494,7 +519,8 @@ int run_gpu() {
       for (;;) {
         uint64_t read = __atomic_load_n(&aq->read_dispatch_id, __ATOMIC_ACQUIRE);
         if (read >= __atomic_load_n(&aq->write_dispatch_id, __ATOMIC_ACQUIRE)) break;
-        auto* slot = static_cast<std::byte*>(fq.queue->base_address) + (read & (fq.queue->size - 1)) * 64;
+        auto* slot =
+            static_cast<std::byte*>(fq.queue->base_address) + (read & (fq.queue->size - 1)) * 64;
         uint16_t header = __atomic_load_n(reinterpret_cast<uint16_t*>(slot), __ATOMIC_ACQUIRE);
         unsigned type = header & 0xFF;
         if (type == HSA_PACKET_TYPE_INVALID) break;  // reserved but not yet published
@@ -526,7 +552,8 @@ int run_gpu() {
         }
         g_state->packets.push_back(p);
         complete(completion);
-        __atomic_store_n(reinterpret_cast<uint16_t*>(slot), uint16_t(HSA_PACKET_TYPE_INVALID), __ATOMIC_RELEASE);
+        __atomic_store_n(reinterpret_cast<uint16_t*>(slot), uint16_t(HSA_PACKET_TYPE_INVALID),
+                         __ATOMIC_RELEASE);
         __atomic_store_n(&aq->read_dispatch_id, read + 1, __ATOMIC_RELEASE);
         ++consumed;
         progress = true;

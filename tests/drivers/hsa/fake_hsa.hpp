@@ -46,7 +46,7 @@ struct Packet {
 struct RingEvent {
   enum Kind { kReserve, kDoorbell } kind;
   int queue = 0;
-  uint64_t index = 0;       // reserved index, or the value written to the doorbell
+  uint64_t index = 0;        // reserved index, or the value written to the doorbell
   uint16_t slot_header = 0;  // doorbell: the header of that slot when it rang
 };
 
@@ -80,9 +80,9 @@ struct FakeQueue {
 struct State {
   hsa_status_t init_result = HSA_STATUS_SUCCESS;
   std::vector<GpuConfig> gpus{GpuConfig{}};
-  bool manual = false;             // waits do not drive the GPU
-  uint64_t fault_object = 0;       // a dispatch of this kernel object faults
-  hsa_status_t fault_status = hsa_status_t(43);  // HSA_STATUS_ERROR_MEMORY_FAULT
+  bool manual = false;                            // waits do not drive the GPU
+  uint64_t fault_object = 0;                      // a dispatch of this kernel object faults
+  hsa_status_t fault_status = hsa_status_t(43);   // HSA_STATUS_ERROR_MEMORY_FAULT
   std::map<std::string, uint32_t> kernarg_sizes;  // symbol → KERNARG_SEGMENT_SIZE answer
 
   std::vector<FakeQueue> queues;

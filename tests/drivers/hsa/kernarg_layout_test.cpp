@@ -15,9 +15,9 @@
 #include "device.hpp"
 #include "fake_hsa.hpp"
 #include "hip_test.hpp"
-#include "test_files.hpp"
 #include "module.hpp"
 #include "queue.hpp"
+#include "test_files.hpp"
 
 namespace weft::hsa {
 std::unique_ptr<Driver> make_driver();
@@ -49,16 +49,17 @@ std::vector<std::byte> bundle_or_skip(unsigned version) {
   }
   auto bytes = read_file(path);
   if (bytes.empty())
-    hip_test::skip("hipcc could not build code object v" + std::to_string(version) + " (" + path + " is empty)");
+    hip_test::skip("hipcc could not build code object v" + std::to_string(version) + " (" + path +
+                   " is empty)");
   return bytes;
 }
 
 // Published offsets from the start of the hidden block (hip-abi-facts.md §4).
 const std::map<HiddenKind, std::pair<uint32_t, uint32_t>>& published(unsigned version) {
   static const std::map<HiddenKind, std::pair<uint32_t, uint32_t>> v4 = {
-      {HiddenKind::kGlobalOffsetX, {0, 8}}, {HiddenKind::kGlobalOffsetY, {8, 8}},
+      {HiddenKind::kGlobalOffsetX, {0, 8}},  {HiddenKind::kGlobalOffsetY, {8, 8}},
       {HiddenKind::kGlobalOffsetZ, {16, 8}}, {HiddenKind::kHostcallBuffer, {24, 8}},
-      {HiddenKind::kPrintfBuffer, {24, 8}}, {HiddenKind::kMultigridSyncArg, {48, 8}},
+      {HiddenKind::kPrintfBuffer, {24, 8}},  {HiddenKind::kMultigridSyncArg, {48, 8}},
   };
   static const std::map<HiddenKind, std::pair<uint32_t, uint32_t>> v5 = {
       {HiddenKind::kBlockCountX, {0, 4}},     {HiddenKind::kBlockCountY, {4, 4}},
@@ -114,14 +115,16 @@ std::vector<std::byte> weftcc_or_skip(unsigned version) {
   }
   auto bytes = read_file(path);
   if (bytes.empty()) {
-    hip_test::skip(std::string("weftcc's AMD step could not run at build time (ROCm device libraries or weftcc_lib missing): ") +
+    hip_test::skip(std::string("weftcc's AMD step could not run at build time (ROCm device "
+                               "libraries or weftcc_lib missing): ") +
                    path + " is empty");
     return {};
   }
   std::string text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   if (text.rfind("weftcc-error\n", 0) == 0) {
     if (text.find("weft's headers serve ordinary C++ compilers") != std::string::npos) {
-      hip_test::skip("this tree's hip/hip_runtime.h has no HIP mode yet (weftcc's headers, issue 14)");
+      hip_test::skip(
+          "this tree's hip/hip_runtime.h has no HIP mode yet (weftcc's headers, issue 14)");
       return {};
     }
     FAIL("weftcc could not build kernels.hip for gfx90a:\n" << text);
@@ -129,7 +132,8 @@ std::vector<std::byte> weftcc_or_skip(unsigned version) {
   return bytes;
 }
 
-void check_image(const std::vector<std::byte>& bundle, unsigned version, std::span<const Target> targets) {
+void check_image(const std::vector<std::byte>& bundle, unsigned version,
+                 std::span<const Target> targets) {
   auto opened = weft::codeobj::OpenedImage::open(bundle);
   REQUIRE(opened.ok());
   for (const Target& t : targets) {

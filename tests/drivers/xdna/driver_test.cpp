@@ -36,11 +36,11 @@ T value_of(weft::Result<T> r) {
   return std::move(r).value();
 }
 
-#define XDNA_OK(expr)                 \
-  do {                                \
-    weft::Status xdna_s_ = (expr);    \
-    INFO(xdna_s_.message());          \
-    REQUIRE(xdna_s_.ok());            \
+#define XDNA_OK(expr)              \
+  do {                             \
+    weft::Status xdna_s_ = (expr); \
+    INFO(xdna_s_.message());       \
+    REQUIRE(xdna_s_.ok());         \
   } while (0)
 
 void require_no_violations() {
@@ -49,7 +49,8 @@ void require_no_violations() {
   REQUIRE(v.empty());
 }
 
-std::vector<Ref<weft::Device>> open_npus(std::vector<fake_xdna::NodeConfig> nodes, std::string* note = nullptr) {
+std::vector<Ref<weft::Device>> open_npus(std::vector<fake_xdna::NodeConfig> nodes,
+                                         std::string* note = nullptr) {
   FakeXdna::get().configure(std::move(nodes));
   weft::xdna::set_os_for_testing(&FakeXdna::get().table());
   auto driver = weft::xdna::make_driver();
@@ -241,7 +242,8 @@ TEST_CASE("Xdna_Launch_StartCuPacketWordByWord") {
   Loaded l = load(d, 64, 1000);
   constexpr size_t kBytes = 64 * 4;
   auto* in = static_cast<uint32_t*>(value_of(d.allocate(weft::MemoryKind::kDevice, kBytes, 0)));
-  auto* out = static_cast<uint32_t*>(value_of(d.allocate(weft::MemoryKind::kDevice, 2 * kBytes, 0)));
+  auto* out =
+      static_cast<uint32_t*>(value_of(d.allocate(weft::MemoryKind::kDevice, 2 * kBytes, 0)));
   for (uint32_t i = 0; i < 64; ++i) in[i] = i * 3;
   std::memset(out, 0, 2 * kBytes);
   auto q = value_of(d.create_queue({}));
@@ -258,21 +260,24 @@ TEST_CASE("Xdna_Launch_StartCuPacketWordByWord") {
   // Header: state NEW, no extra masks, count = mask + register map, START_CU, type ERT_CU.
   CHECK(packet[0] == (1u | (uint32_t(packet.size() - 1) << 12) | (0u << 23) | (3u << 28)));
   CHECK(u::ert_count(packet[0]) == 1 + 11);  // the mask and 44 register-map bytes
-  CHECK(packet[1] == 1u << 1);  // add_k3 is the module's second CU
-  auto u64 = [&](size_t word) { return uint64_t(packet[word]) | (uint64_t(packet[word + 1]) << 32); };
-  CHECK(u64(2) == 3);                                   // opcode (regmap 0x00)
-  CHECK(u64(4) == kernel->instructions.xdna_addr);      // instr (0x08)
-  CHECK(packet[6] == 3);                                // ninstr: 3 words (0x10)
+  CHECK(packet[1] == 1u << 1);               // add_k3 is the module's second CU
+  auto u64 = [&](size_t word) {
+    return uint64_t(packet[word]) | (uint64_t(packet[word + 1]) << 32);
+  };
+  CHECK(u64(2) == 3);                               // opcode (regmap 0x00)
+  CHECK(u64(4) == kernel->instructions.xdna_addr);  // instr (0x08)
+  CHECK(packet[6] == 3);                            // ninstr: 3 words (0x10)
   auto in_bo = d.find_allocation(in)->first, out_bo = d.find_allocation(out)->first;
-  CHECK(u64(7) == in_bo.xdna_addr);                     // bo0 (0x14)
-  CHECK(u64(9) == out_bo.xdna_addr + kBytes);           // bo1 (0x1c): interior
-  CHECK(u64(11) == in_bo.xdna_addr + 16);               // bo2 (0x24)
+  CHECK(u64(7) == in_bo.xdna_addr);            // bo0 (0x14)
+  CHECK(u64(9) == out_bo.xdna_addr + kBytes);  // bo1 (0x1c): interior
+  CHECK(u64(11) == in_bo.xdna_addr + 16);      // bo2 (0x24)
   // Argument handles: the instruction BO, then each buffer's BO once, in order.
   auto args = FakeXdna::get().last_exec_args();
   CHECK(args == std::vector<uint32_t>{kernel->instructions.handle, in_bo.handle, out_bo.handle});
   // Order: buffers synced to the device, EXEC_CMD, the timeline wait, synced back.
   auto names = FakeXdna::get().call_names();
-  std::vector<std::string> expected{"SYNC_BO", "SYNC_BO", "EXEC_CMD", "SYNCOBJ_TIMELINE_WAIT", "SYNC_BO", "SYNC_BO"};
+  std::vector<std::string> expected{"SYNC_BO", "SYNC_BO", "EXEC_CMD", "SYNCOBJ_TIMELINE_WAIT",
+                                    "SYNC_BO", "SYNC_BO"};
   CHECK(names == expected);
   auto calls = FakeXdna::get().calls();
   u::SyncBo first, last;
@@ -306,7 +311,8 @@ TEST_CASE("Xdna_Launch_OpsRunInOrderWithEventsAcrossQueues") {
   XDNA_OK(q1->submit(weft::EventRecordOp{done}));
   XDNA_OK(q2->submit(weft::EventWaitOp{done}));
   XDNA_OK(q2->submit(launch_of(l.add, {b, a})));  // a = b + 7
-  weft::CopyOp down{result.data(), a, kBytes, 1, kBytes, kBytes, weft::CopyDirection::kDeviceToHost};
+  weft::CopyOp down{
+      result.data(), a, kBytes, 1, kBytes, kBytes, weft::CopyDirection::kDeviceToHost};
   XDNA_OK(q2->submit(down));
   XDNA_OK(q2->synchronize());
   XDNA_OK(done->synchronize());

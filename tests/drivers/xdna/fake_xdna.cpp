@@ -46,12 +46,14 @@ const weft::xdna::OsTable& FakeXdna::table() const {
       [](const char* p, int f) { return get().open(p, f); },
       [](int fd) { return get().close(fd); },
       [](int fd, unsigned long r, void* a) { return get().ioctl(fd, r, a); },
-      [](void* a, size_t l, int p, int f, int fd, off_t o) { return get().mmap(a, l, p, f, fd, long(o)); },
+      [](void* a, size_t l, int p, int f, int fd, off_t o) {
+    return get().mmap(a, l, p, f, fd, long(o));
+      },
       [](void* a, size_t l) { return get().munmap(a, l); },
       [](const char* p, void (*e)(const char*, void*), void* c) { return get().list_dir(p, e, c); },
       [](const char* p, char* b, size_t s) -> ssize_t { return get().readlink(p, b, s); },
       [](const char* p, char* b, size_t s) -> ssize_t { return get().read_file(p, b, s); },
-  };
+      };
   return t;
 }
 
@@ -72,11 +74,13 @@ int FakeXdna::fail(const std::string& why, int err) {
   return -1;
 }
 
-void FakeXdna::record(const std::string& name, unsigned long request, const void* arg, size_t size) {
+void FakeXdna::record(const std::string& name, unsigned long request, const void* arg,
+                      size_t size) {
   Call c;
   c.name = name;
   c.request = request;
-  if (arg && size) c.arg.assign(static_cast<const std::byte*>(arg), static_cast<const std::byte*>(arg) + size);
+  if (arg && size)
+    c.arg.assign(static_cast<const std::byte*>(arg), static_cast<const std::byte*>(arg) + size);
   calls_.push_back(std::move(c));
 }
 
@@ -109,7 +113,8 @@ int FakeXdna::close(int fd) {
   record("close", 0, nullptr, 0);
   if (!fds_.erase(fd)) return fail("close of an fd the double never opened", EBADF);
   for (auto& [h, bo] : bos_)
-    if (bo.fd == fd) return fail("close of the accel fd with BO " + std::to_string(h) + " still open");
+    if (bo.fd == fd)
+      return fail("close of the accel fd with BO " + std::to_string(h) + " still open");
   return 0;
 }
 
@@ -136,7 +141,9 @@ long FakeXdna::readlink(const char* path, char* buffer, size_t size) {
     std::string base = "/sys/class/accel/" + accel + "/device";
     std::string target;
     if (p == base) target = "../../../0000:00:08.2/" + nodes_[i].bdf;
-    else if (p == base + "/driver") target = nodes_[i].bound ? "../../../../bus/pci/drivers/amdxdna" : "../../../../bus/pci/drivers/vfio-pci";
+    else if (p == base + "/driver")
+      target = nodes_[i].bound ? "../../../../bus/pci/drivers/amdxdna"
+                               : "../../../../bus/pci/drivers/vfio-pci";
     if (target.empty()) break;
     size_t n = std::min(size, target.size());
     std::memcpy(buffer, target.data(), n);
@@ -155,7 +162,8 @@ long FakeXdna::read_file(const char* path, char* buffer, size_t size) {
     std::string base = "/sys/class/accel/" + accel + "/device/";
     char text[64] = {};
     if (p == base + "device") std::snprintf(text, sizeof(text), "0x%04x\n", nodes_[i].device_id);
-    else if (p == base + "revision") std::snprintf(text, sizeof(text), "0x%02x\n", nodes_[i].revision);
+    else if (p == base + "revision")
+      std::snprintf(text, sizeof(text), "0x%02x\n", nodes_[i].revision);
     else if (p == base + "vbnv") std::snprintf(text, sizeof(text), "%s\n", nodes_[i].vbnv.c_str());
     else if (p == base + "fw_version") std::snprintf(text, sizeof(text), "1.5.2.380\n");
     else break;
@@ -177,9 +185,11 @@ void* FakeXdna::mmap(void*, size_t length, int prot, int flags, int fd, long off
     return fail("BOs are mapped PROT_READ|PROT_WRITE, MAP_SHARED"), MAP_FAILED;
   for (auto& [h, bo] : bos_) {
     if (bo.map_offset != uint64_t(offset) || bo.fd != fd) continue;
-    if (bo.type == u::kBoDev) return fail("a DEV BO is reached through the heap's mapping, not mmap"), MAP_FAILED;
+    if (bo.type == u::kBoDev)
+      return fail("a DEV BO is reached through the heap's mapping, not mmap"), MAP_FAILED;
     if (length != (bo.size + kPage - 1) / kPage * kPage)
-      return fail("mmap length " + std::to_string(length) + " is not the BO's page-rounded size"), MAP_FAILED;
+      return fail("mmap length " + std::to_string(length) + " is not the BO's page-rounded size"),
+             MAP_FAILED;
     bo.mapped = true;
     return bo.memory;
   }
@@ -225,8 +235,10 @@ int FakeXdna::ioctl(int fd, unsigned long request, void* arg) {
   record(known ? known->name : "unknown ioctl", request, arg, known ? known->size : 0);
   if (!known) return fail("unknown ioctl request " + std::to_string(request), ENOTTY);
   // The kernel compares the size encoded in the request with its own struct.
-  if (ioc_size(request) != known->size) return fail(std::string(known->name) + ": encoded size differs from the struct");
-  if (!fds_.count(fd)) return fail(std::string(known->name) + " on an fd that is not an accel node", EBADF);
+  if (ioc_size(request) != known->size)
+    return fail(std::string(known->name) + ": encoded size differs from the struct");
+  if (!fds_.count(fd))
+    return fail(std::string(known->name) + " on an fd that is not an accel node", EBADF);
   if (injection_.device_lost) {
     errno = ENODEV;
     calls_.back().error = ENODEV;
@@ -244,7 +256,8 @@ int FakeXdna::ioctl(int fd, unsigned long request, void* arg) {
       if (d->pad) return fail("DESTROY_HWCTX: pad MBZ");
       auto it = contexts_.find(d->handle);
       if (it == contexts_.end()) return fail("DESTROY_HWCTX of an unknown context", ENOENT);
-      if (it->second.syncobj) return fail("DESTROY_HWCTX before SYNCOBJ_DESTROY of its syncobj (XRT's order)");
+      if (it->second.syncobj)
+        return fail("DESTROY_HWCTX before SYNCOBJ_DESTROY of its syncobj (XRT's order)");
       columns_used_[it->second.bdf] -= it->second.columns;
       contexts_.erase(it);
       return 0;
@@ -275,7 +288,8 @@ int FakeXdna::ioctl(int fd, unsigned long request, void* arg) {
       if (s->direction > 1) return fail("SYNC_BO direction " + std::to_string(s->direction));
       if (s->offset > it->second.size || s->size > it->second.size - s->offset)
         return fail("SYNC_BO range outside the BO");
-      (s->direction == u::kSyncToDevice ? it->second.syncs_to_device : it->second.syncs_from_device)++;
+      (s->direction == u::kSyncToDevice ? it->second.syncs_to_device
+                                        : it->second.syncs_from_device)++;
       return 0;
     }
     case u::kGemClose: {
@@ -284,9 +298,11 @@ int FakeXdna::ioctl(int fd, unsigned long request, void* arg) {
       auto it = bos_.find(c->handle);
       if (it == bos_.end()) return fail("GEM_CLOSE of an unknown BO", ENOENT);
       if (it->second.mapped) return fail("GEM_CLOSE of a BO still mapped (munmap first)");
-      if (auto heap = heaps_.find(it->second.fd); heap != heaps_.end() && heap->second == c->handle) {
+      if (auto heap = heaps_.find(it->second.fd);
+          heap != heaps_.end() && heap->second == c->handle) {
         for (auto& [ch, ctx] : contexts_)
-          if (ctx.fd == it->second.fd) return fail("GEM_CLOSE of the heap while a context pins it", EBUSY);
+          if (ctx.fd == it->second.fd)
+            return fail("GEM_CLOSE of the heap while a context pins it", EBUSY);
         heaps_.erase(it->second.fd);
       }
       if (it->second.type != u::kBoDev) std::free(it->second.memory);
@@ -366,11 +382,14 @@ int FakeXdna::create_hwctx(int fd, void* arg) {
   auto* c = static_cast<u::CreateHwctx*>(arg);
   if (c->ext || c->ext_flags) return fail("CREATE_HWCTX: ext and ext_flags MBZ");
   if (!c->qos_p) return fail("CREATE_HWCTX without QoS information");
-  if (c->umq_bo || c->log_buf_bo) return fail("CREATE_HWCTX: umq_bo and log_buf_bo are 0 for KMQ devices");
-  if (!heaps_.count(fd)) return fail("CREATE_HWCTX before the DEV_HEAP exists (the context pins it)", ENOENT);
+  if (c->umq_bo || c->log_buf_bo)
+    return fail("CREATE_HWCTX: umq_bo and log_buf_bo are 0 for KMQ devices");
+  if (!heaps_.count(fd))
+    return fail("CREATE_HWCTX before the DEV_HEAP exists (the context pins it)", ENOENT);
   const NodeConfig& node = fds_[fd];
   if (c->num_tiles == 0 || c->num_tiles % node.core_rows != 0)
-    return fail("CREATE_HWCTX: num_tiles " + std::to_string(c->num_tiles) + " is not columns x core rows");
+    return fail("CREATE_HWCTX: num_tiles " + std::to_string(c->num_tiles) +
+                " is not columns x core rows");
   uint32_t columns = c->num_tiles / node.core_rows;
   if (injection_.busy || columns_used_[node.bdf] + columns > node.columns) {
     errno = EBUSY;
@@ -398,7 +417,8 @@ int FakeXdna::config_hwctx(void* arg) {
   if (it == contexts_.end()) return fail("CONFIG_HWCTX of an unknown context", ENOENT);
   if (c->param_type != u::kConfigCu) return fail("CONFIG_HWCTX: only CONFIG_CU is expected");
   if (c->param_val_size > u::kConfigPayloadMax) return fail("CONFIG_HWCTX payload over 4 KiB");
-  if (c->param_val_size < sizeof(u::ConfigCuHeader)) return fail("CONFIG_HWCTX payload shorter than its header");
+  if (c->param_val_size < sizeof(u::ConfigCuHeader))
+    return fail("CONFIG_HWCTX payload shorter than its header");
   auto* bytes = reinterpret_cast<const std::byte*>(uintptr_t(c->param_val));
   auto header = load<u::ConfigCuHeader>(bytes);
   if (header.pad[0] || header.pad[1] || header.pad[2]) return fail("CONFIG_CU header pad MBZ");
@@ -410,8 +430,10 @@ int FakeXdna::config_hwctx(void* arg) {
     auto cu = load<u::CuConfig>(bytes + sizeof(header) + i * sizeof(u::CuConfig));
     if (cu.pad[0] || cu.pad[1] || cu.pad[2]) return fail("CONFIG_CU entry pad MBZ");
     auto bo = bos_.find(cu.cu_bo);
-    if (bo == bos_.end() || bo->second.type != u::kBoDev) return fail("CONFIG_CU: cu_bo is not a DEV BO");
-    if (bo->second.syncs_to_device == 0) return fail("CONFIG_CU: the PDI BO was never synced to the device");
+    if (bo == bos_.end() || bo->second.type != u::kBoDev)
+      return fail("CONFIG_CU: cu_bo is not a DEV BO");
+    if (bo->second.syncs_to_device == 0)
+      return fail("CONFIG_CU: the PDI BO was never synced to the device");
     it->second.cus.push_back({cu.cu_bo, cu.cu_func});
   }
   last_cus_ = it->second.cus;
@@ -420,8 +442,8 @@ int FakeXdna::config_hwctx(void* arg) {
 
 FakeBo* FakeXdna::bo_containing(uint64_t xdna_addr, uint64_t bytes, uint64_t* offset) {
   for (auto& [h, bo] : bos_)
-    if (bo.type != u::kBoDevHeap && xdna_addr >= bo.xdna_addr && xdna_addr - bo.xdna_addr < bo.size &&
-        bytes <= bo.size - (xdna_addr - bo.xdna_addr)) {
+    if (bo.type != u::kBoDevHeap && xdna_addr >= bo.xdna_addr &&
+        xdna_addr - bo.xdna_addr < bo.size && bytes <= bo.size - (xdna_addr - bo.xdna_addr)) {
       *offset = xdna_addr - bo.xdna_addr;
       return &bo;
     }
@@ -432,21 +454,27 @@ int FakeXdna::exec_cmd(void* arg) {
   auto* e = static_cast<u::ExecCmd*>(arg);
   if (e->ext || e->ext_flags) return fail("EXEC_CMD: ext and ext_flags MBZ");
   if (e->type != u::kSubmitExecBuf) return fail("EXEC_CMD: type is not EXEC_BUF");
-  if (e->cmd_count != 1) return fail("EXEC_CMD: cmd_count " + std::to_string(e->cmd_count) + " (1 expected)");
+  if (e->cmd_count != 1)
+    return fail("EXEC_CMD: cmd_count " + std::to_string(e->cmd_count) + " (1 expected)");
   auto ctx = contexts_.find(e->hwctx);
   if (ctx == contexts_.end()) return fail("EXEC_CMD on an unknown context", ENOENT);
   if (ctx->second.cus.empty()) return fail("EXEC_CMD on a context with no CU configured");
   auto cmd = bos_.find(uint32_t(e->cmd_handles));
-  if (cmd == bos_.end() || cmd->second.type != u::kBoCmd) return fail("EXEC_CMD: the command is not a CMD BO");
+  if (cmd == bos_.end() || cmd->second.type != u::kBoCmd)
+    return fail("EXEC_CMD: the command is not a CMD BO");
   std::vector<uint32_t> handles(e->arg_count);
-  if (e->arg_count) std::memcpy(handles.data(), reinterpret_cast<const void*>(uintptr_t(e->args)), e->arg_count * 4);
+  if (e->arg_count)
+    std::memcpy(handles.data(), reinterpret_cast<const void*>(uintptr_t(e->args)),
+                e->arg_count * 4);
   for (uint32_t h : handles)
-    if (!bos_.count(h)) return fail("EXEC_CMD: argument handle " + std::to_string(h) + " names no BO", ENOENT);
+    if (!bos_.count(h))
+      return fail("EXEC_CMD: argument handle " + std::to_string(h) + " names no BO", ENOENT);
   uint32_t header = load<uint32_t>(cmd->second.memory);
   if (u::ert_state(header) != u::kErtNew) return fail("ERT header state is not NEW (1)");
   if (u::ert_opcode(header) != u::kErtStartCu) return fail("ERT opcode is not START_CU (0)");
   uint32_t count = u::ert_count(header), masks = 1 + u::ert_extra_cu_masks(header);
-  if (count <= masks || (count + 1) * 4 > cmd->second.size) return fail("ERT count does not fit the CMD BO");
+  if (count <= masks || (count + 1) * 4 > cmd->second.size)
+    return fail("ERT count does not fit the CMD BO");
   if ((header >> 28) != u::kErtTypeCu) return fail("ERT type is not ERT_CU (3)");
   std::vector<uint32_t> packet(count + 1);
   std::memcpy(packet.data(), cmd->second.memory, packet.size() * 4);
@@ -456,7 +484,8 @@ int FakeXdna::exec_cmd(void* arg) {
   int cu = -1;
   for (uint32_t m = 0; m < masks && cu < 0; ++m)
     if (packet[1 + m]) cu = int(m * 32 + __builtin_ctz(packet[1 + m]));
-  if (cu < 0 || size_t(cu) >= ctx->second.cus.size()) return fail("ERT CU mask names no configured CU");
+  if (cu < 0 || size_t(cu) >= ctx->second.cus.size())
+    return fail("ERT CU mask names no configured CU");
   uint32_t state = injection_.final_state;
   run_firmware(ctx->second, packet, handles, state);
   // The "firmware" ends the command: the state lands in the header, the job's
@@ -467,8 +496,8 @@ int FakeXdna::exec_cmd(void* arg) {
   return 0;
 }
 
-void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet, const std::vector<uint32_t>& handles,
-                            uint32_t& state) {
+void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet,
+                            const std::vector<uint32_t>& handles, uint32_t& state) {
   // The mlir-aie register map (fact sheet §2.7) after the header and one mask.
   const uint32_t masks = 1 + u::ert_extra_cu_masks(packet[0]);
   const std::byte* regmap = reinterpret_cast<const std::byte*>(packet.data() + 1 + masks);
@@ -480,7 +509,8 @@ void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet, const s
   }
   uint64_t opcode = load<uint64_t>(regmap), instr = load<uint64_t>(regmap + 8);
   uint32_t ninstr = load<uint32_t>(regmap + 16);
-  if (opcode != 3) fail("register map opcode " + std::to_string(opcode) + " (mlir-aie hosts pass 3)");
+  if (opcode != 3)
+    fail("register map opcode " + std::to_string(opcode) + " (mlir-aie hosts pass 3)");
   uint64_t offset = 0;
   FakeBo* code = bo_containing(instr, uint64_t(ninstr) * 4, &offset);
   if (!code || code->type != u::kBoDev || offset != 0) {
@@ -489,7 +519,8 @@ void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet, const s
     return;
   }
   if (uint64_t(ninstr) * 4 != code->size) fail("ninstr is not the instruction BO's size in words");
-  if (handles.empty() || bos_[handles[0]].xdna_addr != instr) fail("EXEC_CMD's first argument is not the instruction BO");
+  if (handles.empty() || bos_[handles[0]].xdna_addr != instr)
+    fail("EXEC_CMD's first argument is not the instruction BO");
   if (code->syncs_to_device == 0) fail("the instruction BO was never synced to the device");
   std::vector<std::byte*> buffers;
   for (size_t at = 0x14; at + 8 <= regmap_bytes; at += 8) {
@@ -507,13 +538,17 @@ void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet, const s
     }
     bool listed = false;
     for (uint32_t h : handles) listed = listed || &bos_[h] == bo;
-    if (!listed) fail("a buffer's BO is missing from EXEC_CMD's argument handles (the kernel would not pin it)");
+    if (!listed)
+      fail(
+          "a buffer's BO is missing from EXEC_CMD's argument handles (the kernel would not pin "
+          "it)");
     buffers.push_back(bo->memory + off);
   }
   const auto* code_words = reinterpret_cast<const uint32_t*>(code->memory);
   if (code_words[0] == kTestFault) {
     state = u::kErtError;
-  } else if (code_words[0] == kTestAdd && ninstr >= 3 && buffers.size() >= 2 && buffers[0] && buffers[1]) {
+  } else if (code_words[0] == kTestAdd && ninstr >= 3 && buffers.size() >= 2 && buffers[0] &&
+             buffers[1]) {
     uint32_t n = code_words[1], k = code_words[2];
     for (uint32_t i = 0; i < n; ++i) {
       uint32_t v = load<uint32_t>(buffers[0] + i * 4) + k;
@@ -524,14 +559,16 @@ void FakeXdna::run_firmware(FakeContext&, std::vector<uint32_t>& packet, const s
 
 int FakeXdna::timeline_wait(void* arg) {
   auto* w = static_cast<u::SyncobjTimelineWait*>(arg);
-  if (w->count_handles != 1) return fail("TIMELINE_WAIT of " + std::to_string(w->count_handles) + " syncobjs");
+  if (w->count_handles != 1)
+    return fail("TIMELINE_WAIT of " + std::to_string(w->count_handles) + " syncobjs");
   if (w->pad || w->first_signaled) return fail("TIMELINE_WAIT: pad and first_signaled MBZ");
   uint32_t handle = load<uint32_t>(reinterpret_cast<const void*>(uintptr_t(w->handles)));
   uint64_t point = load<uint64_t>(reinterpret_cast<const void*>(uintptr_t(w->points)));
   timespec now{};
   clock_gettime(CLOCK_MONOTONIC, &now);
   int64_t now_ns = int64_t(now.tv_sec) * 1000000000 + now.tv_nsec;
-  if (w->timeout_nsec <= now_ns) return fail("TIMELINE_WAIT timeout is not an absolute CLOCK_MONOTONIC time in the future");
+  if (w->timeout_nsec <= now_ns)
+    return fail("TIMELINE_WAIT timeout is not an absolute CLOCK_MONOTONIC time in the future");
   for (auto& [h, c] : contexts_) {
     if (c.syncobj != handle || !handle) continue;
     if (point == 0 || point > c.seq) return fail("TIMELINE_WAIT for a point no EXEC_CMD returned");
@@ -551,7 +588,8 @@ int FakeXdna::get_info(int fd, void* arg) {
   void* out = reinterpret_cast<void*>(uintptr_t(g->buffer));
   switch (g->param) {
     case u::kQueryAieMetadata: {
-      if (g->buffer_size < sizeof(u::AieMetadata)) return fail("GET_INFO(AIE_METADATA) buffer too small");
+      if (g->buffer_size < sizeof(u::AieMetadata))
+        return fail("GET_INFO(AIE_METADATA) buffer too small");
       u::AieMetadata m{};
       m.col_size = 0x2000000;
       m.cols = node.columns;
@@ -565,14 +603,16 @@ int FakeXdna::get_info(int fd, void* arg) {
       return 0;
     }
     case u::kQueryFirmwareVersion: {
-      if (g->buffer_size < sizeof(u::FirmwareVersion)) return fail("GET_INFO(FIRMWARE_VERSION) buffer too small");
+      if (g->buffer_size < sizeof(u::FirmwareVersion))
+        return fail("GET_INFO(FIRMWARE_VERSION) buffer too small");
       u::FirmwareVersion v{1, 5, 2, 380};
       std::memcpy(out, &v, sizeof(v));
       g->buffer_size = sizeof(v);
       return 0;
     }
     case u::kQueryClockMetadata: {
-      if (g->buffer_size < sizeof(u::ClockMetadata)) return fail("GET_INFO(CLOCK_METADATA) buffer too small");
+      if (g->buffer_size < sizeof(u::ClockMetadata))
+        return fail("GET_INFO(CLOCK_METADATA) buffer too small");
       u::ClockMetadata c{};
       std::memcpy(c.mp_npu_clock.name, "MP-NPU Clock", 12);
       c.mp_npu_clock.freq_mhz = node.clock_mhz;
@@ -640,7 +680,8 @@ uint32_t FakeXdna::bo_type(uint32_t handle) {
 uint32_t FakeXdna::bo_at_address(uint64_t xdna_addr) {
   std::lock_guard lock(mutex_);
   for (auto& [h, bo] : bos_)
-    if (bo.type != u::kBoDevHeap && xdna_addr >= bo.xdna_addr && xdna_addr - bo.xdna_addr < bo.size) return h;
+    if (bo.type != u::kBoDevHeap && xdna_addr >= bo.xdna_addr && xdna_addr - bo.xdna_addr < bo.size)
+      return h;
   return 0;
 }
 

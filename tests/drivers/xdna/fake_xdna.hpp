@@ -47,7 +47,7 @@ struct NodeConfig {
 };
 
 struct Call {
-  std::string name;     // "CREATE_BO", "EXEC_CMD", "mmap", ...
+  std::string name;  // "CREATE_BO", "EXEC_CMD", "mmap", ...
   unsigned long request = 0;
   std::vector<std::byte> arg;  // the struct as passed in (before the double wrote outputs)
   int error = 0;               // errno returned, 0 on success
@@ -75,10 +75,10 @@ struct FakeContext {
 };
 
 struct Injection {
-  bool busy = false;           // CREATE_HWCTX: EBUSY
-  bool wait_times_out = false; // SYNCOBJ_TIMELINE_WAIT: ETIME
-  uint32_t final_state = 4;    // the state written to a command's header (4 COMPLETED)
-  bool device_lost = false;    // every ioctl: ENODEV
+  bool busy = false;            // CREATE_HWCTX: EBUSY
+  bool wait_times_out = false;  // SYNCOBJ_TIMELINE_WAIT: ETIME
+  uint32_t final_state = 4;     // the state written to a command's header (4 COMPLETED)
+  bool device_lost = false;     // every ioctl: ENODEV
 };
 
 class FakeXdna {
@@ -128,8 +128,8 @@ class FakeXdna {
   int exec_cmd(void* arg);
   int timeline_wait(void* arg);
   int get_info(int fd, void* arg);
-  void run_firmware(FakeContext& ctx, std::vector<uint32_t>& packet, const std::vector<uint32_t>& handles,
-                    uint32_t& state);
+  void run_firmware(FakeContext& ctx, std::vector<uint32_t>& packet,
+                    const std::vector<uint32_t>& handles, uint32_t& state);
   FakeBo* bo_containing(uint64_t xdna_addr, uint64_t bytes, uint64_t* offset);
 
   std::mutex mutex_;
@@ -142,8 +142,8 @@ class FakeXdna {
   uint64_t next_map_offset_ = 0x100000;
   std::map<uint32_t, FakeContext> contexts_;
   uint32_t next_context_ = 1;
-  std::map<int, uint32_t> heaps_;      // per client (fd): the DEV_HEAP's handle
-  std::map<int, uint64_t> heap_used_;  // per client: bytes carved out of it
+  std::map<int, uint32_t> heaps_;                 // per client (fd): the DEV_HEAP's handle
+  std::map<int, uint64_t> heap_used_;             // per client: bytes carved out of it
   std::map<std::string, uint32_t> columns_used_;  // per device (BDF)
   std::vector<Call> calls_;
   std::vector<std::string> violations_;

@@ -7,18 +7,20 @@
 #include <hip/hip_runtime.h>
 #include <weft/codeobj/bundle.hpp>
 
+#include <unistd.h>
 #include <cstdio>
 #include <cstring>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "fake_xdna.hpp"
 #include "hip_test.hpp"
 #include "npu_objects.hpp"
 
-extern "C" __attribute__((visibility("default"))) const weft::xdna::OsTable* weft_xdna_os_for_testing() {
-  static const bool configured = (fake_xdna::FakeXdna::get().configure({fake_xdna::NodeConfig{}}), true);
+extern "C" __attribute__((visibility("default"))) const weft::xdna::OsTable*
+    weft_xdna_os_for_testing() {
+  static const bool configured =
+      (fake_xdna::FakeXdna::get().configure({fake_xdna::NodeConfig{}}), true);
   (void)configured;
   return &fake_xdna::FakeXdna::get().table();
 }
@@ -88,7 +90,8 @@ TEST_CASE("Xdna_Hip_MallocCopiesAndFills") {
   HIP_CHECK(hipMemcpy(d, host.data(), host.size(), hipMemcpyHostToDevice));
   HIP_CHECK(hipMemset(d + 100, 0xab, 50));
   HIP_CHECK(hipMemcpy(back.data(), d, back.size(), hipMemcpyDeviceToHost));
-  for (size_t i = 0; i < host.size(); ++i) REQUIRE(back[i] == ((i >= 100 && i < 150) ? 0xab : host[i]));
+  for (size_t i = 0; i < host.size(); ++i)
+    REQUIRE(back[i] == ((i >= 100 && i < 150) ? 0xab : host[i]));
   size_t free_bytes = 0, total = 0;
   HIP_CHECK(hipMemGetInfo(&free_bytes, &total));
   CHECK(free_bytes <= total);
@@ -115,19 +118,22 @@ TEST_CASE("Xdna_Hip_ModuleLaunchRunsTheKernel") {
     void* out;
   } packed{b.out, b.out};
   size_t size = sizeof(packed);
-  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &packed, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size, HIP_LAUNCH_PARAM_END};
+  void* extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, &packed, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   HIP_LAUNCH_PARAM_END};
   HIP_CHECK(hipModuleLaunchKernel(add, 1, 1, 1, 1, 1, 1, 0, stream, nullptr, extra));
   HIP_CHECK(hipStreamSynchronize(stream));
   b.check(2);
   // One launch is the whole partition: other shapes are refused.
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 2, 1, 1, 1, 1, 1, 0, stream, params, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 2, 1, 1, 1, 1, 1, 0, stream, params, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 1, 1, 1, 64, 1, 1, 0, stream, params, nullptr),
                   hipErrorInvalidConfiguration);
   // A buffer that is not NPU memory is refused at the launch.
   std::vector<uint32_t> host(kN);
   void* host_ptr = host.data();
   void* bad[] = {&host_ptr, &b.out};
-  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 1, 1, 1, 1, 1, 1, 0, stream, bad, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipModuleLaunchKernel(add, 1, 1, 1, 1, 1, 1, 0, stream, bad, nullptr),
+                  hipErrorInvalidValue);
   unsigned count = 0;
   HIP_CHECK(hipModuleGetFunctionCount(&count, module));
   CHECK(count == 3u);
@@ -244,7 +250,8 @@ TEST_CASE("Xdna_Hip_GraphKernelNodesRunOnAnNpuStream") {
   node.kernelParams = params;
   hipGraphNode_t kernel = nullptr, copy = nullptr;
   HIP_CHECK(hipGraphAddKernelNode(&kernel, graph, nullptr, 0, &node));
-  HIP_CHECK(hipGraphAddMemcpyNode1D(&copy, graph, &kernel, 1, b.in, b.out, kN * 4, hipMemcpyDeviceToDevice));
+  HIP_CHECK(hipGraphAddMemcpyNode1D(&copy, graph, &kernel, 1, b.in, b.out, kN * 4,
+                                    hipMemcpyDeviceToDevice));
   hipGraphExec_t exec = nullptr;
   HIP_CHECK(hipGraphInstantiate(&exec, graph, nullptr, nullptr, 0));
   for (int replay = 0; replay < 3; ++replay) HIP_CHECK(hipGraphLaunch(exec, stream));

@@ -32,7 +32,8 @@ inline std::vector<std::byte> test_xclbin(uint16_t columns = 1, uint32_t ops_per
 
 // add_k(in, out): out[i] = in[i] + k for i < n (k and n fixed in its instructions);
 // copy3(a, b, c): three buffers, the add applied from a to b; fault(a): ends in ERROR.
-inline std::vector<std::byte> test_object(uint32_t n, uint32_t k, std::string target = "aie2", uint16_t columns = 1) {
+inline std::vector<std::byte> test_object(uint32_t n, uint32_t k, std::string target = "aie2",
+                                          uint16_t columns = 1) {
   using weft::codeobj::mlir_aie_kernel;
   std::vector<weft::codeobj::NpuKernelInput> kernels;
   kernels.push_back(mlir_aie_kernel("add_k", {fake_xdna::kTestAdd, n, k, 0}, 2));

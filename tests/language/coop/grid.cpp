@@ -15,7 +15,8 @@ constexpr unsigned kBlock = 64;
 // Phase 1: each block sums its slice into partials[block]. Phase 2, after
 // grid.sync(): every block reads all partials. Phase 3, after a second
 // grid.sync(): each block reads what the next block wrote in phase 2.
-__global__ void two_phase(const int* in, int* partials, int* totals, int* next_totals, unsigned* ranks) {
+__global__ void two_phase(const int* in, int* partials, int* totals, int* next_totals,
+                          unsigned* ranks) {
   cg::grid_group grid = cg::this_grid();
   cg::thread_block block = cg::this_thread_block();
   __shared__ int block_sum;
@@ -85,7 +86,8 @@ void run_two_phase(dim3 grid) {
 TEST_CASE("Unit_cg_GridGroup_Positive_TwoPhaseCooperativeLaunch") {
   if (!hip_test::kernels_supported()) return;
   int supported = 0;
-  HIP_CHECK(hipDeviceGetAttribute(&supported, hipDeviceAttributeCooperativeLaunch, hip_test::device()));
+  HIP_CHECK(
+      hipDeviceGetAttribute(&supported, hipDeviceAttributeCooperativeLaunch, hip_test::device()));
   REQUIRE(supported == 1);
   const int limit = cooperative_limit(kBlock);
   REQUIRE(limit >= 2);
@@ -105,12 +107,14 @@ TEST_CASE("Unit_cg_GridGroup_Negative_GridTooLargeForCooperativeLaunch") {
     const int* cp = p;
     unsigned* u = nullptr;
     void* args[] = {&cp, &p, &p, &p, &u};
-    HIP_CHECK_ERROR(hipLaunchCooperativeKernel(two_phase, dim3(static_cast<unsigned>(limit) + 1),
-                                               dim3(static_cast<unsigned>(block_size)), args, 0, nullptr),
-                    hipErrorCooperativeLaunchTooLarge);
-    HIP_CHECK_ERROR(hipLaunchCooperativeKernel(two_phase, dim3(static_cast<unsigned>(limit), 2),
-                                               dim3(static_cast<unsigned>(block_size)), args, 0, nullptr),
-                    hipErrorCooperativeLaunchTooLarge);
+    HIP_CHECK_ERROR(
+        hipLaunchCooperativeKernel(two_phase, dim3(static_cast<unsigned>(limit) + 1),
+                                   dim3(static_cast<unsigned>(block_size)), args, 0, nullptr),
+        hipErrorCooperativeLaunchTooLarge);
+    HIP_CHECK_ERROR(
+        hipLaunchCooperativeKernel(two_phase, dim3(static_cast<unsigned>(limit), 2),
+                                   dim3(static_cast<unsigned>(block_size)), args, 0, nullptr),
+        hipErrorCooperativeLaunchTooLarge);
   }
   // Null arguments are reported, not dereferenced.
   HIP_CHECK_ERROR(hipLaunchCooperativeKernel(two_phase, dim3(1), dim3(kBlock), nullptr, 0, nullptr),
@@ -141,8 +145,8 @@ TEST_CASE("Unit_cg_GridGroup_Negative_GridSyncOutsideCooperativeLaunch") {
   int* p = d_valid.get();
   int sync = 1;
   void* args[] = {&p, &sync};
-  HIP_CHECK(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_probe), dim3(2), dim3(32), args, 0,
-                                       nullptr));
+  HIP_CHECK(hipLaunchCooperativeKernel(reinterpret_cast<const void*>(grid_probe), dim3(2), dim3(32),
+                                       args, 0, nullptr));
   HIP_CHECK(hipDeviceSynchronize());
   HIP_CHECK(hipMemcpy(valid.data(), d_valid.get(), 2 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK(valid[0] == 11);
@@ -246,7 +250,8 @@ TEST_CASE("Unit_cg_MultiGrid_Positive_OneDeviceLaunch") {
   // The address form finds single-source kernels the runtime has seen launched.
   HIP_LAUNCH_CHECK(grid_probe, dim3(1), dim3(32), 0, nullptr, p, 0);
   // Positional: the gridDim/blockDim fields share their names with the kernel-language macros.
-  hipLaunchParams params{reinterpret_cast<void*>(grid_probe), dim3(blocks), dim3(32), args, 0, nullptr};
+  hipLaunchParams params{
+      reinterpret_cast<void*>(grid_probe), dim3(blocks), dim3(32), args, 0, nullptr};
   HIP_CHECK(hipLaunchCooperativeKernelMultiDevice(&params, 1, 0));
   HIP_CHECK(hipDeviceSynchronize());
   std::vector<int> valid(blocks);

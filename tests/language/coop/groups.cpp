@@ -35,7 +35,8 @@ void to_device(hip_test::DeviceBuffer<T>& d, const std::vector<T>& h) {
 
 // ---- thread_block ----
 
-constexpr unsigned kBlockX = 16, kBlockY = 4, kBlockZ = 2, kBlockThreads = kBlockX * kBlockY * kBlockZ;
+constexpr unsigned kBlockX = 16, kBlockY = 4, kBlockZ = 2,
+                   kBlockThreads = kBlockX * kBlockY * kBlockZ;
 
 __global__ void block_sum(const int* in, int* sums, unsigned* shape) {
   cg::thread_block block = cg::this_thread_block();
@@ -100,7 +101,8 @@ TEST_CASE("Unit_cg_ThreadBlock_Positive_ReductionAndIndices") {
 constexpr unsigned kTileBlock = 128;
 
 template <unsigned N>
-__global__ void tile_ops(const int* in, int* sums, int* scan, int* xor_sum, int* bcast, unsigned* meta) {
+__global__ void tile_ops(const int* in, int* sums, int* scan, int* xor_sum, int* bcast,
+                         unsigned* meta) {
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<N> tile = cg::tiled_partition<N>(block);
   const unsigned i = blockIdx.x * block.size() + block.thread_rank();
@@ -134,10 +136,11 @@ void check_tiles() {
   hip_test::DeviceBuffer<int> d_in(n), d_sums(n / N), d_scan(n), d_xor(n), d_bcast(n);
   hip_test::DeviceBuffer<unsigned> d_meta(3 * n);
   to_device(d_in, in);
-  HIP_LAUNCH_CHECK(tile_ops<N>, dim3(blocks), dim3(kTileBlock), 0, nullptr, d_in.get(), d_sums.get(),
-                   d_scan.get(), d_xor.get(), d_bcast.get(), d_meta.get());
+  HIP_LAUNCH_CHECK(tile_ops<N>, dim3(blocks), dim3(kTileBlock), 0, nullptr, d_in.get(),
+                   d_sums.get(), d_scan.get(), d_xor.get(), d_bcast.get(), d_meta.get());
   HIP_CHECK(hipDeviceSynchronize());
-  const auto sums = to_host(d_sums), scan = to_host(d_scan), xr = to_host(d_xor), bc = to_host(d_bcast);
+  const auto sums = to_host(d_sums), scan = to_host(d_scan), xr = to_host(d_xor),
+             bc = to_host(d_bcast);
   const auto meta = to_host(d_meta);
   for (unsigned t = 0; t < n / N; ++t) {
     int total = 0;
@@ -173,7 +176,8 @@ __global__ void nested_tiles(unsigned* out) {
   cg::thread_block_tile<16> outer = cg::tiled_partition<16>(block);
   cg::thread_block_tile<4> inner = cg::tiled_partition<4>(outer);
   const unsigned i = blockIdx.x * block.size() + block.thread_rank();
-  out[2 * i] = inner.thread_rank() + 100 * inner.meta_group_rank() + 10000 * inner.meta_group_size();
+  out[2 * i] =
+      inner.thread_rank() + 100 * inner.meta_group_rank() + 10000 * inner.meta_group_size();
   out[2 * i + 1] = inner.shfl_down(block.thread_rank(), 1);
 }
 
@@ -209,7 +213,8 @@ __global__ void dynamic_tile_sum(const int* in, int* sums, unsigned* info, unsig
   }
   if (me == 0) sums[i / tile.size()] = buf[r];
   info[2 * i] = me + 1000 * cg::group_size(tile) + 100000 * tile.is_valid();
-  info[2 * i + 1] = cg::tiled_partition(block, 3).is_valid() + 2 * cg::tiled_partition(block, 64).is_valid();
+  info[2 * i + 1] =
+      cg::tiled_partition(block, 3).is_valid() + 2 * cg::tiled_partition(block, 64).is_valid();
 }
 
 TEST_CASE("Unit_cg_TiledPartition_Positive_DynamicTileReduction") {
@@ -221,8 +226,8 @@ TEST_CASE("Unit_cg_TiledPartition_Positive_DynamicTileReduction") {
     hip_test::DeviceBuffer<int> d_in(n), d_sums(n / size);
     hip_test::DeviceBuffer<unsigned> d_info(2 * n);
     to_device(d_in, in);
-    HIP_LAUNCH_CHECK(dynamic_tile_sum, dim3(blocks), dim3(kTileBlock), 0, nullptr, d_in.get(), d_sums.get(),
-                     d_info.get(), size);
+    HIP_LAUNCH_CHECK(dynamic_tile_sum, dim3(blocks), dim3(kTileBlock), 0, nullptr, d_in.get(),
+                     d_sums.get(), d_info.get(), size);
     HIP_CHECK(hipDeviceSynchronize());
     const auto sums = to_host(d_sums);
     const auto info = to_host(d_info);
@@ -261,7 +266,8 @@ __global__ void tile_votes(const int* pred, unsigned long long* ballots, int* an
   any_all[i] = tile.any(p) + 2 * tile.all(p);
   int same = 0;
   matches[2 * i] = tile.match_any(p);
-  matches[2 * i + 1] = tile.match_all(i / N, same) + (same ? 0 : 1);  // one value per tile: all match
+  matches[2 * i + 1] =
+      tile.match_all(i / N, same) + (same ? 0 : 1);  // one value per tile: all match
 }
 
 template <unsigned N>
@@ -274,8 +280,8 @@ void check_votes() {
   hip_test::DeviceBuffer<int> d_pred(n), d_any_all(n);
   hip_test::DeviceBuffer<unsigned long long> d_ballots(n), d_matches(2 * n);
   to_device(d_pred, pred);
-  HIP_LAUNCH_CHECK(tile_votes<N>, dim3(blocks), dim3(kVoteBlock), 0, nullptr, d_pred.get(), d_ballots.get(),
-                   d_any_all.get(), d_matches.get());
+  HIP_LAUNCH_CHECK(tile_votes<N>, dim3(blocks), dim3(kVoteBlock), 0, nullptr, d_pred.get(),
+                   d_ballots.get(), d_any_all.get(), d_matches.get());
   HIP_CHECK(hipDeviceSynchronize());
   const auto ballots = to_host(d_ballots), matches = to_host(d_matches);
   const auto any_all = to_host(d_any_all);
@@ -307,8 +313,8 @@ TEST_CASE("Unit_cg_ThreadBlockTile_Positive_BallotAnyAllMatch") {
 // ---- coalesced groups ----
 
 // Only the threads whose predicate holds reach coalesced_threads(); the others return.
-__global__ void coalesced_branch(const int* pred, int* size_rank, int* first, unsigned long long* ballots,
-                                 int* shifted) {
+__global__ void coalesced_branch(const int* pred, int* size_rank, int* first,
+                                 unsigned long long* ballots, int* shifted) {
   const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
   size_rank[2 * i] = -1;
   size_rank[2 * i + 1] = -1;
@@ -324,17 +330,19 @@ __global__ void coalesced_branch(const int* pred, int* size_rank, int* first, un
 
 TEST_CASE("Unit_cg_CoalescedThreads_Positive_DivergentBranch") {
   if (!hip_test::kernels_supported()) return;
-  constexpr unsigned block = 80, blocks = 2, n = block * blocks;  // the last warp of a block is partial
+  constexpr unsigned block = 80, blocks = 2,
+                     n = block * blocks;  // the last warp of a block is partial
   const std::vector<int> in = make_input(n);
   std::vector<int> pred(n);
   for (unsigned i = 0; i < n; ++i) pred[i] = in[i] % 3 != 1;
   hip_test::DeviceBuffer<int> d_pred(n), d_size_rank(2 * n), d_first(n), d_shifted(n);
   hip_test::DeviceBuffer<unsigned long long> d_ballots(n);
   to_device(d_pred, pred);
-  HIP_LAUNCH_CHECK(coalesced_branch, dim3(blocks), dim3(block), 0, nullptr, d_pred.get(), d_size_rank.get(),
-                   d_first.get(), d_ballots.get(), d_shifted.get());
+  HIP_LAUNCH_CHECK(coalesced_branch, dim3(blocks), dim3(block), 0, nullptr, d_pred.get(),
+                   d_size_rank.get(), d_first.get(), d_ballots.get(), d_shifted.get());
   HIP_CHECK(hipDeviceSynchronize());
-  const auto size_rank = to_host(d_size_rank), first = to_host(d_first), shifted = to_host(d_shifted);
+  const auto size_rank = to_host(d_size_rank), first = to_host(d_first),
+             shifted = to_host(d_shifted);
   const auto ballots = to_host(d_ballots);
   for (unsigned i = 0; i < n; ++i) {
     INFO("thread " << i);

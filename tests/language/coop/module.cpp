@@ -33,7 +33,8 @@ TEST_CASE("Unit_hipModuleLaunchCooperativeKernel_Positive_GridSyncAndLimit") {
   int expected = 0;
   for (int v : in) expected += v;
   for (unsigned b = 0; b < blocks; ++b) CHECK(totals[b] == expected);
-  HIP_CHECK_ERROR(hipModuleLaunchCooperativeKernel(f, limit + 1, 1, 1, block, 1, 1, 0, nullptr, params),
-                  hipErrorCooperativeLaunchTooLarge);
+  HIP_CHECK_ERROR(
+      hipModuleLaunchCooperativeKernel(f, limit + 1, 1, 1, block, 1, 1, 0, nullptr, params),
+      hipErrorCooperativeLaunchTooLarge);
   HIP_CHECK(hipModuleUnload(module));
 }

@@ -29,8 +29,8 @@ unsigned short ref_bf16(double x, fp_ref::Mode mode = fp_ref::Mode::nearest_even
 }
 
 double bf16_value(unsigned short b) {
-  const double magnitude = (b & 0x7f80) == 0x7f80 ? ((b & 0x7f) ? NAN : INFINITY)
-                                                    : bf16_table().decode(b & 0x7fff);
+  const double magnitude =
+      (b & 0x7f80) == 0x7f80 ? ((b & 0x7f) ? NAN : INFINITY) : bf16_table().decode(b & 0x7fff);
   return (b & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -47,7 +47,11 @@ TEST_CASE("every bfloat16 pattern widens exactly and rounds back to itself", "[b
     const auto bits = static_cast<unsigned short>(b);
     const double v = bf16_value(bits);
     const float f = __bfloat162float(__ushort_as_bfloat16(bits));
-    const auto fp_context = [&] { std::ostringstream s; s << "bf16 bits 0x" << std::hex << b; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "bf16 bits 0x" << std::hex << b;
+      return s.str();
+    };
     if (std::isnan(v)) FP_CHECK(std::isnan(f));
     else FP_CHECK(double(f) == v);
     FP_CHECK(__bfloat16_as_ushort(__float2bfloat16(f)) == bits);
@@ -66,8 +70,16 @@ TEST_CASE("float to bfloat16 rounds correctly; hip_bfloat16 rounds or truncates"
   for (uint64_t u = 0; u <= 0xffffffffull; u += 4091) {
     const float f = float_of(uint32_t(u)), tie = float_of((uint32_t(u) & 0xffff0000u) | 0x8000u);
     for (float x : {f, tie}) {
-      const uint32_t xu = [&] { uint32_t r; std::memcpy(&r, &x, 4); return r; }();
-      const auto fp_context = [&] { std::ostringstream s; s << "float bits 0x" << std::hex << xu; return s.str(); };
+      const uint32_t xu = [&] {
+        uint32_t r;
+        std::memcpy(&r, &x, 4);
+        return r;
+      }();
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << "float bits 0x" << std::hex << xu;
+        return s.str();
+      };
       if (std::isnan(x)) {
         FP_CHECK(__hisnan(__float2bfloat16(x)));
         FP_CHECK(std::isnan(hip_bfloat16(x)));
@@ -94,8 +106,8 @@ TEST_CASE("float to bfloat16 rounds correctly; hip_bfloat16 rounds or truncates"
 
 TEST_CASE("bfloat16 arithmetic equals the exact result rounded once", "[bf16]") {
   std::mt19937 rng(3);
-  std::vector<unsigned short> samples = {0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x3f80, 0xbf80,
-                                         0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0};
+  std::vector<unsigned short> samples = {0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x3f80,
+                                         0xbf80, 0x7f7f, 0xff7f, 0x7f80, 0xff80, 0x7fc0};
   while (samples.size() < 400) {
     // Mostly exponents near 1 so that sums stay exact in double for the reference.
     const unsigned r = rng();
@@ -105,7 +117,11 @@ TEST_CASE("bfloat16 arithmetic equals the exact result rounded once", "[bf16]") 
     for (unsigned short b : samples) {
       const double x = bf16_value(a), y = bf16_value(b);
       const __hip_bfloat16 ha = __ushort_as_bfloat16(a), hb = __ushort_as_bfloat16(b);
-      const auto fp_context = [&] { std::ostringstream s; s << "a 0x" << std::hex << a << " b 0x" << b; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << "a 0x" << std::hex << a << " b 0x" << b;
+        return s.str();
+      };
       auto check = [&](__hip_bfloat16 got, double exact) {
         if (std::isnan(exact)) FP_CHECK(__hisnan(got));
         else FP_CHECK(__bfloat16_as_ushort(got) == ref_bf16(exact));
@@ -153,7 +169,9 @@ __global__ void bf16_dot(int n, const __hip_bfloat162* a, const __hip_bfloat162*
   atomicAdd(sum, __low2float(product) + __high2float(product));
 }
 
-__global__ void bf16_atomic_count(__hip_bfloat162* counter) { atomicAdd(counter, __floats2bfloat162_rn(1.0f, -2.0f)); }
+__global__ void bf16_atomic_count(__hip_bfloat162* counter) {
+  atomicAdd(counter, __floats2bfloat162_rn(1.0f, -2.0f));
+}
 
 }  // namespace
 
@@ -166,14 +184,16 @@ TEST_CASE("a bfloat16 dot product runs on the CPU agent", "[bf16][kernel]") {
     a[i] = __floats2bfloat162_rn(float(i % 9) - 4.0f, 0.5f * float(i % 5));
     b[i] = __floats2bfloat162_rn(float(i % 7), -2.0f);
     // Small integers and halves: every product and partial sum is exact in float.
-    expected += double(__low2float(a[i])) * __low2float(b[i]) + double(__high2float(a[i])) * __high2float(b[i]);
+    expected += double(__low2float(a[i])) * __low2float(b[i]) +
+                double(__high2float(a[i])) * __high2float(b[i]);
   }
   hip_test::DeviceBuffer<__hip_bfloat162> da(n), db(n);
   hip_test::DeviceBuffer<float> dsum(1);
   HIP_CHECK(hipMemcpy(da.get(), a.data(), da.bytes(), hipMemcpyHostToDevice));
   HIP_CHECK(hipMemcpy(db.get(), b.data(), db.bytes(), hipMemcpyHostToDevice));
   HIP_CHECK(hipMemset(dsum.get(), 0, sizeof(float)));
-  HIP_LAUNCH_CHECK(bf16_dot, dim3((n + 63) / 64), dim3(64), 0, 0, n, da.get(), db.get(), dsum.get());
+  HIP_LAUNCH_CHECK(bf16_dot, dim3((n + 63) / 64), dim3(64), 0, 0, n, da.get(), db.get(),
+                   dsum.get());
   float sum = 0;
   HIP_CHECK(hipMemcpy(&sum, dsum.get(), sizeof sum, hipMemcpyDeviceToHost));
   REQUIRE(double(sum) == expected);

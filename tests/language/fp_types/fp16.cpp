@@ -38,8 +38,8 @@ unsigned short ref_half(double x, fp_ref::Mode mode = fp_ref::Mode::nearest_even
 
 // The value of a binary16 pattern, from its fields.
 double ref_value(unsigned short b) {
-  const double magnitude = (b & 0x7c00) == 0x7c00 ? (b & 0x3ff ? NAN : INFINITY)
-                                                    : half_table().decode(b & 0x7fff);
+  const double magnitude =
+      (b & 0x7c00) == 0x7c00 ? (b & 0x3ff ? NAN : INFINITY) : half_table().decode(b & 0x7fff);
   return (b & 0x8000) ? -magnitude : magnitude;
 }
 
@@ -50,7 +50,11 @@ TEST_CASE("every binary16 pattern widens exactly and rounds back to itself", "[f
     const auto h = static_cast<unsigned short>(b);
     const float f = __half2float(from(h));
     const double expected = ref_value(h);
-    const auto fp_context = [&] { std::ostringstream s; s << "half bits 0x" << std::hex << b; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "half bits 0x" << std::hex << b;
+      return s.str();
+    };
     if (std::isnan(expected)) {
       FP_CHECK(std::isnan(f));
     } else {
@@ -78,7 +82,8 @@ TEST_CASE("float to binary16 rounds correctly in all four modes", "[fp16]") {
   for (unsigned code = 0; code <= t.max_code; ++code) {
     const double hi = code < t.max_code ? t.values[code + 1] : 65536.0;
     const float mid = float((t.values[code] + hi) / 2);  // exact in float
-    for (float f : {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY), float(t.values[code])}) {
+    for (float f :
+         {mid, std::nextafter(mid, 0.0f), std::nextafter(mid, INFINITY), float(t.values[code])}) {
       inputs.push_back(f);
       inputs.push_back(-f);
     }
@@ -89,7 +94,11 @@ TEST_CASE("float to binary16 rounds correctly in all four modes", "[fp16]") {
       REQUIRE(is_nan_bits(bits_of(__float2half(f))));
       continue;
     }
-    const auto fp_context = [&] { std::ostringstream s; s << "float " << f; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "float " << f;
+      return s.str();
+    };
     FP_CHECK(bits_of(__float2half(f)) == ref_half(f));
     FP_CHECK(bits_of(__float2half_rn(f)) == ref_half(f));
     FP_CHECK(bits_of(__float2half_rz(f)) == ref_half(f, Mode::toward_zero));
@@ -105,7 +114,11 @@ TEST_CASE("double to binary16 rounds once (no double rounding through float)", "
   for (unsigned code = 0; code < t.max_code; ++code) {
     const double mid = (t.values[code] + t.values[code + 1]) / 2;
     for (double d : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY)}) {
-      const auto fp_context = [&] { std::ostringstream s; s << "double " << d; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << "double " << d;
+        return s.str();
+      };
       FP_CHECK(bits_of(__double2half(d)) == ref_half(d));
       FP_CHECK(bits_of(__half(-d)) == ref_half(-d));
     }
@@ -115,7 +128,11 @@ TEST_CASE("double to binary16 rounds once (no double rounding through float)", "
 TEST_CASE("integer conversions round and saturate", "[fp16]") {
   using fp_ref::Mode;
   for (long long i = -70000; i <= 70000; ++i) {
-    const auto fp_context = [&] { std::ostringstream s; s << "integer " << i; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "integer " << i;
+      return s.str();
+    };
     FP_CHECK(bits_of(__int2half_rn(int(i))) == ref_half(double(i)));
     FP_CHECK(bits_of(__int2half_rz(int(i))) == ref_half(double(i), Mode::toward_zero));
     FP_CHECK(bits_of(__ll2half_rd(i)) == ref_half(double(i), Mode::down));
@@ -131,7 +148,11 @@ TEST_CASE("integer conversions round and saturate", "[fp16]") {
   for (unsigned b = 0; b <= 0xffff; ++b) {
     const __half h = from(static_cast<unsigned short>(b));
     const double v = ref_value(static_cast<unsigned short>(b));
-    const auto fp_context = [&] { std::ostringstream s; s << "half bits 0x" << std::hex << b; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "half bits 0x" << std::hex << b;
+      return s.str();
+    };
     if (std::isnan(v)) {
       FP_CHECK(__half2int_rn(h) == 0);
       FP_CHECK(__half2ull_ru(h) == 0);
@@ -161,7 +182,11 @@ TEST_CASE("arithmetic equals the exact result rounded once", "[fp16]") {
     for (unsigned short b : samples) {
       const double x = ref_value(a), y = ref_value(b);
       const __half ha = from(a), hb = from(b);
-      const auto fp_context = [&] { std::ostringstream s; s << "a 0x" << std::hex << a << " b 0x" << b; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << "a 0x" << std::hex << a << " b 0x" << b;
+        return s.str();
+      };
       auto check = [&](__half got, double exact) {
         if (std::isnan(exact)) FP_CHECK(is_nan_bits(bits_of(got)));
         else FP_CHECK(bits_of(got) == ref_half(exact));
@@ -208,9 +233,13 @@ TEST_CASE("fma rounds the exact a*b+c once", "[fp16]") {
   };
   const auto& t = half_table();
   for (int i = 0; i < 200000; ++i) {
-    unsigned short a = static_cast<unsigned short>(rng()), b = static_cast<unsigned short>(rng()), c = static_cast<unsigned short>(rng());
+    unsigned short a = static_cast<unsigned short>(rng()), b = static_cast<unsigned short>(rng()),
+                   c = static_cast<unsigned short>(rng());
     // Keep products in range often: pull exponents of a and b toward the middle.
-    if (i % 2) { a = static_cast<unsigned short>((a & 0x83ff) | 0x3000 | (a & 0x0c00)); b = static_cast<unsigned short>((b & 0x83ff) | 0x3000 | (b & 0x0c00)); }
+    if (i % 2) {
+      a = static_cast<unsigned short>((a & 0x83ff) | 0x3000 | (a & 0x0c00));
+      b = static_cast<unsigned short>((b & 0x83ff) | 0x3000 | (b & 0x0c00));
+    }
     if (is_nan_bits(a) || is_nan_bits(b) || is_nan_bits(c) || (a & 0x7c00) == 0x7c00 ||
         (b & 0x7c00) == 0x7c00 || (c & 0x7c00) == 0x7c00)
       continue;
@@ -228,11 +257,13 @@ TEST_CASE("fma rounds the exact a*b+c once", "[fp16]") {
       unsigned hi_code = t.max_code;
       while (lo < hi_code) {  // largest code with value <= mag
         const unsigned mid = (lo + hi_code + 1) / 2;
-        if (unit(mid) <= mag) lo = mid; else hi_code = mid - 1;
+        if (unit(mid) <= mag) lo = mid;
+        else hi_code = mid - 1;
       }
       expected = lo;
       if (unit(lo) != mag) {
-        const wide twice = 2 * mag, sum = unit(lo) + (lo < t.max_code ? unit(lo + 1) : wide(65536.0 * 0x1p48));
+        const wide twice = 2 * mag,
+                   sum = unit(lo) + (lo < t.max_code ? unit(lo + 1) : wide(65536.0 * 0x1p48));
         if (twice > sum || (twice == sum && (lo & 1))) expected = lo + 1;
       }
     }
@@ -242,7 +273,11 @@ TEST_CASE("fma rounds the exact a*b+c once", "[fp16]") {
       continue;
     }
     if (negative) expected |= 0x8000;
-    const auto fp_context = [&] { std::ostringstream s; s << "a 0x" << std::hex << a << " b 0x" << b << " c 0x" << c; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "a 0x" << std::hex << a << " b 0x" << b << " c 0x" << c;
+      return s.str();
+    };
     FP_CHECK(bits_of(__hfma(from(a), from(b), from(c))) == expected);
   }
   // The documented saturating forms clamp to [0, 1] and flush NaN to +0.
@@ -268,7 +303,8 @@ TEST_CASE("sign, classification, pair helpers and limits", "[fp16]") {
   const __half2 q = __lows2half2(p, __float2half2_rn(7.0f));
   REQUIRE(__half22float2(q).x == 1.5f);
   REQUIRE(__half22float2(q).y == 7.0f);
-  REQUIRE(__high2float(__highs2half2(p, make_half2(__float2half(3.0f), __float2half(4.0f)))) == 4.0f);
+  REQUIRE(__high2float(__highs2half2(p, make_half2(__float2half(3.0f), __float2half(4.0f)))) ==
+          4.0f);
   REQUIRE(__half22float2(__float22half2_rn(float2(0.1f, 65520.0f))).y == INFINITY);
   REQUIRE(__half_as_short(__short_as_half(-12345)) == -12345);
   REQUIRE(bits_of(std::numeric_limits<__half>::max()) == 0x7bff);
@@ -290,7 +326,11 @@ TEST_CASE("sign, classification, pair helpers and limits", "[fp16]") {
 }
 
 TEST_CASE("half math functions are within half an ulp of the exact value", "[fp16]") {
-  struct Fn { const char* name; __half (*half_fn)(__half); double (*exact)(double); };
+  struct Fn {
+    const char* name;
+    __half (*half_fn)(__half);
+    double (*exact)(double);
+  };
   const Fn fns[] = {
       {"hsqrt", hsqrt, [](double v) { return std::sqrt(v); }},
       {"hrsqrt", hrsqrt, [](double v) { return 1 / std::sqrt(v); }},
@@ -313,7 +353,11 @@ TEST_CASE("half math functions are within half an ulp of the exact value", "[fp1
       const auto h = static_cast<unsigned short>(b);
       const double exact = fn.exact(ref_value(h));
       const unsigned short got = bits_of(fn.half_fn(from(h)));
-      const auto fp_context = [&] { std::ostringstream s; s << fn.name << " of half 0x" << std::hex << b; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << fn.name << " of half 0x" << std::hex << b;
+        return s.str();
+      };
       if (std::isnan(exact)) FP_CHECK(is_nan_bits(got));
       else FP_CHECK(got == ref_half(exact));
     }
@@ -381,14 +425,19 @@ TEST_CASE("a __half2 axpy and a warp reduction of __half2 run on the CPU agent",
   HIP_LAUNCH_CHECK(half2_axpy, dim3((n + 127) / 128), dim3(128), 0, 0, n, a, dx.get(), dy.get());
   HIP_CHECK(hipMemcpy(y.data(), dy.get(), dy.bytes(), hipMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i) {
-    const auto fp_context = [&] { std::ostringstream s; s << "element " << i; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "element " << i;
+      return s.str();
+    };
     FP_CHECK(__half_as_ushort(y[i].x) == __half_as_ushort(expected[i].x));
     FP_CHECK(__half_as_ushort(y[i].y) == __half_as_ushort(expected[i].y));
   }
 
   const int warp = hip_test::props().warpSize, warps = 8;
   std::vector<__half2> in(size_t(warp * warps)), sums(warps);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = __floats2half2_rn(float(i % 5), 0.5f * float(i % 3));
+  for (size_t i = 0; i < in.size(); ++i)
+    in[i] = __floats2half2_rn(float(i % 5), 0.5f * float(i % 3));
   hip_test::DeviceBuffer<__half2> din(in.size()), dout(warps);
   HIP_CHECK(hipMemcpy(din.get(), in.data(), din.bytes(), hipMemcpyHostToDevice));
   HIP_LAUNCH_CHECK(half2_warp_sum, dim3(2), dim3(warp * warps / 2), 0, 0, din.get(), dout.get());
@@ -399,7 +448,11 @@ TEST_CASE("a __half2 axpy and a warp reduction of __half2 run on the CPU agent",
       lo += __low2float(in[size_t(w * warp + l)]);
       hi += __high2float(in[size_t(w * warp + l)]);
     }
-    const auto fp_context = [&] { std::ostringstream s; s << "warp " << w; return s.str(); };
+    const auto fp_context = [&] {
+      std::ostringstream s;
+      s << "warp " << w;
+      return s.str();
+    };
     FP_CHECK(__low2float(sums[w]) == lo);
     FP_CHECK(__high2float(sums[w]) == hi);
   }

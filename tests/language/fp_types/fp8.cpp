@@ -50,7 +50,7 @@ unsigned ref_fp8(const Format& f, double x, __hip_saturation_t sat) {
   const unsigned sign = std::signbit(x) ? 0x80 : 0;
   if (std::isnan(x)) return f.fnuz ? 0x80 : sign | 0x7f;  // OCP NaN keeps the sign
   const unsigned overflow = sat == __HIP_SATFINITE ? sign | f.table.max_code
-                            : f.has_inf            ? sign | 0x7c
+                          : f.has_inf              ? sign | 0x7c
                                                    : (f.fnuz ? 0x80 : sign | 0x7f);
   if (std::isinf(x)) return overflow;
   const unsigned code = f.table.round(x, fp_ref::Mode::nearest_even);
@@ -68,7 +68,11 @@ TEST_CASE("every fp8 pattern of every format decodes exactly", "[fp8]") {
       const double v = ref_value(f, b);
       const __half_raw h = __hip_cvt_fp8_to_halfraw(bits, f.interp);
       const float via_half = __half2float(__half(h));
-      const auto fp_context = [&] { std::ostringstream s; s << f.name << " bits 0x" << std::hex << b; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << f.name << " bits 0x" << std::hex << b;
+        return s.str();
+      };
       if (std::isnan(v)) {
         FP_CHECK(std::isnan(via_half));
         continue;
@@ -114,7 +118,8 @@ TEST_CASE("float, double, half and bfloat16 round to fp8 in both saturation mode
   for (const Format& f : formats()) {
     const auto& t = f.table;
     for (unsigned code = 0; code <= t.max_code; ++code) {
-      const double hi = code < t.max_code ? t.values[code + 1] : 2 * t.values[code] - t.values[code - 1];
+      const double hi =
+          code < t.max_code ? t.values[code + 1] : 2 * t.values[code] - t.values[code - 1];
       const double mid = (t.values[code] + hi) / 2;
       for (double d : {mid, std::nextafter(mid, 0.0), std::nextafter(mid, INFINITY), t.values[code],
                        std::nextafter(double(std::nextafter(float(mid), 0.0f)), 0.0)}) {
@@ -126,14 +131,19 @@ TEST_CASE("float, double, half and bfloat16 round to fp8 in both saturation mode
   for (const Format& f : formats()) {
     for (double x : inputs) {
       for (__hip_saturation_t sat : {__HIP_NOSAT, __HIP_SATFINITE}) {
-        const auto fp_context = [&] { std::ostringstream s; s << f.name << " x " << x << " sat " << int(sat); return s.str(); };
+        const auto fp_context = [&] {
+          std::ostringstream s;
+          s << f.name << " x " << x << " sat " << int(sat);
+          return s.str();
+        };
         FP_CHECK(__hip_cvt_double_to_fp8(x, sat, f.interp) == ref_fp8(f, x, sat));
         const float xf = float(x);  // rounds x; the reference then rounds the float once
         FP_CHECK(__hip_cvt_float_to_fp8(xf, sat, f.interp) == ref_fp8(f, xf, sat));
         const __half h = __double2half(x);
         FP_CHECK(__hip_cvt_halfraw_to_fp8(h, sat, f.interp) == ref_fp8(f, __half2float(h), sat));
         const __hip_bfloat16 b = __double2bfloat16(x);
-        FP_CHECK(__hip_cvt_bfloat16raw_to_fp8(b, sat, f.interp) == ref_fp8(f, __bfloat162float(b), sat));
+        FP_CHECK(__hip_cvt_bfloat16raw_to_fp8(b, sat, f.interp) ==
+                 ref_fp8(f, __bfloat162float(b), sat));
       }
     }
   }
@@ -189,7 +199,8 @@ TEST_CASE("fp8 quantize and dequantize run on the CPU agent", "[fp8][kernel]") {
   hip_test::DeviceBuffer<float4> din(n), dout(n);
   hip_test::DeviceBuffer<__hip_fp8x4_e4m3> dpacked(n);
   HIP_CHECK(hipMemcpy(din.get(), in.data(), din.bytes(), hipMemcpyHostToDevice));
-  HIP_LAUNCH_CHECK(fp8_round_trip, dim3((n + 31) / 32), dim3(32), 0, 0, n, din.get(), dpacked.get(), dout.get());
+  HIP_LAUNCH_CHECK(fp8_round_trip, dim3((n + 31) / 32), dim3(32), 0, 0, n, din.get(), dpacked.get(),
+                   dout.get());
   HIP_CHECK(hipMemcpy(out.data(), dout.get(), dout.bytes(), hipMemcpyDeviceToHost));
   HIP_CHECK(hipMemcpy(packed.data(), dpacked.get(), dpacked.bytes(), hipMemcpyDeviceToHost));
   const Format& e4m3 = formats()[0];
@@ -197,7 +208,11 @@ TEST_CASE("fp8 quantize and dequantize run on the CPU agent", "[fp8][kernel]") {
     const float values[4] = {in[i].x, in[i].y, in[i].z, in[i].w};
     const float got[4] = {out[i].x, out[i].y, out[i].z, out[i].w};
     for (int k = 0; k < 4; ++k) {
-      const auto fp_context = [&] { std::ostringstream s; s << "element " << i << " lane " << k; return s.str(); };
+      const auto fp_context = [&] {
+        std::ostringstream s;
+        s << "element " << i << " lane " << k;
+        return s.str();
+      };
       const unsigned expected = ref_fp8(e4m3, values[k], __HIP_SATFINITE);
       FP_CHECK(((packed[i].__x >> (8 * k)) & 0xff) == expected);
       FP_CHECK(double(got[k]) == ref_value(e4m3, expected));

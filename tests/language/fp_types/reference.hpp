@@ -47,7 +47,8 @@ struct Table {
       if (2 * a != max + next) return 2 * a > max + next ? max_code + 1 : max_code;
       return (max_code & 1) ? max_code + 1 : max_code;
     }
-    const unsigned lo = unsigned(std::upper_bound(values.begin(), values.end(), a) - values.begin()) - 1;
+    const unsigned lo =
+        unsigned(std::upper_bound(values.begin(), values.end(), a) - values.begin()) - 1;
     if (values[lo] == a || mode == Mode::toward_zero) return lo;
     if (mode == Mode::up) return lo + 1;
     const double hi = lo + 1 <= max_code ? values[lo + 1] : 2 * max;
@@ -62,12 +63,12 @@ struct Table {
 
 // The exhaustive loops run millions of checks: FP_CHECK costs a comparison while it passes
 // and only on a failure builds the message (a local lambda fp_context()) and REQUIREs.
-#define FP_CHECK(...)                 \
-  do {                                \
-    if (!(__VA_ARGS__)) {             \
-      INFO(fp_context());             \
-      REQUIRE(__VA_ARGS__);           \
-    }                                 \
+#define FP_CHECK(...)       \
+  do {                      \
+    if (!(__VA_ARGS__)) {   \
+      INFO(fp_context());   \
+      REQUIRE(__VA_ARGS__); \
+    }                       \
   } while (0)
 
 #endif

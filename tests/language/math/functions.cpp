@@ -13,8 +13,21 @@ using math_test::grid_for;
 using math_test::kBlock;
 using math_test::ulp_distance;
 
-enum Unary { kSinpi, kCospi, kSincospiSin, kSincospiCos, kRsqrt, kRcbrt, kErfinv, kErfcinv, kErfcx,
-             kNormcdf, kNormcdfinv, kI0, kI1 };
+enum Unary {
+  kSinpi,
+  kCospi,
+  kSincospiSin,
+  kSincospiCos,
+  kRsqrt,
+  kRcbrt,
+  kErfinv,
+  kErfcinv,
+  kErfcx,
+  kNormcdf,
+  kNormcdfinv,
+  kI0,
+  kI1
+};
 
 __host__ __device__ float unary(int op, float x) {
   float s, c;
@@ -66,8 +79,12 @@ template <typename F>
 std::vector<F> run_unary(Unary op, const std::vector<F>& x) {
   DeviceArray<F> in(x), out(x.size());
   const int n = static_cast<int>(x.size());
-  if constexpr (sizeof(F) == 4) HIP_LAUNCH_CHECK(unary_float, grid_for(x.size()), dim3(kBlock), 0, 0, int(op), in.get(), out.get(), n);
-  else HIP_LAUNCH_CHECK(unary_double, grid_for(x.size()), dim3(kBlock), 0, 0, int(op), in.get(), out.get(), n);
+  if constexpr (sizeof(F) == 4)
+    HIP_LAUNCH_CHECK(unary_float, grid_for(x.size()), dim3(kBlock), 0, 0, int(op), in.get(),
+                     out.get(), n);
+  else
+    HIP_LAUNCH_CHECK(unary_double, grid_for(x.size()), dim3(kBlock), 0, 0, int(op), in.get(),
+                     out.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   return out.read();
 }
@@ -75,8 +92,8 @@ std::vector<F> run_unary(Unary op, const std::vector<F>& x) {
 constexpr long double kPi = 3.141592653589793238462643383279502884L;
 
 template <typename F>
-void expect_close(const std::vector<F>& x, const std::vector<F>& got, const std::vector<long double>& ref,
-                  int64_t max_ulp) {
+void expect_close(const std::vector<F>& x, const std::vector<F>& got,
+                  const std::vector<long double>& ref, int64_t max_ulp) {
   for (size_t i = 0; i < x.size(); ++i) {
     const F expected = static_cast<F>(ref[i]);
     INFO("x = " << static_cast<double>(x[i]) << ": got " << static_cast<double>(got[i]) << ", want "
@@ -163,7 +180,8 @@ void expect_inverse(const std::vector<F>& x, const std::vector<F>& y, Forward fo
       below = std::nextafter(below, -std::numeric_limits<F>::infinity());
       above = std::nextafter(above, std::numeric_limits<F>::infinity());
     }
-    const long double a = forward(static_cast<long double>(below)), b = forward(static_cast<long double>(above));
+    const long double a = forward(static_cast<long double>(below)),
+                      b = forward(static_cast<long double>(above));
     CHECK(std::fmin(a, b) <= static_cast<long double>(x[i]));
     CHECK(static_cast<long double>(x[i]) <= std::fmax(a, b));
   }
@@ -175,7 +193,8 @@ void check_inverses() {
   std::mt19937 gen(7);
   std::vector<F> in_open;  // (-1, 1), dense near ±1 and 0
   for (int i = 0; i < 200; ++i) {
-    const F t = static_cast<F>(std::exp2(-std::uniform_real_distribution<double>(0, L::digits + 2)(gen)));
+    const F t =
+        static_cast<F>(std::exp2(-std::uniform_real_distribution<double>(0, L::digits + 2)(gen)));
     for (F v : {i % 2 ? F(1) - t : -t, i % 3 ? -(F(1) - t) : t})
       if (std::fabs(v) < 1) in_open.push_back(v);  // 1 - t may round to 1
   }
@@ -183,25 +202,34 @@ void check_inverses() {
   in_open.push_back(-L::min());
   in_open.push_back(F(0.5));
   // 2 ulp for erfinv: erf is flat near ±1, so its long double values decide within 2 steps.
-  expect_inverse(in_open, run_unary(kErfinv, in_open), [](long double y) { return std::erf(y); }, 2);
+  expect_inverse(
+      in_open, run_unary(kErfinv, in_open), [](long double y) { return std::erf(y); }, 2);
   // erfcinv over (0, 2), down to the smallest subnormal; normcdfinv over (0, 1).
-  std::vector<F> q = {L::denorm_min(), L::min(), F(1e-30), F(0.25), F(1), F(1.5), F(2) - L::epsilon()};
-  std::vector<F> p = {L::denorm_min(), L::min(), F(1e-20), F(0.5), F(0.75), F(1) - L::epsilon() / 2};
+  std::vector<F> q = {L::denorm_min(), L::min(),           F(1e-30), F(0.25), F(1),
+                      F(1.5),          F(2) - L::epsilon()};
+  std::vector<F> p = {L::denorm_min(), L::min(), F(1e-20),
+                      F(0.5),          F(0.75),  F(1) - L::epsilon() / 2};
   for (int i = 0; i < 200; ++i) {
-    const F t = static_cast<F>(std::exp2(-std::uniform_real_distribution<double>(0, -L::min_exponent + 10)(gen)));
-    const F qv = i % 2 ? t : F(2) - std::fmin(t, F(1)), pv = i % 2 ? t : F(1) - std::fmin(t, F(0.5));
+    const F t = static_cast<F>(
+        std::exp2(-std::uniform_real_distribution<double>(0, -L::min_exponent + 10)(gen)));
+    const F qv = i % 2 ? t : F(2) - std::fmin(t, F(1)),
+            pv = i % 2 ? t : F(1) - std::fmin(t, F(0.5));
     if (qv > 0 && qv < 2) q.push_back(qv);  // 2 - t may round to 2
     if (pv > 0 && pv < 1) p.push_back(pv);
   }
-  expect_inverse(q, run_unary(kErfcinv, q), [](long double y) { return std::erfc(y); }, 2);
+  expect_inverse(
+      q, run_unary(kErfcinv, q), [](long double y) { return std::erfc(y); }, 2);
   const auto phi = [](long double y) { return std::erfc(-y / std::sqrt(2.0L)) / 2; };
   expect_inverse(p, run_unary(kNormcdfinv, p), phi, 2);
   // The round trips named by HIP's documentation (subnormal results hold fewer digits).
   const std::vector<F> e = run_unary(kErfinv, in_open);
-  for (size_t i = 0; i < e.size(); ++i) CHECK(std::erf(static_cast<long double>(e[i])) == Approx(in_open[i]).epsilon(L::epsilon() * 4).margin(L::min()));
+  for (size_t i = 0; i < e.size(); ++i)
+    CHECK(std::erf(static_cast<long double>(e[i])) ==
+          Approx(in_open[i]).epsilon(L::epsilon() * 4).margin(L::min()));
 
   // Edges: ±1 and 0/2 give infinities, outside the domain NaN, signed zeros stay.
-  const std::vector<F> ev = run_unary(kErfinv, std::vector<F>{F(1), F(-1), F(1.5), L::quiet_NaN(), -F(0)});
+  const std::vector<F> ev =
+      run_unary(kErfinv, std::vector<F>{F(1), F(-1), F(1.5), L::quiet_NaN(), -F(0)});
   CHECK(ev[0] == L::infinity());
   CHECK(ev[1] == -L::infinity());
   CHECK(std::isnan(ev[2]));
@@ -227,24 +255,27 @@ TEST_CASE("erfinv, erfcinv, normcdfinv invert erf, erfc, normcdf (float and doub
 // exp(x²)·erfc(x) with x² split into three exactly representable parts.
 long double ref_erfcx(double x) {
   const double high = static_cast<double>(static_cast<float>(x));  // 24 bits
-  const long double low = static_cast<long double>(x) - high;        // exact
+  const long double low = static_cast<long double>(x) - high;      // exact
   const long double h = high;
-  return std::exp(h * h) * std::exp(2 * h * low) * std::exp(low * low) * std::erfc(static_cast<long double>(x));
+  return std::exp(h * h) * std::exp(2 * h * low) * std::exp(low * low) *
+         std::erfc(static_cast<long double>(x));
 }
 
 template <typename F>
 void check_erfcx_normcdf() {
   std::vector<F> x = {F(0), -F(0), F(1), F(-1), F(26), F(-26), F(50), F(50.5), F(99)};
   std::mt19937 gen(3);
-  for (int i = 0; i < 300; ++i) x.push_back(static_cast<F>(std::uniform_real_distribution<double>(-26, 100)(gen)));
+  for (int i = 0; i < 300; ++i)
+    x.push_back(static_cast<F>(std::uniform_real_distribution<double>(-26, 100)(gen)));
   std::vector<long double> ref;
   for (F v : x) ref.push_back(ref_erfcx(v));
   expect_close(x, run_unary(kErfcx, x), ref, sizeof(F) == 4 ? 1 : 2);  // float 1 ulp, double 2 ulp
-  const std::vector<F> big = run_unary(kErfcx, std::vector<F>{std::numeric_limits<F>::infinity(), F(1e30), F(-30),
-                                                              -std::numeric_limits<F>::infinity(), F(NAN)});
+  const std::vector<F> big =
+      run_unary(kErfcx, std::vector<F>{std::numeric_limits<F>::infinity(), F(1e30), F(-30),
+                                       -std::numeric_limits<F>::infinity(), F(NAN)});
   CHECK(big[0] == 0);
   CHECK(big[1] == Approx(0.5641895835477563 / 1e30).epsilon(1e-6));  // 1/(x√π)
-  CHECK(std::isinf(big[2]));  // 2·exp(900) overflows
+  CHECK(std::isinf(big[2]));                                         // 2·exp(900) overflows
   CHECK(std::isinf(big[3]));
   CHECK(std::isnan(big[4]));
 
@@ -268,11 +299,13 @@ template <typename F>
 void check_bessel_i() {
   std::vector<F> x = {F(0), -F(0), F(1e-30), F(0.5), F(-2), F(10), F(-30), F(100), F(700)};
   std::mt19937 gen(5);
-  for (int i = 0; i < 100; ++i) x.push_back(static_cast<F>(std::uniform_real_distribution<double>(-80, 80)(gen)));
+  for (int i = 0; i < 100; ++i)
+    x.push_back(static_cast<F>(std::uniform_real_distribution<double>(-80, 80)(gen)));
   std::vector<long double> i0, i1;
   for (F v : x) {  // libstdc++'s own implementation, for |x| (I0 is even, I1 odd)
     i0.push_back(std::cyl_bessel_i(0.0L, std::fabs(static_cast<long double>(v))));
-    i1.push_back(std::copysign(std::cyl_bessel_i(1.0L, std::fabs(static_cast<long double>(v))), static_cast<long double>(v)));
+    i1.push_back(std::copysign(std::cyl_bessel_i(1.0L, std::fabs(static_cast<long double>(v))),
+                               static_cast<long double>(v)));
   }
   if (sizeof(F) == 4) {  // 1 ulp (700 overflows float: inf on both sides)
     expect_close(x, run_unary(kI0, x), i0, 1);
@@ -281,7 +314,8 @@ void check_bessel_i() {
     expect_close(x, run_unary(kI0, x), i0, 4);
     expect_close(x, run_unary(kI1, x), i1, 4);
   }
-  const std::vector<F> e = run_unary(kI0, std::vector<F>{std::numeric_limits<F>::infinity(), F(NAN), F(1000)});
+  const std::vector<F> e =
+      run_unary(kI0, std::vector<F>{std::numeric_limits<F>::infinity(), F(NAN), F(1000)});
   CHECK(std::isinf(e[0]));
   CHECK(std::isnan(e[1]));
   CHECK(std::isinf(e[2]));
@@ -329,15 +363,38 @@ void check_lengths() {
   using L = std::numeric_limits<F>;
   // Rows of 4: extremes that overflow or underflow a naive sum of squares, and infinities
   // next to NaN (an infinite component makes the length +inf).
-  std::vector<F> rows = {F(3), F(4), F(12), F(84),  L::max(), L::max(), F(1), F(0),
-                         L::denorm_min(), L::denorm_min(), F(0), L::denorm_min(), F(0), -F(0), F(0), F(0),
-                         L::infinity(), L::quiet_NaN(), F(1), F(1), F(-1), F(-2), F(-3), F(-4)};
+  std::vector<F> rows = {F(3),
+                         F(4),
+                         F(12),
+                         F(84),
+                         L::max(),
+                         L::max(),
+                         F(1),
+                         F(0),
+                         L::denorm_min(),
+                         L::denorm_min(),
+                         F(0),
+                         L::denorm_min(),
+                         F(0),
+                         -F(0),
+                         F(0),
+                         F(0),
+                         L::infinity(),
+                         L::quiet_NaN(),
+                         F(1),
+                         F(1),
+                         F(-1),
+                         F(-2),
+                         F(-3),
+                         F(-4)};
   std::mt19937 gen(9);
   std::uniform_real_distribution<double> e(-60, 60);
-  for (int i = 0; i < 4 * 100; ++i) rows.push_back(static_cast<F>((gen() & 1 ? 1 : -1) * std::exp2(e(gen))));
+  for (int i = 0; i < 4 * 100; ++i)
+    rows.push_back(static_cast<F>((gen() & 1 ? 1 : -1) * std::exp2(e(gen))));
   const int n = static_cast<int>(rows.size() / 4);
   DeviceArray<F> in(rows), out(8 * rows.size() / 4);
-  if constexpr (sizeof(F) == 4) HIP_LAUNCH_CHECK(lengths_float, grid_for(n), dim3(kBlock), 0, 0, in.get(), out.get(), n);
+  if constexpr (sizeof(F) == 4)
+    HIP_LAUNCH_CHECK(lengths_float, grid_for(n), dim3(kBlock), 0, 0, in.get(), out.get(), n);
   else HIP_LAUNCH_CHECK(lengths_double, grid_for(n), dim3(kBlock), 0, 0, in.get(), out.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   const std::vector<F> got = out.read();
@@ -350,14 +407,17 @@ void check_lengths() {
     const long double h = std::isinf(a) || std::isinf(b) ? INFINITY : std::sqrt(a * a + b * b);
     const long double want[8] = {n3, n4, 1 / n3, 1 / n4, n4, 1 / n4, 1 / h, a / b};
     for (int k = 0; k < 8; ++k) {
-      INFO("row " << i << " (" << double(v[0]) << ", " << double(v[1]) << ", " << double(v[2]) << ", "
-                  << double(v[3]) << ") result " << k << ": got " << double(got[8 * i + k]));
-      CHECK(ulp_distance(got[8 * i + k], static_cast<F>(want[k])) <= (k == 7 ? 0 : 1));  // 1 ulp; division exact
+      INFO("row " << i << " (" << double(v[0]) << ", " << double(v[1]) << ", " << double(v[2])
+                  << ", " << double(v[3]) << ") result " << k << ": got "
+                  << double(got[8 * i + k]));
+      CHECK(ulp_distance(got[8 * i + k], static_cast<F>(want[k])) <=
+            (k == 7 ? 0 : 1));  // 1 ulp; division exact
     }
   }
 }
 
-TEST_CASE("norm3d, norm4d, rnorm3d, rnorm4d, norm, rnorm, rhypot, fdivide (float and double)", "[math]") {
+TEST_CASE("norm3d, norm4d, rnorm3d, rnorm4d, norm, rnorm, rhypot, fdivide (float and double)",
+          "[math]") {
   if (!hip_test::kernels_supported()) return;
   check_lengths<float>();
   check_lengths<double>();
@@ -377,23 +437,29 @@ __global__ void classify_unqualified(const float* x, int* flags, float* values, 
   values[2 * i + 1] = sqrt(fabs(v));
 }
 
-TEST_CASE("isnan, isinf, isfinite, signbit, abs, sqrt unqualified in a kernel, no using namespace std", "[math]") {
+TEST_CASE(
+    "isnan, isinf, isfinite, signbit, abs, sqrt unqualified in a kernel, no using namespace std",
+    "[math]") {
   if (!hip_test::kernels_supported()) return;
   const std::vector<float> x = edge_and_random<float>(50, -130, 120);
   const int n = static_cast<int>(x.size());
   DeviceArray<float> in(x), values(2 * x.size());
   DeviceArray<int> flags(x.size());
-  HIP_LAUNCH_CHECK(classify_unqualified, grid_for(x.size()), dim3(kBlock), 0, 0, in.get(), flags.get(), values.get(), n);
+  HIP_LAUNCH_CHECK(classify_unqualified, grid_for(x.size()), dim3(kBlock), 0, 0, in.get(),
+                   flags.get(), values.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   const std::vector<int> f = flags.read();
   const std::vector<float> v = values.read();
   for (int i = 0; i < n; ++i) {
     const float e = x[i];
     INFO("x = " << e);
-    const bool nan = e != e, inf = !nan && (e > std::numeric_limits<float>::max() || e < -std::numeric_limits<float>::max());
-    CHECK(f[i] == ((nan ? 1 : 0) | (inf ? 2 : 0) | (!nan && !inf ? 4 : 0) | (std::copysign(1.0f, e) < 0 ? 8 : 0)));
+    const bool nan = e != e, inf = !nan && (e > std::numeric_limits<float>::max() ||
+                                            e < -std::numeric_limits<float>::max());
+    CHECK(f[i] == ((nan ? 1 : 0) | (inf ? 2 : 0) | (!nan && !inf ? 4 : 0) |
+                   (std::copysign(1.0f, e) < 0 ? 8 : 0)));
     CHECK(ulp_distance(v[2 * i], std::fabs(e)) == 0);
-    CHECK(ulp_distance(v[2 * i + 1], static_cast<float>(std::sqrt(static_cast<double>(std::fabs(e))))) == 0);
+    CHECK(ulp_distance(v[2 * i + 1],
+                       static_cast<float>(std::sqrt(static_cast<double>(std::fabs(e))))) == 0);
   }
 }
 

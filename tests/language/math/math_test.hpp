@@ -53,7 +53,8 @@ int64_t ulp_distance(F a, F b) {
   auto ordered = [](F v) {
     Bits bits;
     std::memcpy(&bits, &v, sizeof v);
-    return bits < 0 ? static_cast<int64_t>(std::numeric_limits<Bits>::min()) - bits : static_cast<int64_t>(bits);
+    return bits < 0 ? static_cast<int64_t>(std::numeric_limits<Bits>::min()) - bits
+                    : static_cast<int64_t>(bits);
   };
   const int64_t d = ordered(a) - ordered(b);
   return d < 0 ? -d : d;
@@ -64,9 +65,11 @@ int64_t ulp_distance(F a, F b) {
 template <typename F>
 std::vector<F> edge_and_random(int random, int lo, int hi, uint32_t seed = 12) {
   using L = std::numeric_limits<F>;
-  std::vector<F> v = {F(0), -F(0), L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(),
-                      -L::denorm_min(), L::min(), L::min() / 3, L::max(), -L::max(), F(1), F(-1),
-                      F(0.5), F(-0.5), F(2), F(3), F(-7.25), F(1e-3)};
+  std::vector<F> v = {F(0),           -F(0),           L::infinity(),    -L::infinity(),
+                      L::quiet_NaN(), L::denorm_min(), -L::denorm_min(), L::min(),
+                      L::min() / 3,   L::max(),        -L::max(),        F(1),
+                      F(-1),          F(0.5),          F(-0.5),          F(2),
+                      F(3),           F(-7.25),        F(1e-3)};
   std::mt19937 gen(seed);
   std::uniform_real_distribution<double> exponent(lo, hi);
   for (int i = 0; i < random; ++i) {

@@ -21,48 +21,123 @@ enum Op { kAdd, kSub, kMul, kDiv, kRcp, kSqrt, kFma, kOpCount };
 const char* const kOpNames[] = {"add", "sub", "mul", "div", "rcp", "sqrt", "fma"};
 
 // Four results per element: _rn, _rz, _ru, _rd; then the rounding mode the kernel saw after.
-__global__ void rounded_float(int op, const float* a, const float* b, const float* c, float* out, int* mode, int n) {
+__global__ void rounded_float(int op, const float* a, const float* b, const float* c, float* out,
+                              int* mode, int n) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= n) return;
   const float x = a[i], y = b[i], z = c[i];
   float* o = out + 4 * i;
   switch (op) {
-    case kAdd: o[0] = __fadd_rn(x, y); o[1] = __fadd_rz(x, y); o[2] = __fadd_ru(x, y); o[3] = __fadd_rd(x, y); break;
-    case kSub: o[0] = __fsub_rn(x, y); o[1] = __fsub_rz(x, y); o[2] = __fsub_ru(x, y); o[3] = __fsub_rd(x, y); break;
-    case kMul: o[0] = __fmul_rn(x, y); o[1] = __fmul_rz(x, y); o[2] = __fmul_ru(x, y); o[3] = __fmul_rd(x, y); break;
-    case kDiv: o[0] = __fdiv_rn(x, y); o[1] = __fdiv_rz(x, y); o[2] = __fdiv_ru(x, y); o[3] = __fdiv_rd(x, y); break;
-    case kRcp: o[0] = __frcp_rn(y); o[1] = __frcp_rz(y); o[2] = __frcp_ru(y); o[3] = __frcp_rd(y); break;
-    case kSqrt: o[0] = __fsqrt_rn(x); o[1] = __fsqrt_rz(x); o[2] = __fsqrt_ru(x); o[3] = __fsqrt_rd(x); break;
-    default: o[0] = __fmaf_rn(x, y, z); o[1] = __fmaf_rz(x, y, z); o[2] = __fmaf_ru(x, y, z); o[3] = __fmaf_rd(x, y, z); break;
+    case kAdd:
+      o[0] = __fadd_rn(x, y);
+      o[1] = __fadd_rz(x, y);
+      o[2] = __fadd_ru(x, y);
+      o[3] = __fadd_rd(x, y);
+      break;
+    case kSub:
+      o[0] = __fsub_rn(x, y);
+      o[1] = __fsub_rz(x, y);
+      o[2] = __fsub_ru(x, y);
+      o[3] = __fsub_rd(x, y);
+      break;
+    case kMul:
+      o[0] = __fmul_rn(x, y);
+      o[1] = __fmul_rz(x, y);
+      o[2] = __fmul_ru(x, y);
+      o[3] = __fmul_rd(x, y);
+      break;
+    case kDiv:
+      o[0] = __fdiv_rn(x, y);
+      o[1] = __fdiv_rz(x, y);
+      o[2] = __fdiv_ru(x, y);
+      o[3] = __fdiv_rd(x, y);
+      break;
+    case kRcp:
+      o[0] = __frcp_rn(y);
+      o[1] = __frcp_rz(y);
+      o[2] = __frcp_ru(y);
+      o[3] = __frcp_rd(y);
+      break;
+    case kSqrt:
+      o[0] = __fsqrt_rn(x);
+      o[1] = __fsqrt_rz(x);
+      o[2] = __fsqrt_ru(x);
+      o[3] = __fsqrt_rd(x);
+      break;
+    default:
+      o[0] = __fmaf_rn(x, y, z);
+      o[1] = __fmaf_rz(x, y, z);
+      o[2] = __fmaf_ru(x, y, z);
+      o[3] = __fmaf_rd(x, y, z);
+      break;
   }
   mode[i] = fegetround();
 }
-__global__ void rounded_double(int op, const double* a, const double* b, const double* c, double* out, int* mode, int n) {
+__global__ void rounded_double(int op, const double* a, const double* b, const double* c,
+                               double* out, int* mode, int n) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= n) return;
   const double x = a[i], y = b[i], z = c[i];
   double* o = out + 4 * i;
   switch (op) {
-    case kAdd: o[0] = __dadd_rn(x, y); o[1] = __dadd_rz(x, y); o[2] = __dadd_ru(x, y); o[3] = __dadd_rd(x, y); break;
-    case kSub: o[0] = __dsub_rn(x, y); o[1] = __dsub_rz(x, y); o[2] = __dsub_ru(x, y); o[3] = __dsub_rd(x, y); break;
-    case kMul: o[0] = __dmul_rn(x, y); o[1] = __dmul_rz(x, y); o[2] = __dmul_ru(x, y); o[3] = __dmul_rd(x, y); break;
-    case kDiv: o[0] = __ddiv_rn(x, y); o[1] = __ddiv_rz(x, y); o[2] = __ddiv_ru(x, y); o[3] = __ddiv_rd(x, y); break;
-    case kRcp: o[0] = __drcp_rn(y); o[1] = __drcp_rz(y); o[2] = __drcp_ru(y); o[3] = __drcp_rd(y); break;
-    case kSqrt: o[0] = __dsqrt_rn(x); o[1] = __dsqrt_rz(x); o[2] = __dsqrt_ru(x); o[3] = __dsqrt_rd(x); break;
-    default: o[0] = __fma_rn(x, y, z); o[1] = __fma_rz(x, y, z); o[2] = __fma_ru(x, y, z); o[3] = __fma_rd(x, y, z); break;
+    case kAdd:
+      o[0] = __dadd_rn(x, y);
+      o[1] = __dadd_rz(x, y);
+      o[2] = __dadd_ru(x, y);
+      o[3] = __dadd_rd(x, y);
+      break;
+    case kSub:
+      o[0] = __dsub_rn(x, y);
+      o[1] = __dsub_rz(x, y);
+      o[2] = __dsub_ru(x, y);
+      o[3] = __dsub_rd(x, y);
+      break;
+    case kMul:
+      o[0] = __dmul_rn(x, y);
+      o[1] = __dmul_rz(x, y);
+      o[2] = __dmul_ru(x, y);
+      o[3] = __dmul_rd(x, y);
+      break;
+    case kDiv:
+      o[0] = __ddiv_rn(x, y);
+      o[1] = __ddiv_rz(x, y);
+      o[2] = __ddiv_ru(x, y);
+      o[3] = __ddiv_rd(x, y);
+      break;
+    case kRcp:
+      o[0] = __drcp_rn(y);
+      o[1] = __drcp_rz(y);
+      o[2] = __drcp_ru(y);
+      o[3] = __drcp_rd(y);
+      break;
+    case kSqrt:
+      o[0] = __dsqrt_rn(x);
+      o[1] = __dsqrt_rz(x);
+      o[2] = __dsqrt_ru(x);
+      o[3] = __dsqrt_rd(x);
+      break;
+    default:
+      o[0] = __fma_rn(x, y, z);
+      o[1] = __fma_rz(x, y, z);
+      o[2] = __fma_ru(x, y, z);
+      o[3] = __fma_rd(x, y, z);
+      break;
   }
   mode[i] = fegetround();
 }
 
 template <typename F>
-std::vector<F> run_rounded(Op op, const std::vector<F>& a, const std::vector<F>& b, const std::vector<F>& c) {
+std::vector<F> run_rounded(Op op, const std::vector<F>& a, const std::vector<F>& b,
+                           const std::vector<F>& c) {
   DeviceArray<F> da(a), db(b), dc(c), out(4 * a.size());
   DeviceArray<int> mode(a.size());
   const int n = static_cast<int>(a.size());
   if constexpr (sizeof(F) == 4)
-    HIP_LAUNCH_CHECK(rounded_float, grid_for(a.size()), dim3(kBlock), 0, 0, int(op), da.get(), db.get(), dc.get(), out.get(), mode.get(), n);
+    HIP_LAUNCH_CHECK(rounded_float, grid_for(a.size()), dim3(kBlock), 0, 0, int(op), da.get(),
+                     db.get(), dc.get(), out.get(), mode.get(), n);
   else
-    HIP_LAUNCH_CHECK(rounded_double, grid_for(a.size()), dim3(kBlock), 0, 0, int(op), da.get(), db.get(), dc.get(), out.get(), mode.get(), n);
+    HIP_LAUNCH_CHECK(rounded_double, grid_for(a.size()), dim3(kBlock), 0, 0, int(op), da.get(),
+                     db.get(), dc.get(), out.get(), mode.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   for (int m : mode.read()) REQUIRE(m == FE_TONEAREST);  // the caller's mode is restored
   return out.read();
@@ -93,10 +168,16 @@ bool compare(Op op, F a, F b, F c, Quad candidate, int* result) {
   const Quad qa = a, qb = b, qc = c;
   Quad exact;
   switch (op) {
-    case kAdd: if (!exact_sum(qa, qb, &exact)) return false; break;
-    case kSub: if (!exact_sum(qa, -qb, &exact)) return false; break;
+    case kAdd:
+      if (!exact_sum(qa, qb, &exact)) return false;
+      break;
+    case kSub:
+      if (!exact_sum(qa, -qb, &exact)) return false;
+      break;
     case kMul: exact = qa * qb; break;
-    case kFma: if (!exact_sum(qa * qb, qc, &exact)) return false; break;
+    case kFma:
+      if (!exact_sum(qa * qb, qc, &exact)) return false;
+      break;
     case kDiv: *result = sign(candidate * qb - qa) * sign(qb); return true;
     case kRcp: *result = sign(candidate * qb - 1) * sign(qb); return true;
     default: *result = sign(candidate * candidate - qa); return true;  // sqrt: candidate >= 0
@@ -106,14 +187,16 @@ bool compare(Op op, F a, F b, F c, Quad candidate, int* result) {
 }
 
 template <typename F>
-void check_directed(Op op, const std::vector<F>& a, const std::vector<F>& b, const std::vector<F>& c) {
+void check_directed(Op op, const std::vector<F>& a, const std::vector<F>& b,
+                    const std::vector<F>& c) {
   const std::vector<F> got = run_rounded(op, a, b, c);
   const F inf = std::numeric_limits<F>::infinity();
   size_t checked = 0;
   for (size_t i = 0; i < a.size(); ++i) {
     const F rn = got[4 * i], rz = got[4 * i + 1], ru = got[4 * i + 2], rd = got[4 * i + 3];
-    INFO(kOpNames[op] << "(" << double(a[i]) << ", " << double(b[i]) << ", " << double(c[i]) << "): rn " << double(rn)
-                      << " rz " << double(rz) << " ru " << double(ru) << " rd " << double(rd));
+    INFO(kOpNames[op] << "(" << double(a[i]) << ", " << double(b[i]) << ", " << double(c[i])
+                      << "): rn " << double(rn) << " rz " << double(rz) << " ru " << double(ru)
+                      << " rd " << double(rd));
     int at_rd, above_rd, at_ru, below_ru, at_zero, at_mid;
     if (!compare(op, a[i], b[i], c[i], rd, &at_rd)) continue;  // not exact in __float128: skip
     ++checked;
@@ -163,7 +246,8 @@ void check_random_ops() {
   }
 }
 
-TEST_CASE("directed-rounding arithmetic brackets the exact result (float and double)", "[math][rounding]") {
+TEST_CASE("directed-rounding arithmetic brackets the exact result (float and double)",
+          "[math][rounding]") {
   if (!hip_test::kernels_supported()) return;
   check_random_ops<float>();
   check_random_ops<double>();
@@ -221,14 +305,33 @@ __global__ void int_conversions(const long long* in, float* f, double* d, int n)
   const int w = static_cast<int>(v);
   const unsigned uw = static_cast<unsigned>(v);
   float* o = f + 16 * i;
-  o[0] = __ll2float_rn(v); o[1] = __ll2float_rz(v); o[2] = __ll2float_ru(v); o[3] = __ll2float_rd(v);
-  o[4] = __ull2float_rn(u); o[5] = __ull2float_rz(u); o[6] = __ull2float_ru(u); o[7] = __ull2float_rd(u);
-  o[8] = __int2float_rn(w); o[9] = __int2float_rz(w); o[10] = __int2float_ru(w); o[11] = __int2float_rd(w);
-  o[12] = __uint2float_rn(uw); o[13] = __uint2float_rz(uw); o[14] = __uint2float_ru(uw); o[15] = __uint2float_rd(uw);
+  o[0] = __ll2float_rn(v);
+  o[1] = __ll2float_rz(v);
+  o[2] = __ll2float_ru(v);
+  o[3] = __ll2float_rd(v);
+  o[4] = __ull2float_rn(u);
+  o[5] = __ull2float_rz(u);
+  o[6] = __ull2float_ru(u);
+  o[7] = __ull2float_rd(u);
+  o[8] = __int2float_rn(w);
+  o[9] = __int2float_rz(w);
+  o[10] = __int2float_ru(w);
+  o[11] = __int2float_rd(w);
+  o[12] = __uint2float_rn(uw);
+  o[13] = __uint2float_rz(uw);
+  o[14] = __uint2float_ru(uw);
+  o[15] = __uint2float_rd(uw);
   double* p = d + 10 * i;
-  p[0] = __ll2double_rn(v); p[1] = __ll2double_rz(v); p[2] = __ll2double_ru(v); p[3] = __ll2double_rd(v);
-  p[4] = __ull2double_rn(u); p[5] = __ull2double_rz(u); p[6] = __ull2double_ru(u); p[7] = __ull2double_rd(u);
-  p[8] = __int2double_rn(w); p[9] = __uint2double_rn(uw);
+  p[0] = __ll2double_rn(v);
+  p[1] = __ll2double_rz(v);
+  p[2] = __ll2double_ru(v);
+  p[3] = __ll2double_rd(v);
+  p[4] = __ull2double_rn(u);
+  p[5] = __ull2double_rz(u);
+  p[6] = __ull2double_ru(u);
+  p[7] = __ull2double_rd(u);
+  p[8] = __int2double_rn(w);
+  p[9] = __uint2double_rn(uw);
 }
 
 // r4 = {rn, rz, ru, rd} of the exact integer value.
@@ -247,17 +350,31 @@ void check_four(const F* r4, Quad exact) {
   else CHECK(even_last_bit(rn));
 }
 
-TEST_CASE("integer to float and double conversions in each rounding direction", "[math][rounding]") {
+TEST_CASE("integer to float and double conversions in each rounding direction",
+          "[math][rounding]") {
   if (!hip_test::kernels_supported()) return;
-  std::vector<long long> v = {0, 1, -1, 16777217, -16777217, 16777219, (1LL << 53) + 1, -((1LL << 53) + 3),
-                              LLONG_MAX, LLONG_MIN, INT_MAX, INT_MIN, 0x7fffffbfLL, -0x7fffffbfLL};
+  std::vector<long long> v = {0,
+                              1,
+                              -1,
+                              16777217,
+                              -16777217,
+                              16777219,
+                              (1LL << 53) + 1,
+                              -((1LL << 53) + 3),
+                              LLONG_MAX,
+                              LLONG_MIN,
+                              INT_MAX,
+                              INT_MIN,
+                              0x7fffffbfLL,
+                              -0x7fffffbfLL};
   std::mt19937_64 gen(4);
   for (int i = 0; i < 300; ++i) v.push_back(static_cast<long long>(gen() >> (gen() % 64)));
   const int n = static_cast<int>(v.size());
   DeviceArray<long long> in(v);
   DeviceArray<float> f(16 * v.size());
   DeviceArray<double> d(10 * v.size());
-  HIP_LAUNCH_CHECK(int_conversions, grid_for(v.size()), dim3(kBlock), 0, 0, in.get(), f.get(), d.get(), n);
+  HIP_LAUNCH_CHECK(int_conversions, grid_for(v.size()), dim3(kBlock), 0, 0, in.get(), f.get(),
+                   d.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   const std::vector<float> fr = f.read();
   const std::vector<double> dr = d.read();
@@ -281,18 +398,43 @@ __global__ void float_conversions(const double* in, float* f, long long* w, int 
   const double x = in[i];
   const float y = static_cast<float>(x);
   float* o = f + 4 * i;
-  o[0] = __double2float_rn(x); o[1] = __double2float_rz(x); o[2] = __double2float_ru(x); o[3] = __double2float_rd(x);
+  o[0] = __double2float_rn(x);
+  o[1] = __double2float_rz(x);
+  o[2] = __double2float_ru(x);
+  o[3] = __double2float_rd(x);
   long long* r = w + 32 * i;
-  r[0] = __double2int_rn(x); r[1] = __double2int_rz(x); r[2] = __double2int_ru(x); r[3] = __double2int_rd(x);
-  r[4] = __double2uint_rn(x); r[5] = __double2uint_rz(x); r[6] = __double2uint_ru(x); r[7] = __double2uint_rd(x);
-  r[8] = __double2ll_rn(x); r[9] = __double2ll_rz(x); r[10] = __double2ll_ru(x); r[11] = __double2ll_rd(x);
-  r[12] = static_cast<long long>(__double2ull_rn(x)); r[13] = static_cast<long long>(__double2ull_rz(x));
-  r[14] = static_cast<long long>(__double2ull_ru(x)); r[15] = static_cast<long long>(__double2ull_rd(x));
-  r[16] = __float2int_rn(y); r[17] = __float2int_rz(y); r[18] = __float2int_ru(y); r[19] = __float2int_rd(y);
-  r[20] = __float2uint_rn(y); r[21] = __float2uint_rz(y); r[22] = __float2uint_ru(y); r[23] = __float2uint_rd(y);
-  r[24] = __float2ll_rn(y); r[25] = __float2ll_rz(y); r[26] = __float2ll_ru(y); r[27] = __float2ll_rd(y);
-  r[28] = static_cast<long long>(__float2ull_rn(y)); r[29] = static_cast<long long>(__float2ull_rz(y));
-  r[30] = static_cast<long long>(__float2ull_ru(y)); r[31] = static_cast<long long>(__float2ull_rd(y));
+  r[0] = __double2int_rn(x);
+  r[1] = __double2int_rz(x);
+  r[2] = __double2int_ru(x);
+  r[3] = __double2int_rd(x);
+  r[4] = __double2uint_rn(x);
+  r[5] = __double2uint_rz(x);
+  r[6] = __double2uint_ru(x);
+  r[7] = __double2uint_rd(x);
+  r[8] = __double2ll_rn(x);
+  r[9] = __double2ll_rz(x);
+  r[10] = __double2ll_ru(x);
+  r[11] = __double2ll_rd(x);
+  r[12] = static_cast<long long>(__double2ull_rn(x));
+  r[13] = static_cast<long long>(__double2ull_rz(x));
+  r[14] = static_cast<long long>(__double2ull_ru(x));
+  r[15] = static_cast<long long>(__double2ull_rd(x));
+  r[16] = __float2int_rn(y);
+  r[17] = __float2int_rz(y);
+  r[18] = __float2int_ru(y);
+  r[19] = __float2int_rd(y);
+  r[20] = __float2uint_rn(y);
+  r[21] = __float2uint_rz(y);
+  r[22] = __float2uint_ru(y);
+  r[23] = __float2uint_rd(y);
+  r[24] = __float2ll_rn(y);
+  r[25] = __float2ll_rz(y);
+  r[26] = __float2ll_ru(y);
+  r[27] = __float2ll_rd(y);
+  r[28] = static_cast<long long>(__float2ull_rn(y));
+  r[29] = static_cast<long long>(__float2ull_rz(y));
+  r[30] = static_cast<long long>(__float2ull_ru(y));
+  r[31] = static_cast<long long>(__float2ull_rd(y));
 }
 
 // The GPU's conversion: the integer nearest `rounded` within [lo, hi]; NaN gives 0.
@@ -300,17 +442,45 @@ long long clamp_to(long double rounded, long double lo, long double hi) {
   if (std::isnan(rounded)) return 0;
   if (rounded < lo) rounded = lo;
   if (rounded > hi) rounded = hi;
-  return rounded > static_cast<long double>(LLONG_MAX) ? static_cast<long long>(static_cast<unsigned long long>(rounded))
-                                                       : static_cast<long long>(rounded);
+  return rounded > static_cast<long double>(LLONG_MAX)
+           ? static_cast<long long>(static_cast<unsigned long long>(rounded))
+           : static_cast<long long>(rounded);
 }
 
-TEST_CASE("double to float, and float and double to integers, in each rounding direction", "[math][rounding]") {
+TEST_CASE("double to float, and float and double to integers, in each rounding direction",
+          "[math][rounding]") {
   if (!hip_test::kernels_supported()) return;
   using L = std::numeric_limits<double>;
-  std::vector<double> v = {0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 0.49999999999999994, 1.0 / 3, -2.0 / 3,
-                           1e-40, -1e-40, 1e39, -1e39, 2147483647.5, 2147483648.0, -2147483648.5, 4294967295.5,
-                           4294967296.0, 9.3e18, -9.3e18, 1.9e19, L::infinity(), -L::infinity(), L::quiet_NaN(),
-                           L::denorm_min(), L::max(), 16777217.0, 3.4028235677973366e38};
+  std::vector<double> v = {0.0,
+                           -0.0,
+                           0.5,
+                           1.5,
+                           2.5,
+                           -0.5,
+                           -1.5,
+                           -2.5,
+                           0.49999999999999994,
+                           1.0 / 3,
+                           -2.0 / 3,
+                           1e-40,
+                           -1e-40,
+                           1e39,
+                           -1e39,
+                           2147483647.5,
+                           2147483648.0,
+                           -2147483648.5,
+                           4294967295.5,
+                           4294967296.0,
+                           9.3e18,
+                           -9.3e18,
+                           1.9e19,
+                           L::infinity(),
+                           -L::infinity(),
+                           L::quiet_NaN(),
+                           L::denorm_min(),
+                           L::max(),
+                           16777217.0,
+                           3.4028235677973366e38};
   std::mt19937 gen(8);
   for (int i = 0; i < 300; ++i) {
     const double m = std::exp2(std::uniform_real_distribution<double>(-30, 66)(gen));
@@ -320,7 +490,8 @@ TEST_CASE("double to float, and float and double to integers, in each rounding d
   DeviceArray<double> in(v);
   DeviceArray<float> f(4 * v.size());
   DeviceArray<long long> w(32 * v.size());
-  HIP_LAUNCH_CHECK(float_conversions, grid_for(v.size()), dim3(kBlock), 0, 0, in.get(), f.get(), w.get(), n);
+  HIP_LAUNCH_CHECK(float_conversions, grid_for(v.size()), dim3(kBlock), 0, 0, in.get(), f.get(),
+                   w.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   const std::vector<float> fr = f.read();
   const std::vector<long long> wr = w.read();
@@ -332,7 +503,8 @@ TEST_CASE("double to float, and float and double to integers, in each rounding d
       for (int m = 0; m < 4; ++m) CHECK(std::isnan(r4[m]));
     } else if (std::isinf(x) || std::fabs(x) > std::numeric_limits<float>::max()) {
       // Beyond float's range: the infinity in its direction and in nearest, else the largest float.
-      const float big = std::numeric_limits<float>::max(), inf = std::numeric_limits<float>::infinity();
+      const float big = std::numeric_limits<float>::max(),
+                  inf = std::numeric_limits<float>::infinity();
       const bool up = x > 0;
       CHECK(r4[0] == std::copysign(inf, x));  // every such input is at least FLT_MAX + ulp/2
       CHECK(r4[1] == (std::isinf(x) ? std::copysign(inf, x) : std::copysign(big, x)));
@@ -345,14 +517,17 @@ TEST_CASE("double to float, and float and double to integers, in each rounding d
     for (int part = 0; part < 2; ++part) {
       const long double src = part == 0 ? static_cast<long double>(x) : static_cast<long double>(y);
       const long double nearest = std::isfinite(src) && std::fabs(src - std::trunc(src)) == 0.5L
-                                      ? 2 * std::round(src / 2)
-                                      : std::round(src);
+                                    ? 2 * std::round(src / 2)
+                                    : std::round(src);
       const long double rounded[4] = {nearest, std::trunc(src), std::ceil(src), std::floor(src)};
-      const long double bounds[4][2] = {{INT_MIN, INT_MAX}, {0, UINT_MAX}, {LLONG_MIN, LLONG_MAX}, {0, ULLONG_MAX}};
+      const long double bounds[4][2] = {
+          {INT_MIN, INT_MAX}, {0, UINT_MAX}, {LLONG_MIN, LLONG_MAX}, {0, ULLONG_MAX}};
       for (int type = 0; type < 4; ++type)
         for (int m = 0; m < 4; ++m) {
-          INFO("source " << (part ? "float" : "double") << ", integer type " << type << ", mode " << m);
-          CHECK(wr[32 * i + 16 * part + 4 * type + m] == clamp_to(rounded[m], bounds[type][0], bounds[type][1]));
+          INFO("source " << (part ? "float" : "double") << ", integer type " << type << ", mode "
+                         << m);
+          CHECK(wr[32 * i + 16 * part + 4 * type + m] ==
+                clamp_to(rounded[m], bounds[type][0], bounds[type][1]));
         }
     }
   }

@@ -27,7 +27,8 @@ static_assert(is_same_v<decltype(max(1u, 2u)), unsigned>);
 constexpr int kClassified = 8;
 constexpr int kValues = 16;
 
-__global__ void classify(const float* x, const double* d, int* flags, float* fv, double* dv, int n) {
+__global__ void classify(const float* x, const double* d, int* flags, float* fv, double* dv,
+                         int n) {
   const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= n) return;
   const float v = x[i];
@@ -82,7 +83,8 @@ __global__ void classify(const float* x, const double* d, int* flags, float* fv,
   p[15] = tgamma(fmin(fabs(w), 20.0));
 }
 
-TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics, C library extras", "[math]") {
+TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics, C library extras",
+          "[math]") {
   if (!hip_test::kernels_supported()) return;
   const std::vector<float> x = edge_and_random<float>(200, -20, 8);
   std::vector<double> d(x.begin(), x.end());
@@ -90,7 +92,8 @@ TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics,
   DeviceArray<float> dx(x), fv(kValues * x.size());
   DeviceArray<double> dd(d), dv(kValues * x.size());
   DeviceArray<int> flags(kClassified * x.size());
-  HIP_LAUNCH_CHECK(classify, grid_for(x.size()), dim3(kBlock), 0, 0, dx.get(), dd.get(), flags.get(), fv.get(), dv.get(), n);
+  HIP_LAUNCH_CHECK(classify, grid_for(x.size()), dim3(kBlock), 0, 0, dx.get(), dd.get(),
+                   flags.get(), fv.get(), dv.get(), n);
   HIP_CHECK(hipDeviceSynchronize());
   const std::vector<int> f = flags.read();
   const std::vector<float> fo = fv.read();
@@ -108,14 +111,22 @@ TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics,
     const long double lv = v;
     // Fast intrinsics are the full functions here: 1 ulp against long double (sin/cos on
     // |x| < 2^8, where the reference's own reduction is exact enough); exact for the rest.
-    const float expected[kValues] = {std::fabs(v), std::fabs(v), static_cast<float>(std::sqrt(std::fabs(lv))),
-                                     static_cast<float>(std::exp(lv)), static_cast<float>(std::log(std::fabs(lv))),
-                                     static_cast<float>(std::sin(lv)), static_cast<float>(std::cos(lv)),
-                                     static_cast<float>(std::pow(std::fabs(lv), 0.75L)), v / 3.0f,
+    const float expected[kValues] = {std::fabs(v),
+                                     std::fabs(v),
+                                     static_cast<float>(std::sqrt(std::fabs(lv))),
+                                     static_cast<float>(std::exp(lv)),
+                                     static_cast<float>(std::log(std::fabs(lv))),
+                                     static_cast<float>(std::sin(lv)),
+                                     static_cast<float>(std::cos(lv)),
+                                     static_cast<float>(std::pow(std::fabs(lv), 0.75L)),
+                                     v / 3.0f,
                                      v >= 0 ? (v <= 1 ? v : 1.0f) : 0.0f,  // NaN saturates to 0
-                                     std::fmin(v, 0.25f), std::fmax(v, 0.25f),
-                                     static_cast<float>(std::pow(10.0L, lv)), static_cast<float>(std::log2(std::fabs(lv))),
-                                     static_cast<float>(std::sin(lv)), static_cast<float>(std::cos(lv))};
+                                     std::fmin(v, 0.25f),
+                                     std::fmax(v, 0.25f),
+                                     static_cast<float>(std::pow(10.0L, lv)),
+                                     static_cast<float>(std::log2(std::fabs(lv))),
+                                     static_cast<float>(std::sin(lv)),
+                                     static_cast<float>(std::cos(lv))};
     const int tolerance[kValues] = {0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
     for (int k = 0; k < kValues; ++k) {
       INFO("float result " << k << ": got " << o[k] << ", want " << expected[k]);
@@ -126,11 +137,23 @@ TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics,
     const double fr = std::frexp(w, &e);
     int quo = 0;
     double whole;
-    const double dexpected[kValues] = {std::fabs(w), ::j0(w), ::j1(w), ::jn(3, w), std::pow(10.0, w), w / 7.0,
-                                       std::fmin(w, 0.25), std::fmax(w, 0.25),
-                                       static_cast<double>(std::pow(static_cast<long double>(w), 3)), std::ldexp(w, 3),
-                                       fr + e, std::remquo(w, 1.5, &quo), std::nextafter(w, 0.0), std::fmod(w, 1.5),
-                                       std::modf(w, &whole), std::tgamma(std::fmin(std::fabs(w), 20.0))};
+    const double dexpected[kValues] = {
+        std::fabs(w),
+        ::j0(w),
+        ::j1(w),
+        ::jn(3, w),
+        std::pow(10.0, w),
+        w / 7.0,
+        std::fmin(w, 0.25),
+        std::fmax(w, 0.25),
+        static_cast<double>(std::pow(static_cast<long double>(w), 3)),
+        std::ldexp(w, 3),
+        fr + e,
+        std::remquo(w, 1.5, &quo),
+        std::nextafter(w, 0.0),
+        std::fmod(w, 1.5),
+        std::modf(w, &whole),
+        std::tgamma(std::fmin(std::fabs(w), 20.0))};
     // exp10 and powi: 1 ulp (pow); the rest are the same C library functions or exact.
     const int dtolerance[kValues] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
     for (int k = 0; k < kValues; ++k) {

@@ -58,7 +58,8 @@ TEST_CASE("Language_pageable_copies_DeviceToHostDoneWhenTheCallReturns") {
   hip_test::Stream stream;
   hip_test::Gate gate;
   gate.launch(stream.get());
-  HIP_LAUNCH_CHECK(fill_pattern, dim3(kCount / 256), dim3(256), 0, stream.get(), device.get(), kCount);
+  HIP_LAUNCH_CHECK(fill_pattern, dim3(kCount / 256), dim3(256), 0, stream.get(), device.get(),
+                   kCount);
   std::vector<int> host(kCount, -1);  // pageable
   REQUIRE(gate.wait_started());
   // The copy waits behind the gate; the call can return only once another thread opens it.
@@ -66,8 +67,8 @@ TEST_CASE("Language_pageable_copies_DeviceToHostDoneWhenTheCallReturns") {
     hip_test::sleep_ms(100);
     gate.open();
   });
-  const hipError_t copied =
-      hipMemcpyAsync(host.data(), device.get(), device.bytes(), hipMemcpyDeviceToHost, stream.get());
+  const hipError_t copied = hipMemcpyAsync(host.data(), device.get(), device.bytes(),
+                                           hipMemcpyDeviceToHost, stream.get());
   std::vector<int> seen = host;  // right after the call, before any synchronize
   opener.join();
   REQUIRE(copied == hipSuccess);
@@ -83,14 +84,16 @@ TEST_CASE("Language_pageable_copies_PinnedStaysAsynchronous") {
   hip_test::DeviceBuffer<int> device(kCount);
   hip_test::PinnedBuffer<int> pinned(kCount);
   std::vector<int> registered_storage(kCount, 0);
-  HIP_CHECK(hipHostRegister(registered_storage.data(), kCount * sizeof(int), hipHostRegisterDefault));
+  HIP_CHECK(
+      hipHostRegister(registered_storage.data(), kCount * sizeof(int), hipHostRegisterDefault));
   for (size_t i = 0; i < kCount; ++i) pinned[i] = pattern(i);
   hip_test::Stream stream;
   hip_test::Gate gate;
   gate.launch(stream.get());
-  HIP_CHECK(hipMemcpyAsync(device.get(), pinned.get(), pinned.bytes(), hipMemcpyHostToDevice, stream.get()));
-  HIP_CHECK(hipMemcpyAsync(registered_storage.data(), device.get(), device.bytes(), hipMemcpyDeviceToHost,
+  HIP_CHECK(hipMemcpyAsync(device.get(), pinned.get(), pinned.bytes(), hipMemcpyHostToDevice,
                            stream.get()));
+  HIP_CHECK(hipMemcpyAsync(registered_storage.data(), device.get(), device.bytes(),
+                           hipMemcpyDeviceToHost, stream.get()));
   // Both calls returned while the gate still holds the stream.
   REQUIRE(gate.state() == hip_test::Gate::kNotFinished);
   gate.open();

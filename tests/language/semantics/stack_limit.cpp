@@ -17,7 +17,8 @@ constexpr int kThreads = 32;
 
 __global__ void big_frame(int* out) {
   volatile unsigned char local[kLocalBytes];
-  for (size_t i = 0; i < kLocalBytes; i += 512) local[i] = static_cast<unsigned char>(threadIdx.x + i / 512);
+  for (size_t i = 0; i < kLocalBytes; i += 512)
+    local[i] = static_cast<unsigned char>(threadIdx.x + i / 512);
   __syncthreads();
   unsigned sum = 0;
   for (size_t i = 0; i < kLocalBytes; i += 512) sum += local[i];

@@ -12,11 +12,15 @@ namespace {
 constexpr unsigned kBlocks = 64, kThreads = 128, kN = kBlocks * kThreads;
 
 // Overload resolution as with AMD's non-template overloads: the value converts to the pointee.
-static_assert(std::is_same<decltype(atomicAdd(static_cast<unsigned*>(nullptr), 1)), unsigned>::value);
+static_assert(
+    std::is_same<decltype(atomicAdd(static_cast<unsigned*>(nullptr), 1)), unsigned>::value);
 static_assert(std::is_same<decltype(atomicAdd(static_cast<float*>(nullptr), 1.0)), float>::value);
-static_assert(std::is_same<decltype(atomicMax(static_cast<long long*>(nullptr), 1)), long long>::value);
-static_assert(std::is_same<decltype(atomicSub_block(static_cast<unsigned long*>(nullptr), 1)), unsigned long>::value);
-static_assert(std::is_same<decltype(atomicCAS_system(static_cast<double*>(nullptr), 0, 1.0f)), double>::value);
+static_assert(
+    std::is_same<decltype(atomicMax(static_cast<long long*>(nullptr), 1)), long long>::value);
+static_assert(std::is_same<decltype(atomicSub_block(static_cast<unsigned long*>(nullptr), 1)),
+                           unsigned long>::value);
+static_assert(std::is_same<decltype(atomicCAS_system(static_cast<double*>(nullptr), 0, 1.0f)),
+                           double>::value);
 
 // A spread of values per thread: negative ones for signed types and floating point.
 template <class T>
@@ -26,13 +30,16 @@ T key(unsigned tid) {
   return static_cast<T>(k);
 }
 template <class T>
-T small(unsigned tid) { return static_cast<T>(tid % 13 + 1); }
+T small(unsigned tid) {
+  return static_cast<T>(tid % 13 + 1);
+}
 // Bit patterns are built unsigned (no shift into a sign bit), then converted.
 template <class T>
 T and_mask(unsigned tid) {
   using U = std::make_unsigned_t<T>;
   constexpr unsigned bits = sizeof(T) * 8;
-  return tid % 97 == 0 ? static_cast<T>(static_cast<U>(~(U(1) << (tid / 97 % bits)))) : static_cast<T>(~U(0));
+  return tid % 97 == 0 ? static_cast<T>(static_cast<U>(~(U(1) << (tid / 97 % bits))))
+                       : static_cast<T>(~U(0));
 }
 template <class T>
 T or_bit(unsigned tid) {
@@ -95,11 +102,11 @@ void cas_increment(T* p, Cas cas) {
   }
 }
 
-#define EVERY_SCOPE(op, slot, ...)          \
-  do {                                      \
-    op(&(slot)[0], __VA_ARGS__);            \
-    op##_block(&(slot)[1], __VA_ARGS__);    \
-    op##_system(&(slot)[2], __VA_ARGS__);   \
+#define EVERY_SCOPE(op, slot, ...)        \
+  do {                                    \
+    op(&(slot)[0], __VA_ARGS__);          \
+    op##_block(&(slot)[1], __VA_ARGS__);  \
+    op##_system(&(slot)[2], __VA_ARGS__); \
   } while (0)
 
 template <class T>
@@ -167,9 +174,9 @@ void run_every_op(Launch launch) {
 
 TEST_CASE("language_types_atomics_every_type_and_scope_contended") {
   if (!hip_test::kernels_supported()) return;
-#define RUN_EVERY_OP(T, kernel)                                                     \
-  run_every_op<T>([](Slots<T>* slots, T* olds) {                                    \
-    HIP_LAUNCH_CHECK(kernel, dim3(kBlocks), dim3(kThreads), 0, 0, slots, olds);     \
+#define RUN_EVERY_OP(T, kernel)                                                 \
+  run_every_op<T>([](Slots<T>* slots, T* olds) {                                \
+    HIP_LAUNCH_CHECK(kernel, dim3(kBlocks), dim3(kThreads), 0, 0, slots, olds); \
   })
   SECTION("int") { RUN_EVERY_OP(int, ops_int); }
   SECTION("unsigned int") { RUN_EVERY_OP(unsigned int, ops_uint); }

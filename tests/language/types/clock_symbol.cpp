@@ -103,7 +103,8 @@ TEST_CASE("language_types_wall_clock64_runs_at_the_reported_wall_clock_rate") {
   // The raw interval encloses the wall one; a wrong rate (e.g. the core clock's) is off by far
   // more than this loose bound, which only allows for being descheduled between reads.
   const double ratio = wall_seconds / raw_outer;
-  INFO("wall_clock64 seconds / CLOCK_MONOTONIC_RAW seconds = " << ratio << " at " << rate_khz << " kHz");
+  INFO("wall_clock64 seconds / CLOCK_MONOTONIC_RAW seconds = " << ratio << " at " << rate_khz
+                                                               << " kHz");
   REQUIRE(ratio > 0.8);
   REQUIRE(ratio < 1.05);
 }

@@ -24,7 +24,8 @@ void require_close(C got, std::complex<R> expected) {
   REQUIRE(std::abs(got.y - expected.imag()) <= tol * scale);
 }
 
-const float samples[][2] = {{1.5f, -2.0f}, {-0.25f, 3.0f}, {4.0f, 0.5f}, {-3.0f, -1.0f}, {0.0f, 2.0f}};
+const float samples[][2] = {
+    {1.5f, -2.0f}, {-0.25f, 3.0f}, {4.0f, 0.5f}, {-3.0f, -1.0f}, {0.0f, 2.0f}};
 
 }  // namespace
 
@@ -89,7 +90,8 @@ TEST_CASE("language_types_hip_complex_double_and_conversions") {
 }
 
 namespace {
-__global__ void complex_kernel(const hipFloatComplex* a, const hipFloatComplex* b, hipFloatComplex* out) {
+__global__ void complex_kernel(const hipFloatComplex* a, const hipFloatComplex* b,
+                               hipFloatComplex* out) {
   unsigned i = threadIdx.x;
   out[i] = hipCfmaf(a[i], b[i], hipCdivf(a[i], b[i]));
 }

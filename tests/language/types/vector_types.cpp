@@ -13,9 +13,12 @@ constexpr int rank_of = static_cast<int>(sizeof(V) / sizeof(typename V::value_ty
 
 template <class V>
 typename V::value_type& comp(V& v, int i) {
-  if constexpr (rank_of<V> > 3) if (i == 3) return v.w;
-  if constexpr (rank_of<V> > 2) if (i == 2) return v.z;
-  if constexpr (rank_of<V> > 1) if (i == 1) return v.y;
+  if constexpr (rank_of < V >> 3)
+    if (i == 3) return v.w;
+  if constexpr (rank_of < V >> 2)
+    if (i == 2) return v.z;
+  if constexpr (rank_of < V >> 1)
+    if (i == 1) return v.y;
   return v.x;
 }
 template <class V>
@@ -57,19 +60,19 @@ V broadcast(typename V::value_type s) {
   return v;
 }
 
-#define CHECK_BINARY(op)                                                               \
-  do {                                                                                 \
-    INFO("operator " #op);                                                             \
-    auto f = [](auto p, auto q) { return p op q; };                                    \
-    require_zip(V(a op b), a, b, f);                                                   \
-    require_zip(V(a op s), a, broadcast<V>(s), f);                                     \
-    require_zip(V(s op b), broadcast<V>(s), b, f);                                     \
-    V c = a;                                                                           \
-    c op## = b;                                                                        \
-    require_zip(c, a, b, f);                                                           \
-    c = a;                                                                             \
-    c op## = s;                                                                        \
-    require_zip(c, a, broadcast<V>(s), f);                                             \
+#define CHECK_BINARY(op)                            \
+  do {                                              \
+    INFO("operator " #op);                          \
+    auto f = [](auto p, auto q) { return p op q; }; \
+    require_zip(V(a op b), a, b, f);                \
+    require_zip(V(a op s), a, broadcast<V>(s), f);  \
+    require_zip(V(s op b), broadcast<V>(s), b, f);  \
+    V c = a;                                        \
+    c op## = b;                                     \
+    require_zip(c, a, b, f);                        \
+    c = a;                                          \
+    c op## = s;                                     \
+    require_zip(c, a, broadcast<V>(s), f);          \
   } while (0)
 
 template <class V>
@@ -146,7 +149,7 @@ void check_type() {
   if constexpr (element_is_integer<V>::value) check_integer_operators<V>();
 }
 
-#define CHECK_FAMILY(base, T)           \
+#define CHECK_FAMILY(base, T)                      \
   SECTION(#base "1") { check_type<base##1, T>(); } \
   SECTION(#base "2") { check_type<base##2, T>(); } \
   SECTION(#base "3") { check_type<base##3, T>(); } \
@@ -154,20 +157,12 @@ void check_type() {
 
 }  // namespace
 
-TEST_CASE("language_types_vector_operators_match_componentwise_host_results") {
-  CHECK_FAMILY(char, char)
-  CHECK_FAMILY(uchar, unsigned char)
-  CHECK_FAMILY(short, short)
-  CHECK_FAMILY(ushort, unsigned short)
-  CHECK_FAMILY(int, int)
-  CHECK_FAMILY(uint, unsigned int)
-  CHECK_FAMILY(long, long)
-  CHECK_FAMILY(ulong, unsigned long)
-  CHECK_FAMILY(longlong, long long)
-  CHECK_FAMILY(ulonglong, unsigned long long)
-  CHECK_FAMILY(float, float)
-  CHECK_FAMILY(double, double)
-}
+TEST_CASE("language_types_vector_operators_match_componentwise_host_results"){
+    CHECK_FAMILY(char, char) CHECK_FAMILY(uchar, unsigned char) CHECK_FAMILY(short, short)
+        CHECK_FAMILY(ushort, unsigned short) CHECK_FAMILY(int, int) CHECK_FAMILY(uint, unsigned int)
+            CHECK_FAMILY(long, long) CHECK_FAMILY(ulong, unsigned long)
+                CHECK_FAMILY(longlong, long long) CHECK_FAMILY(ulonglong, unsigned long long)
+                    CHECK_FAMILY(float, float) CHECK_FAMILY(double, double)}
 
 TEST_CASE("language_types_vector_make_and_component_constructors") {
   const float4 f = make_float4(1.5f, -2.0f, 3.25f, 4.0f);
@@ -207,7 +202,8 @@ TEST_CASE("language_types_vector_operators_in_a_kernel") {
   hip_test::DeviceBuffer<int3> db(n), dio(n);
   HIP_CHECK(hipMemcpy(da.get(), a.data(), da.bytes(), hipMemcpyHostToDevice));
   HIP_CHECK(hipMemcpy(db.get(), b.data(), db.bytes(), hipMemcpyHostToDevice));
-  HIP_LAUNCH_CHECK(vector_kernel, dim3(n / 64), dim3(64), 0, 0, da.get(), db.get(), dfo.get(), dio.get());
+  HIP_LAUNCH_CHECK(vector_kernel, dim3(n / 64), dim3(64), 0, 0, da.get(), db.get(), dfo.get(),
+                   dio.get());
   std::vector<float4> fo(n);
   std::vector<int3> io(n);
   HIP_CHECK(hipMemcpy(fo.data(), dfo.get(), dfo.bytes(), hipMemcpyDeviceToHost));

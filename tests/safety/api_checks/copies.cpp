@@ -33,10 +33,13 @@ bool all_bytes(const std::vector<unsigned char>& v, unsigned char value) {
 TEST_CASE("Item1_memcpy_to_freed_device_pointer") {
   std::vector<unsigned char> host(1 << 20, 0x5a);
   void* small = freed_device_pointer(kSmall);
-  HIP_CHECK_ERROR(hipMemcpy(small, host.data(), kSmall, hipMemcpyHostToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(small, host.data(), kSmall, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
   void* large = freed_device_pointer(1 << 20);
-  HIP_CHECK_ERROR(hipMemcpy(large, host.data(), 1 << 20, hipMemcpyHostToDevice), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy(host.data(), small, kSmall, hipMemcpyDeviceToHost), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(large, host.data(), 1 << 20, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(host.data(), small, kSmall, hipMemcpyDeviceToHost),
+                  hipErrorInvalidValue);
   CHECK(all_bytes(host, 0x5a));
   HIP_CHECK_ERROR(hipMemcpyHtoD(small, host.data(), kSmall), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyDtoH(host.data(), small, kSmall), hipErrorInvalidValue);
@@ -51,8 +54,10 @@ TEST_CASE("Item1_memcpy_to_freed_device_pointer") {
 TEST_CASE("Item1_memcpy_dtod_on_freed_pointer") {
   hip_test::DeviceBuffer<unsigned char> live(kSmall);
   void* dead = freed_device_pointer(kSmall);
-  HIP_CHECK_ERROR(hipMemcpy(dead, live.get(), kSmall, hipMemcpyDeviceToDevice), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy(live.get(), dead, kSmall, hipMemcpyDeviceToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(dead, live.get(), kSmall, hipMemcpyDeviceToDevice),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(live.get(), dead, kSmall, hipMemcpyDeviceToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyDtoD(dead, live.get(), kSmall), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyDtoDAsync(live.get(), dead, kSmall, nullptr), hipErrorInvalidValue);
   int device = 0;
@@ -66,8 +71,10 @@ TEST_CASE("Item1_memcpy_dtod_on_freed_pointer") {
 TEST_CASE("Item1_one_byte_copy_past_allocation_end") {
   hip_test::DeviceBuffer<unsigned char> d(kSmall);
   unsigned char byte = 1;
-  HIP_CHECK_ERROR(hipMemcpy(d.get() + kSmall, &byte, 1, hipMemcpyHostToDevice), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy(&byte, d.get() + kSmall, 1, hipMemcpyDeviceToHost), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(d.get() + kSmall, &byte, 1, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(&byte, d.get() + kSmall, 1, hipMemcpyDeviceToHost),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemset(d.get() + kSmall, 0, 1), hipErrorInvalidValue);
   CHECK(byte == 1);
   // The last byte inside is fine.
@@ -76,16 +83,19 @@ TEST_CASE("Item1_one_byte_copy_past_allocation_end") {
 
 TEST_CASE("Item1_device_kind_on_plain_host_memory_writes_nothing") {
   std::vector<unsigned char> plain(kSmall, 0x11), src(kSmall, 0x22);
-  HIP_CHECK_ERROR(hipMemcpy(plain.data(), src.data(), kSmall, hipMemcpyHostToDevice), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy(plain.data(), src.data(), kSmall, hipMemcpyDeviceToDevice), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(plain.data(), src.data(), kSmall, hipMemcpyHostToDevice),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemcpy(plain.data(), src.data(), kSmall, hipMemcpyDeviceToDevice),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemset(plain.data(), 0x33, kSmall), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemsetAsync(plain.data(), 0x33, kSmall, nullptr), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemsetD32(plain.data(), 0x33, kSmall / 4), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemset2D(plain.data(), 64, 0x33, 64, 4), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpy2D(plain.data(), 64, src.data(), 64, 64, 4, hipMemcpyHostToDevice),
                   hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpy2DAsync(src.data(), 64, plain.data(), 64, 64, 4, hipMemcpyDeviceToHost, nullptr),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemcpy2DAsync(src.data(), 64, plain.data(), 64, 64, 4, hipMemcpyDeviceToHost, nullptr),
+      hipErrorInvalidValue);
   hipMemcpy3DParms p{};
   p.srcPtr = make_hipPitchedPtr(src.data(), 64, 64, 4);
   p.dstPtr = make_hipPitchedPtr(plain.data(), 64, 64, 4);
@@ -93,8 +103,9 @@ TEST_CASE("Item1_device_kind_on_plain_host_memory_writes_nothing") {
   p.kind = hipMemcpyHostToDevice;
   HIP_CHECK_ERROR(hipMemcpy3D(&p), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpy3DAsync(&p, nullptr), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemset3D(make_hipPitchedPtr(plain.data(), 64, 64, 4), 0x33, make_hipExtent(64, 4, 2)),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemset3D(make_hipPitchedPtr(plain.data(), 64, 64, 4), 0x33, make_hipExtent(64, 4, 2)),
+      hipErrorInvalidValue);
   HIP_CHECK(hipDeviceSynchronize());
   CHECK(all_bytes(plain, 0x11));
   CHECK(all_bytes(src, 0x22));
@@ -148,7 +159,8 @@ TEST_CASE("Item2_memset_count_overflow") {
   HIP_CHECK_ERROR(hipMemsetD8(d.get(), 0xff, SIZE_MAX), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemsetD2D16(d.get(), 64, 0xffff, wrap16, 1), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemsetD2D32(d.get(), 64, 0xffffffffu, wrap32, 1), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemsetD2D8Async(d.get(), SIZE_MAX / 2, 0xff, 16, 4, nullptr), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemsetD2D8Async(d.get(), SIZE_MAX / 2, 0xff, 16, 4, nullptr),
+                  hipErrorInvalidValue);
   HIP_CHECK(hipDeviceSynchronize());
   std::vector<unsigned char> back(kSmall, 1);
   HIP_CHECK(hipMemcpy(back.data(), d.get(), kSmall, hipMemcpyDeviceToHost));

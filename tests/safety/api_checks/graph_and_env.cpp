@@ -12,8 +12,8 @@
 extern "C" {
 void** __hipRegisterFatBinary(const void* data);
 void __hipUnregisterFatBinary(void** modules);
-void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, uint3*, uint3*, dim3*, dim3*,
-                           int*);
+void __hipRegisterFunction(void**, const void*, char*, const char*, unsigned int, uint3*, uint3*,
+                           dim3*, dim3*, int*);
 }
 
 namespace {
@@ -23,15 +23,15 @@ class GpuOnlyProgram {
  public:
   GpuOnlyProgram() {
     std::vector<std::byte> fake(64, std::byte{0});
-    bundle_ = weft::codeobj::write_bundle({{"host-x86_64-unknown-linux", {}},
-                                           {"hipv4-amdgcn-amd-amdhsa--gfx90a", fake}});
+    bundle_ = weft::codeobj::write_bundle(
+        {{"host-x86_64-unknown-linux", {}}, {"hipv4-amdgcn-amd-amdhsa--gfx90a", fake}});
     wrapper_.binary = bundle_.data();
     handle_ = __hipRegisterFatBinary(&wrapper_);
   }
   ~GpuOnlyProgram() { __hipUnregisterFatBinary(handle_); }
   void function(const void* key, const char* name) {
-    __hipRegisterFunction(handle_, key, const_cast<char*>(name), name, ~0u, nullptr, nullptr, nullptr, nullptr,
-                          nullptr);
+    __hipRegisterFunction(handle_, key, const_cast<char*>(name), name, ~0u, nullptr, nullptr,
+                          nullptr, nullptr, nullptr);
   }
 
  private:
@@ -54,8 +54,9 @@ struct Agents {
 
 // Runs the helper with `env` (assignments for env(1)) and parses what it printed.
 Agents agents_with(const std::string& env) {
-  std::string command = "env -u HIP_VISIBLE_DEVICES -u CUDA_VISIBLE_DEVICES -u ROCR_VISIBLE_DEVICES " + env +
-                        " '" WEFT_VISIBLE_DEVICES_HELPER "'";
+  std::string command =
+      "env -u HIP_VISIBLE_DEVICES -u CUDA_VISIBLE_DEVICES -u ROCR_VISIBLE_DEVICES " + env +
+      " '" WEFT_VISIBLE_DEVICES_HELPER "'";
   Agents a;
   std::FILE* out = popen(command.c_str(), "r");
   if (!out) return a;
@@ -144,10 +145,14 @@ TEST_CASE("Item10_invalid_visible_devices_entries") {
   // HIP (as CUDA): the list is read up to its first invalid entry; the CPU agent
   // is weft's own and stays visible.
   const Case cases[] = {
-      {"HIP_VISIBLE_DEVICES=", 0},          {"HIP_VISIBLE_DEVICES=-1", 0},
-      {"HIP_VISIBLE_DEVICES=x", 0},         {"HIP_VISIBLE_DEVICES=0,x,1", first},
-      {"HIP_VISIBLE_DEVICES=0,-1,1", first}, {"HIP_VISIBLE_DEVICES=" + n, 0},
-      {"HIP_VISIBLE_DEVICES=" + n + ",0", 0}, {"HIP_VISIBLE_DEVICES=0," + n, first},
+      {"HIP_VISIBLE_DEVICES=", 0},
+      {"HIP_VISIBLE_DEVICES=-1", 0},
+      {"HIP_VISIBLE_DEVICES=x", 0},
+      {"HIP_VISIBLE_DEVICES=0,x,1", first},
+      {"HIP_VISIBLE_DEVICES=0,-1,1", first},
+      {"HIP_VISIBLE_DEVICES=" + n, 0},
+      {"HIP_VISIBLE_DEVICES=" + n + ",0", 0},
+      {"HIP_VISIBLE_DEVICES=0," + n, first},
       {"CUDA_VISIBLE_DEVICES=-1", 0},
   };
   for (const Case& c : cases) {

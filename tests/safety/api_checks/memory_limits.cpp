@@ -70,8 +70,10 @@ TEST_CASE("Item10_mem_advise_on_mmap_memory") {
   REQUIRE(map != MAP_FAILED);
   int device = 0;
   HIP_CHECK(hipGetDevice(&device));
-  HIP_CHECK_ERROR(hipMemAdvise(map, 4 * page, hipMemAdviseSetReadMostly, device), hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemAdvise(map, page, hipMemAdviseSetPreferredLocation, device), hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemAdvise(map, 4 * page, hipMemAdviseSetReadMostly, device),
+                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(hipMemAdvise(map, page, hipMemAdviseSetPreferredLocation, device),
+                  hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemPrefetchAsync(map, page, device, nullptr), hipErrorInvalidValue);
   munmap(map, 4 * page);
 }

@@ -18,7 +18,8 @@ TEST_CASE("Item4_single_source_device_variables_still_work") {
   HIP_CHECK(hipMemcpyToSymbol(g_table, values, sizeof values, 0, hipMemcpyHostToDevice));
   for (int i = 0; i < 16; ++i) REQUIRE(g_table[i] == 3 * i + 1);
   int back[4] = {};
-  HIP_CHECK(hipMemcpyFromSymbol(back, g_table, sizeof back, 8 * sizeof(int), hipMemcpyDeviceToHost));
+  HIP_CHECK(
+      hipMemcpyFromSymbol(back, g_table, sizeof back, 8 * sizeof(int), hipMemcpyDeviceToHost));
   CHECK(back[0] == 25);
   CHECK(back[3] == 34);
   float c[4] = {0.5f, 1.5f, 2.5f, 3.5f};
@@ -37,10 +38,12 @@ TEST_CASE("Item4_single_source_device_variables_still_work") {
 
 TEST_CASE("Item4_copy_past_the_variable") {
   int values[16] = {};
-  HIP_CHECK_ERROR(hipMemcpyToSymbol(g_table, values, sizeof values, sizeof(int), hipMemcpyHostToDevice),
-                  hipErrorInvalidValue);
-  HIP_CHECK_ERROR(hipMemcpyFromSymbol(values, g_table, 8, sizeof g_table - 4, hipMemcpyDeviceToHost),
-                  hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemcpyToSymbol(g_table, values, sizeof values, sizeof(int), hipMemcpyHostToDevice),
+      hipErrorInvalidValue);
+  HIP_CHECK_ERROR(
+      hipMemcpyFromSymbol(values, g_table, 8, sizeof g_table - 4, hipMemcpyDeviceToHost),
+      hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemcpyToSymbol(g_table, values, 4, SIZE_MAX - 2, hipMemcpyHostToDevice),
                   hipErrorInvalidValue);
 }
@@ -53,13 +56,17 @@ TEST_CASE("Item4_stack_and_heap_addresses_are_no_symbol") {
   const void* stack_symbol = on_stack;
   const void* heap_symbol = on_heap.get();
   for (const void* symbol : {stack_symbol, heap_symbol}) {
-    HIP_CHECK_ERROR(hipMemcpyToSymbol(symbol, src, sizeof src, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
-    HIP_CHECK_ERROR(hipMemcpyToSymbolAsync(symbol, src, sizeof src, 0, hipMemcpyHostToDevice, nullptr),
+    HIP_CHECK_ERROR(hipMemcpyToSymbol(symbol, src, sizeof src, 0, hipMemcpyHostToDevice),
                     hipErrorInvalidSymbol);
+    HIP_CHECK_ERROR(
+        hipMemcpyToSymbolAsync(symbol, src, sizeof src, 0, hipMemcpyHostToDevice, nullptr),
+        hipErrorInvalidSymbol);
     int out[4] = {};
-    HIP_CHECK_ERROR(hipMemcpyFromSymbol(out, symbol, sizeof out, 0, hipMemcpyDeviceToHost), hipErrorInvalidSymbol);
-    HIP_CHECK_ERROR(hipMemcpyFromSymbolAsync(out, symbol, sizeof out, 0, hipMemcpyDeviceToHost, nullptr),
+    HIP_CHECK_ERROR(hipMemcpyFromSymbol(out, symbol, sizeof out, 0, hipMemcpyDeviceToHost),
                     hipErrorInvalidSymbol);
+    HIP_CHECK_ERROR(
+        hipMemcpyFromSymbolAsync(out, symbol, sizeof out, 0, hipMemcpyDeviceToHost, nullptr),
+        hipErrorInvalidSymbol);
     void* address = nullptr;
     HIP_CHECK_ERROR(hipGetSymbolAddress(&address, symbol), hipErrorInvalidSymbol);
     size_t size = 0;
@@ -76,7 +83,8 @@ TEST_CASE("Item4_read_only_variable_is_read_not_written") {
   // A const global lies in read-only data: reading it is fine, writing it would
   // fault, so a copy to it is refused.
   int src[4] = {5, 6, 7, 8};
-  HIP_CHECK_ERROR(hipMemcpyToSymbol(g_read_only, src, sizeof src, 0, hipMemcpyHostToDevice), hipErrorInvalidSymbol);
+  HIP_CHECK_ERROR(hipMemcpyToSymbol(g_read_only, src, sizeof src, 0, hipMemcpyHostToDevice),
+                  hipErrorInvalidSymbol);
   int out[4] = {};
   HIP_CHECK(hipMemcpyFromSymbol(out, g_read_only, sizeof out, 0, hipMemcpyDeviceToHost));
   CHECK(out[3] == 4);

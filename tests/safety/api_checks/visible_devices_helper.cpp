@@ -18,7 +18,8 @@ int main() {
   for (int i = 0; i < count; ++i) {
     hipDeviceProp_t props{};
     if (hipGetDeviceProperties(&props, i) != hipSuccess) return 1;
-    bool cpu = std::strcmp(props.gcnArchName, "x86_64") == 0 || std::strcmp(props.gcnArchName, "aarch64") == 0;
+    bool cpu = std::strcmp(props.gcnArchName, "x86_64") == 0 ||
+               std::strcmp(props.gcnArchName, "aarch64") == 0;
     (cpu ? cpus : gpus) += 1;
   }
   std::printf("gpus=%d cpus=%d\n", gpus, cpus);

@@ -25,7 +25,8 @@ bool can_fault() {
     // stack, TSan's signal wrapper, which a handler that never returns leaves
     // "inside a signal"); weft chains to them, but leaving a kernel's block from
     // inside them was not verified, so these cases run in plain builds only.
-    hip_test::skip("kernel faults are tested in builds without ASan/TSan (sanitizer signal handling)");
+    hip_test::skip(
+        "kernel faults are tested in builds without ASan/TSan (sanitizer signal handling)");
     return false;
   }
   return true;
@@ -42,7 +43,8 @@ FAULTING_KERNEL void write_through(volatile int* bad) { *bad = 1; }
 
 // A store `offset` bytes from `base`: far out of bounds, into a PROT_NONE mapping.
 FAULTING_KERNEL void write_far(int* base, uintptr_t offset) {
-  if (threadIdx.x == 7) *reinterpret_cast<volatile int*>(reinterpret_cast<uintptr_t>(base) + offset) = 5;
+  if (threadIdx.x == 7)
+    *reinterpret_cast<volatile int*>(reinterpret_cast<uintptr_t>(base) + offset) = 5;
 }
 
 // Every thread reaches the barrier (so the block runs on fibers), then one faults.
@@ -120,7 +122,8 @@ TEST_CASE("Safety_faults_WildWriteFarOutOfBounds") {
   REQUIRE(hole != MAP_FAILED);
   int* base = nullptr;
   HIP_CHECK(hipMalloc(&base, 1024));
-  uintptr_t offset = reinterpret_cast<uintptr_t>(hole) + bytes / 2 - reinterpret_cast<uintptr_t>(base);
+  uintptr_t offset =
+      reinterpret_cast<uintptr_t>(hole) + bytes / 2 - reinterpret_cast<uintptr_t>(base);
   HIP_LAUNCH_CHECK(write_far, dim3(1), dim3(32), 0, nullptr, base, offset);
   HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorIllegalAddress);
   expect_sticky_then_recover(hipErrorIllegalAddress);
@@ -168,12 +171,14 @@ TEST_CASE("Safety_faults_OneBlockOfABigGrid") {
   HIP_CHECK(hipMalloc(&count, sizeof(unsigned)));
   HIP_CHECK(hipMemset(count, 0, sizeof(unsigned)));
   const unsigned blocks = 4000, threads = 64;
-  HIP_LAUNCH_CHECK(fault_in_one_block, dim3(blocks), dim3(threads), 0, nullptr, count, blocks, nullptr);
+  HIP_LAUNCH_CHECK(fault_in_one_block, dim3(blocks), dim3(threads), 0, nullptr, count, blocks,
+                   nullptr);
   HIP_CHECK(hipDeviceSynchronize());
   unsigned h = 0;
   HIP_CHECK(hipMemcpy(&h, count, sizeof(h), hipMemcpyDeviceToHost));
   REQUIRE(h == blocks * threads);  // no block faults when bad_block is out of range
-  HIP_LAUNCH_CHECK(fault_in_one_block, dim3(blocks), dim3(threads), 0, nullptr, count, 2345u, nullptr);
+  HIP_LAUNCH_CHECK(fault_in_one_block, dim3(blocks), dim3(threads), 0, nullptr, count, 2345u,
+                   nullptr);
   HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorIllegalAddress);
   expect_sticky_then_recover(hipErrorIllegalAddress);
 }
@@ -198,5 +203,6 @@ TEST_CASE("Safety_faults_FaultOutsideKernelsStillCrashes") {
   REQUIRE(waitpid(child, &status, 0) == child);
   INFO("wait status " << status);
   // A plain build dies of SIGSEGV; AddressSanitizer reports and exits nonzero.
-  REQUIRE((WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) != 42 && WEXITSTATUS(status) != 0)));
+  REQUIRE((WIFSIGNALED(status) ||
+           (WIFEXITED(status) && WEXITSTATUS(status) != 42 && WEXITSTATUS(status) != 0)));
 }

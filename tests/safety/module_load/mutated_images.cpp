@@ -30,8 +30,8 @@ struct Field {
 struct Base {
   const char* name;
   std::vector<std::byte> bytes;
-  std::vector<Field> fields;                            // header and table fields worth overwriting
-  std::vector<std::pair<uint64_t, uint64_t>> code;      // [begin, end) of executable file bytes
+  std::vector<Field> fields;                        // header and table fields worth overwriting
+  std::vector<std::pair<uint64_t, uint64_t>> code;  // [begin, end) of executable file bytes
 };
 
 // The fields of an ELF that loaders read, at `at` inside the image.
@@ -40,14 +40,17 @@ void add_elf_fields(const std::vector<std::byte>& image, uint64_t at, Base& base
   auto parsed = weft::codeobj::parse_elf(so);
   REQUIRE(parsed.ok());
   const auto& elf = parsed.value();
-  for (auto [o, w] : {std::pair{16u, 2u}, {24, 8}, {32, 8}, {40, 8}, {54, 2}, {56, 2}, {58, 2}, {60, 2}, {62, 2}})
+  for (auto [o, w] :
+       {std::pair{16u, 2u}, {24, 8}, {32, 8}, {40, 8}, {54, 2}, {56, 2}, {58, 2}, {60, 2}, {62, 2}})
     base.fields.push_back({at + o, w});
-  uint64_t phoff = *weft::codeobj::read_le<uint64_t>(so, 32), shoff = *weft::codeobj::read_le<uint64_t>(so, 40);
+  uint64_t phoff = *weft::codeobj::read_le<uint64_t>(so, 32),
+           shoff = *weft::codeobj::read_le<uint64_t>(so, 40);
   for (size_t i = 0; i < elf.segments.size(); ++i) {
     for (auto [o, w] : {std::pair{0u, 4u}, {4, 4}, {8, 8}, {16, 8}, {32, 8}, {40, 8}, {48, 8}})
       base.fields.push_back({at + phoff + i * 56 + o, w});
     const auto& s = elf.segments[i];
-    if (s.type == weft::codeobj::kSegmentLoad && (s.flags & 1)) base.code.push_back({at + s.offset, at + s.offset + s.filesz});
+    if (s.type == weft::codeobj::kSegmentLoad && (s.flags & 1))
+      base.code.push_back({at + s.offset, at + s.offset + s.filesz});
     if (s.type == weft::codeobj::kSegmentDynamic)
       for (uint64_t d = 0; d < s.filesz; d += 8) base.fields.push_back({at + s.offset + d, 8});
   }
@@ -57,17 +60,33 @@ void add_elf_fields(const std::vector<std::byte>& image, uint64_t at, Base& base
     const auto& sec = elf.sections[i];
     // Tables ld.so and weft walk: relocations, symbols, hashes, versions, the kernel table.
     bool table = sec.name == ".rela.dyn" || sec.name == ".rela.plt" || sec.name == ".dynsym" ||
-                 sec.name == ".gnu.hash" || sec.name == ".gnu.version" || sec.name == ".gnu.version_r" ||
-                 sec.name == ".init_array" || sec.name == ".fini_array" || sec.name == ".data.rel.ro" ||
+                 sec.name == ".gnu.hash" || sec.name == ".gnu.version" ||
+                 sec.name == ".gnu.version_r" || sec.name == ".init_array" ||
+                 sec.name == ".fini_array" || sec.name == ".data.rel.ro" ||
                  sec.name == "weft_cpu_kernels" || sec.name == ".got";
     if (table && sec.type != weft::codeobj::kSectionNoBits)
-      for (uint64_t o = 0; o + 8 <= sec.size; o += 4) base.fields.push_back({at + sec.offset + o, o % 8 ? 4u : 8u});
+      for (uint64_t o = 0; o + 8 <= sec.size; o += 4)
+        base.fields.push_back({at + sec.offset + o, o % 8 ? 4u : 8u});
   }
 }
 
 uint64_t extreme(std::mt19937_64& rng, uint64_t original, uint64_t size) {
-  const uint64_t values[] = {0, 1, 2, 0x7f, 0xff, 0xffff, 0x7fffffff, 0x80000000, 0xffffffff, 1ull << 32,
-                             0x7fffffffffffffff, ~0ull, size - 1, size, size + 1, size * 2};
+  const uint64_t values[] = {0,
+                             1,
+                             2,
+                             0x7f,
+                             0xff,
+                             0xffff,
+                             0x7fffffff,
+                             0x80000000,
+                             0xffffffff,
+                             1ull << 32,
+                             0x7fffffffffffffff,
+                             ~0ull,
+                             size - 1,
+                             size,
+                             size + 1,
+                             size * 2};
   switch (rng() % 4) {
     case 0: return values[rng() % std::size(values)];
     case 1: return original + (rng() % 17) - 8;
@@ -113,9 +132,11 @@ std::vector<Base> make_bases() {
   add_elf_fields(so.bytes, 0, so);
   bases.push_back(so);
 
-  Base bundle{"offload bundle", weft::codeobj::write_bundle({{"host-x86_64-unknown-linux-gnu", {}},
-                                                              {"hipv4-x86_64-unknown-linux-gnu-x86_64", so.bytes}}),
-              {}, {}};
+  Base bundle{"offload bundle",
+              weft::codeobj::write_bundle({{"host-x86_64-unknown-linux-gnu", {}},
+                                           {"hipv4-x86_64-unknown-linux-gnu-x86_64", so.bytes}}),
+              {},
+              {}};
   auto parsed = weft::codeobj::parse_bundle(bundle.bytes);
   REQUIRE(parsed.ok());
   uint64_t so_at = parsed.value().entries.back().offset;
@@ -125,7 +146,8 @@ std::vector<Base> make_bases() {
 
   auto ccob = weft::codeobj::compress_bundle(bundle.bytes, weft::codeobj::Compression::kZstd, 3);
   REQUIRE(ccob.ok());
-  Base compressed{"compressed bundle", ccob.value(), {{4, 2}, {6, 2}, {8, 8}, {16, 8}, {24, 8}}, {}};
+  Base compressed{
+      "compressed bundle", ccob.value(), {{4, 2}, {6, 2}, {8, 8}, {16, 8}, {24, 8}}, {}};
   bases.push_back(compressed);
   return bases;
 }
@@ -178,7 +200,8 @@ TEST_CASE("Safety_hipModuleLoadData_MutatedImages") {
     hipModule_t m = nullptr;
     hipError_t rc = hipModuleLoadData(&m, image.data());
     ++results[rc];
-    INFO("image " << i << " (" << base.name << ", " << bytes.size() << " bytes): " << hipGetErrorName(rc));
+    INFO("image " << i << " (" << base.name << ", " << bytes.size()
+                  << " bytes): " << hipGetErrorName(rc));
     REQUIRE((rc == hipSuccess || rc == hipErrorInvalidImage || rc == hipErrorNoBinaryForGpu));
     if (rc != hipSuccess) continue;
     for (const char* name : {"fill_index", "axpy", "scale<float>", "_Z9block_sumPKiPi"}) {
@@ -195,7 +218,7 @@ TEST_CASE("Safety_hipModuleLoadData_MutatedImages") {
   }
   for (auto [rc, n] : results) WARN(hipGetErrorName(rc) << ": " << n << " images");
   CHECK(results[hipErrorInvalidImage] > kImages / 4);  // the mutations do reach the checks
-  CHECK(results[hipSuccess] > 0);                     // and harmless ones still load
+  CHECK(results[hipSuccess] > 0);                      // and harmless ones still load
   // Nothing above left state behind: the originals still load and run.
   for (const Base& b : bases) require_runs(b.bytes);
 }

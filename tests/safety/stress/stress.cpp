@@ -62,8 +62,8 @@ size_t resident_bytes() {
 
 struct Tally {
   std::atomic<uint64_t> iterations{0};
-  std::atomic<uint64_t> wrong{0};                 // after hipStreamSynchronize
-  std::atomic<uint64_t> wrong_after_destroy{0};   // after hipStreamDestroy + hipDeviceSynchronize
+  std::atomic<uint64_t> wrong{0};                // after hipStreamSynchronize
+  std::atomic<uint64_t> wrong_after_destroy{0};  // after hipStreamDestroy + hipDeviceSynchronize
   std::atomic<uint64_t> failed_calls{0};
   std::mutex mutex;
   std::string first_failure;  // guarded by mutex
@@ -75,13 +75,13 @@ struct Tally {
   }
 };
 
-#define STRESS_CALL(tally, expr)                   \
-  do {                                             \
-    hipError_t stress_rc_ = (expr);                \
-    if (stress_rc_ != hipSuccess) {                \
-      (tally).fail(#expr, stress_rc_);             \
-      return;                                      \
-    }                                              \
+#define STRESS_CALL(tally, expr)       \
+  do {                                 \
+    hipError_t stress_rc_ = (expr);    \
+    if (stress_rc_ != hipSuccess) {    \
+      (tally).fail(#expr, stress_rc_); \
+      return;                          \
+    }                                  \
   } while (0)
 
 void one_iteration(Tally& tally, unsigned thread, uint64_t iteration, std::vector<int>& host) {
@@ -93,7 +93,8 @@ void one_iteration(Tally& tally, unsigned thread, uint64_t iteration, std::vecto
   hipLaunchKernelGGL(seed_values, dim3(kElements / kBlock), dim3(kBlock), 0, stream, device, seed);
   hipLaunchKernelGGL(double_plus_one, dim3(kElements / kBlock), dim3(kBlock), 0, stream, device);
   STRESS_CALL(tally, hipGetLastError());
-  STRESS_CALL(tally, hipMemcpyAsync(host.data(), device, kElements * sizeof(int), hipMemcpyDeviceToHost, stream));
+  STRESS_CALL(tally, hipMemcpyAsync(host.data(), device, kElements * sizeof(int),
+                                    hipMemcpyDeviceToHost, stream));
   STRESS_CALL(tally, hipStreamSynchronize(stream));
   for (unsigned i = 0; i < kElements; ++i)
     if (host[i] != expected(i, seed, 1)) {
@@ -102,11 +103,13 @@ void one_iteration(Tally& tally, unsigned thread, uint64_t iteration, std::vecto
     }
   if (iteration % 3 == 2) {
     // Destroyed with a kernel pending: the kernel still runs to completion.
-    hipLaunchKernelGGL(slow_double_plus_one, dim3(kElements / kBlock), dim3(kBlock), 0, stream, device, 300);
+    hipLaunchKernelGGL(slow_double_plus_one, dim3(kElements / kBlock), dim3(kBlock), 0, stream,
+                       device, 300);
     STRESS_CALL(tally, hipGetLastError());
     STRESS_CALL(tally, hipStreamDestroy(stream));
     STRESS_CALL(tally, hipDeviceSynchronize());
-    STRESS_CALL(tally, hipMemcpy(host.data(), device, kElements * sizeof(int), hipMemcpyDeviceToHost));
+    STRESS_CALL(tally,
+                hipMemcpy(host.data(), device, kElements * sizeof(int), hipMemcpyDeviceToHost));
     for (unsigned i = 0; i < kElements; ++i)
       if (host[i] != expected(i, seed, 2)) {
         tally.wrong_after_destroy.fetch_add(1);
@@ -134,7 +137,8 @@ TEST_CASE("Safety_stress_SixteenThreadsStreamsKernelsCopies") {
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      if (hipSetDevice(hip_test::device()) != hipSuccess) return tally.fail("hipSetDevice", hipErrorInvalidDevice);
+      if (hipSetDevice(hip_test::device()) != hipSuccess)
+        return tally.fail("hipSetDevice", hipErrorInvalidDevice);
       std::vector<int> host(kElements);
       bool warm = false;
       for (uint64_t i = 0; clock::now() < end; ++i) {
@@ -159,11 +163,12 @@ TEST_CASE("Safety_stress_SixteenThreadsStreamsKernelsCopies") {
   for (auto& t : threads) t.join();
   HIP_CHECK(hipDeviceSynchronize());
   const uint64_t iterations = tally.iterations.load();
-  std::printf("safety_stress: %.1f s, %llu iterations (%llu after warm-up), RSS %.1f MiB at the start, %.1f MiB after warm-up, %.1f MiB near the end\n",
-              seconds, static_cast<unsigned long long>(iterations),
-              static_cast<unsigned long long>(iterations - warm_iterations), start_rss / 1048576.0,
-              warm_rss / 1048576.0,
-              final_rss / 1048576.0);
+  std::printf(
+      "safety_stress: %.1f s, %llu iterations (%llu after warm-up), RSS %.1f MiB at the start, "
+      "%.1f MiB after warm-up, %.1f MiB near the end\n",
+      seconds, static_cast<unsigned long long>(iterations),
+      static_cast<unsigned long long>(iterations - warm_iterations), start_rss / 1048576.0,
+      warm_rss / 1048576.0, final_rss / 1048576.0);
   INFO("first failure: " << tally.first_failure);
   REQUIRE(tally.failed_calls.load() == 0);
   REQUIRE(tally.wrong.load() == 0);
@@ -174,7 +179,9 @@ TEST_CASE("Safety_stress_SixteenThreadsStreamsKernelsCopies") {
     return;
   }
   if (iterations - warm_iterations < kThreads * kWarmIterations / 4) {
-    WARN("RSS bound not checked: too few iterations after the warm-up (a slow or loaded machine); raise WEFT_STRESS_SECONDS");
+    WARN(
+        "RSS bound not checked: too few iterations after the warm-up (a slow or loaded machine); "
+        "raise WEFT_STRESS_SECONDS");
     return;
   }
   // Growth after the warm-up is a leak: every iteration frees what it made.
@@ -205,7 +212,8 @@ TEST_CASE("Safety_stress_DestroyedStreamWaitedByEveryDeviceSynchronize") {
     hipStream_t stream = nullptr;
     HIP_CHECK(hipStreamCreate(&stream));
     HIP_LAUNCH_CHECK(seed_values, dim3(kElements / kBlock), dim3(kBlock), 0, stream, device, round);
-    HIP_LAUNCH_CHECK(slow_double_plus_one, dim3(kElements / kBlock), dim3(kBlock), 0, stream, device, 20000);
+    HIP_LAUNCH_CHECK(slow_double_plus_one, dim3(kElements / kBlock), dim3(kBlock), 0, stream,
+                     device, 20000);
     HIP_CHECK(hipStreamDestroy(stream));
     round_destroyed.store(round);
     while (round_entered.load() < round) std::this_thread::yield();

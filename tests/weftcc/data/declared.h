@@ -17,13 +17,17 @@ struct dim3 {
   unsigned x, y, z;
   constexpr dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
 };
-struct weftcc_test_index { unsigned x, y, z; };
+struct weftcc_test_index {
+  unsigned x, y, z;
+};
 extern __device__ const weftcc_test_index threadIdx, blockIdx, blockDim;
 typedef struct ihipStream_t* hipStream_t;
 extern "C" {
-int __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, hipStream_t stream = nullptr);
+int __hipPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0,
+                               hipStream_t stream = nullptr);
 int __hipPopCallConfiguration(dim3* grid, dim3* block, size_t* shared, hipStream_t* stream);
-int hipLaunchKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared, hipStream_t stream);
+int hipLaunchKernel(const void* f, dim3 grid, dim3 block, void** args, size_t shared,
+                    hipStream_t stream);
 int hipMalloc(void** p, size_t size);
 int hipFree(void* p);
 int hipMemcpy(void* dst, const void* src, size_t size, int kind);

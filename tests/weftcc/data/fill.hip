@@ -20,10 +20,16 @@ int main() {
   if (hipMalloc((void**)&d, n * sizeof(int)) != 0) return 2;
   fill<<<(n + 127) / 128, 128>>>(d, FILL_VALUE, n);
   int launch = hipGetLastError();
-  if (launch != 0) { printf("launch failed: %d\n", launch); return 3; }
+  if (launch != 0) {
+    printf("launch failed: %d\n", launch);
+    return 3;
+  }
   if (hipMemcpy(h, d, sizeof h, 2 /* hipMemcpyDeviceToHost */) != 0) return 4;
   for (int i = 0; i < n; ++i)
-    if (h[i] != FILL_VALUE + i) { printf("h[%d] = %d, expected %d\n", i, h[i], FILL_VALUE + i); return 1; }
+    if (h[i] != FILL_VALUE + i) {
+      printf("h[%d] = %d, expected %d\n", i, h[i], FILL_VALUE + i);
+      return 1;
+    }
   hipFree(d);
   printf("fill ok\n");
   return 0;

@@ -14,11 +14,20 @@ int main() {
   float* d = nullptr;
   if (hipMalloc((void**)&d, sizeof h) != 0) return 2;
   if (hipMemcpy(d, h, sizeof h, 1 /* hipMemcpyHostToDevice */) != 0) return 2;
-  if (weftcc_test_scale(d, 3.0f, n) != 0) { printf("scale launch failed\n"); return 3; }
-  if (weftcc_test_add_offset(d, 0.5f, n) != 0) { printf("add_offset launch failed\n"); return 3; }
+  if (weftcc_test_scale(d, 3.0f, n) != 0) {
+    printf("scale launch failed\n");
+    return 3;
+  }
+  if (weftcc_test_add_offset(d, 0.5f, n) != 0) {
+    printf("add_offset launch failed\n");
+    return 3;
+  }
   if (hipMemcpy(h, d, sizeof h, 2 /* hipMemcpyDeviceToHost */) != 0) return 4;
   for (int i = 0; i < n; ++i)
-    if (h[i] != 3.0f * static_cast<float>(i) + 0.5f) { printf("h[%d] = %g\n", i, h[i]); return 1; }
+    if (h[i] != 3.0f * static_cast<float>(i) + 0.5f) {
+      printf("h[%d] = %g\n", i, h[i]);
+      return 1;
+    }
   hipFree(d);
   printf("scale+offset ok\n");
   return 0;

@@ -15,7 +15,8 @@
 #define WEFT_HIP_DEVICE_AMDGCN_H
 
 #if !defined(__AMDGCN__) || !defined(__HIP_DEVICE_COMPILE__)
-#error "hip/weft/device/amdgcn.h is the AMDGPU device pass's layer (clang -x hip, amdgcn device side)"
+#error \
+    "hip/weft/device/amdgcn.h is the AMDGPU device pass's layer (clang -x hip, amdgcn device side)"
 #endif
 
 #include <stddef.h>
@@ -38,14 +39,20 @@ __attribute__((device)) int __ockl_grid_is_valid(void);
 /* ---- ids ---------------------------------------------------------------- */
 WEFT_AMD_FN uint32_t __weft_thread_idx(uint32_t dim) {
   return dim == 0 ? __builtin_amdgcn_workitem_id_x()
-                  : dim == 1 ? __builtin_amdgcn_workitem_id_y() : __builtin_amdgcn_workitem_id_z();
+       : dim == 1 ? __builtin_amdgcn_workitem_id_y()
+                  : __builtin_amdgcn_workitem_id_z();
 }
 WEFT_AMD_FN uint32_t __weft_block_idx(uint32_t dim) {
   return dim == 0 ? __builtin_amdgcn_workgroup_id_x()
-                  : dim == 1 ? __builtin_amdgcn_workgroup_id_y() : __builtin_amdgcn_workgroup_id_z();
+       : dim == 1 ? __builtin_amdgcn_workgroup_id_y()
+                  : __builtin_amdgcn_workgroup_id_z();
 }
-WEFT_AMD_FN uint32_t __weft_block_dim(uint32_t dim) { return static_cast<uint32_t>(__ockl_get_local_size(dim)); }
-WEFT_AMD_FN uint32_t __weft_grid_dim(uint32_t dim) { return static_cast<uint32_t>(__ockl_get_num_groups(dim)); }
+WEFT_AMD_FN uint32_t __weft_block_dim(uint32_t dim) {
+  return static_cast<uint32_t>(__ockl_get_local_size(dim));
+}
+WEFT_AMD_FN uint32_t __weft_grid_dim(uint32_t dim) {
+  return static_cast<uint32_t>(__ockl_get_num_groups(dim));
+}
 WEFT_AMD_FN uint32_t __weft_lane_id() {
 #if __AMDGCN_WAVEFRONT_SIZE == 64
   return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
@@ -73,9 +80,12 @@ WEFT_AMD_FN int __weft_barrier_reduce(int predicate, int op) {
   if (first) word = op == WEFT_REDUCE_AND ? 1 : 0;
   __weft_barrier();
   int bit = predicate != 0;
-  if (op == WEFT_REDUCE_COUNT && bit) __hip_atomic_fetch_add(&word, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-  if (op == WEFT_REDUCE_AND && !bit) __hip_atomic_fetch_and(&word, 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-  if (op == WEFT_REDUCE_OR && bit) __hip_atomic_fetch_or(&word, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  if (op == WEFT_REDUCE_COUNT && bit)
+    __hip_atomic_fetch_add(&word, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  if (op == WEFT_REDUCE_AND && !bit)
+    __hip_atomic_fetch_and(&word, 0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+  if (op == WEFT_REDUCE_OR && bit)
+    __hip_atomic_fetch_or(&word, 1, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
   __weft_barrier();
   int result = word;
   __weft_barrier();
@@ -84,12 +94,9 @@ WEFT_AMD_FN int __weft_barrier_reduce(int predicate, int op) {
 /* scope: __HIP_MEMORY_SCOPE_WORKGROUP (or narrower), _AGENT, _SYSTEM (the fence
  * builtin takes its scope as a literal). */
 WEFT_AMD_FN void __weft_fence(int scope) {
-  if (scope == __HIP_MEMORY_SCOPE_SYSTEM)
-    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
-  else if (scope == __HIP_MEMORY_SCOPE_AGENT)
-    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
-  else
-    __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
+  if (scope == __HIP_MEMORY_SCOPE_SYSTEM) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "");
+  else if (scope == __HIP_MEMORY_SCOPE_AGENT) __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "agent");
+  else __builtin_amdgcn_fence(__ATOMIC_SEQ_CST, "workgroup");
 }
 
 /* ---- warp (wavefront) operations ----------------------------------------
@@ -105,8 +112,10 @@ WEFT_AMD_FN uint64_t __weft_amd_exec() {
 }
 WEFT_AMD_FN uint64_t __weft_warp_read(uint64_t value, uint32_t src_lane) {
   const int address = static_cast<int>((src_lane % __AMDGCN_WAVEFRONT_SIZE) << 2);
-  uint32_t lo = static_cast<uint32_t>(__builtin_amdgcn_ds_bpermute(address, static_cast<int>(value)));
-  uint32_t hi = static_cast<uint32_t>(__builtin_amdgcn_ds_bpermute(address, static_cast<int>(value >> 32)));
+  uint32_t lo =
+      static_cast<uint32_t>(__builtin_amdgcn_ds_bpermute(address, static_cast<int>(value)));
+  uint32_t hi =
+      static_cast<uint32_t>(__builtin_amdgcn_ds_bpermute(address, static_cast<int>(value >> 32)));
   bool live = src_lane < __AMDGCN_WAVEFRONT_SIZE && ((__weft_amd_exec() >> src_lane) & 1);
   return live ? (static_cast<uint64_t>(hi) << 32) | lo : value;
 }
@@ -125,7 +134,8 @@ WEFT_AMD_FN void __weft_warp_sync() {
  * dynamic LDS (after the static), so this one names the same bytes as the user's. */
 extern "C" {
 // `extern` spelled out: without it the linkage specification alone makes a 1-byte shared definition.
-extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+extern __attribute__((shared))
+__attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
 }
 WEFT_AMD_FN void* __weft_dynamic_shared() { return __weft_dynamic_shared_base; }
 
@@ -134,14 +144,14 @@ WEFT_AMD_FN void* __weft_dynamic_shared() { return __weft_dynamic_shared_base; }
  * which AMDGPU runs at system scope. HIP's plain atomics are device ("agent")
  * scope: these carry that scope (and system scope for the _system forms) into
  * the back end through clang's __hip_atomic builtins, as AMD's headers do. */
-#define WEFT_AMD_ATOMIC(name, builtin)                                                  \
-  template <typename T>                                                                 \
-  WEFT_AMD_FN T __weft_atomic_##name(T* p, T v) {                                \
-    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);                   \
-  }                                                                                     \
-  template <typename T>                                                                 \
-  WEFT_AMD_FN T __weft_atomic_##name##_system(T* p, T v) {                       \
-    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);                  \
+#define WEFT_AMD_ATOMIC(name, builtin)                                 \
+  template <typename T>                                                \
+  WEFT_AMD_FN T __weft_atomic_##name(T* p, T v) {                      \
+    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);  \
+  }                                                                    \
+  template <typename T>                                                \
+  WEFT_AMD_FN T __weft_atomic_##name##_system(T* p, T v) {             \
+    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM); \
   }
 WEFT_AMD_ATOMIC(add, __hip_atomic_fetch_add)
 WEFT_AMD_ATOMIC(and, __hip_atomic_fetch_and)
@@ -174,7 +184,9 @@ WEFT_AMD_FN uint32_t __weft_atomic_dec(uint32_t* p, uint32_t limit) {
 
 /* ---- clocks ------------------------------------------------------------- */
 /* The shader cycle counter (s_memtime, or SHADER_CYCLES on RDNA 3). */
-WEFT_AMD_FN long long __weft_clock64() { return static_cast<long long>(__builtin_readcyclecounter()); }
+WEFT_AMD_FN long long __weft_clock64() {
+  return static_cast<long long>(__builtin_readcyclecounter());
+}
 /* The constant 100 MHz "real time" counter: s_memrealtime up to RDNA 2; RDNA 3
  * reads it with s_sendmsg_rtn. */
 WEFT_AMD_FN long long __weft_wall_clock64() {
@@ -198,7 +210,9 @@ WEFT_AMD_FN void __weft_sleep_ns(uint32_t ns) {
  * that a cooperative launch fills. AMD's runtime does; weft's HSA driver has no
  * cooperative launches yet (docs/hsa.md), so there is_valid is false. */
 WEFT_AMD_FN void __weft_grid_sync() { __ockl_grid_sync(); }
-extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) { return __ockl_grid_is_valid(); }
+extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) {
+  return __ockl_grid_is_valid();
+}
 
 /* ---- assert ----------------------------------------------------------------
  * printf: clang lowers a device call of the C library's printf (declared here
@@ -218,41 +232,50 @@ extern "C" __attribute__((host, device)) int printf(const char* format, ...);
 #define WEFT_DEVICE_LIBM_EXTRAS 1
 
 /* ---- libm-level math from OCML -------------------------------------------- */
-#define WEFT_AMD_DECLARE(ocml, params32, params64)                                                      \
-  extern "C" __attribute__((device)) float __ocml_##ocml##_f32 params32;                                \
+#define WEFT_AMD_DECLARE(ocml, params32, params64)                       \
+  extern "C" __attribute__((device)) float __ocml_##ocml##_f32 params32; \
   extern "C" __attribute__((device)) double __ocml_##ocml##_f64 params64;
-#define WEFT_AMD_C_UNARY(c, nv, ocml)                                                                   \
-  WEFT_AMD_DECLARE(ocml, (float), (double))                                                             \
-  extern "C" inline __attribute__((host, device)) float c##f(float x) noexcept { return __ocml_##ocml##_f32(x); } \
-  extern "C" inline __attribute__((host, device)) double c(double x) noexcept { return __ocml_##ocml##_f64(x); }
-#define WEFT_AMD_C_BINARY(c, nv, ocml)                                                                  \
-  WEFT_AMD_DECLARE(ocml, (float, float), (double, double))                                              \
-  extern "C" inline __attribute__((host, device)) float c##f(float x, float y) noexcept {               \
-    return __ocml_##ocml##_f32(x, y);                                                                   \
-  }                                                                                                     \
-  extern "C" inline __attribute__((host, device)) double c(double x, double y) noexcept {               \
-    return __ocml_##ocml##_f64(x, y);                                                                   \
+#define WEFT_AMD_C_UNARY(c, nv, ocml)                                            \
+  WEFT_AMD_DECLARE(ocml, (float), (double))                                      \
+  extern "C" inline __attribute__((host, device)) float c##f(float x) noexcept { \
+    return __ocml_##ocml##_f32(x);                                               \
+  }                                                                              \
+  extern "C" inline __attribute__((host, device)) double c(double x) noexcept {  \
+    return __ocml_##ocml##_f64(x);                                               \
   }
-#define WEFT_AMD_C_TERNARY(c, nv, ocml)                                                                 \
-  WEFT_AMD_DECLARE(ocml, (float, float, float), (double, double, double))                               \
-  extern "C" inline __attribute__((host, device)) float c##f(float x, float y, float z) noexcept {      \
-    return __ocml_##ocml##_f32(x, y, z);                                                                \
-  }                                                                                                     \
-  extern "C" inline __attribute__((host, device)) double c(double x, double y, double z) noexcept {     \
-    return __ocml_##ocml##_f64(x, y, z);                                                                \
+#define WEFT_AMD_C_BINARY(c, nv, ocml)                                                    \
+  WEFT_AMD_DECLARE(ocml, (float, float), (double, double))                                \
+  extern "C" inline __attribute__((host, device)) float c##f(float x, float y) noexcept { \
+    return __ocml_##ocml##_f32(x, y);                                                     \
+  }                                                                                       \
+  extern "C" inline __attribute__((host, device)) double c(double x, double y) noexcept { \
+    return __ocml_##ocml##_f64(x, y);                                                     \
   }
-#define WEFT_AMD_HIP_UNARY(c, nv, ocml)                                                                 \
-  WEFT_AMD_DECLARE(ocml, (float), (double))                                                             \
-  WEFT_AMD_FN float __weft_libm_##c##f(float x) { return __ocml_##ocml##_f32(x); }                      \
+#define WEFT_AMD_C_TERNARY(c, nv, ocml)                                                            \
+  WEFT_AMD_DECLARE(ocml, (float, float, float), (double, double, double))                          \
+  extern "C" inline __attribute__((host, device)) float c##f(float x, float y, float z) noexcept { \
+    return __ocml_##ocml##_f32(x, y, z);                                                           \
+  }                                                                                                \
+  extern "C" inline __attribute__((host, device)) double c(double x, double y,                     \
+                                                           double z) noexcept {                    \
+    return __ocml_##ocml##_f64(x, y, z);                                                           \
+  }
+#define WEFT_AMD_HIP_UNARY(c, nv, ocml)                                            \
+  WEFT_AMD_DECLARE(ocml, (float), (double))                                        \
+  WEFT_AMD_FN float __weft_libm_##c##f(float x) { return __ocml_##ocml##_f32(x); } \
   WEFT_AMD_FN double __weft_libm_##c(double x) { return __ocml_##ocml##_f64(x); }
-#define WEFT_AMD_HIP_BINARY(c, nv, ocml)                                                                \
-  WEFT_AMD_DECLARE(ocml, (float, float), (double, double))                                              \
-  WEFT_AMD_FN float __weft_libm_##c##f(float x, float y) { return __ocml_##ocml##_f32(x, y); }          \
+#define WEFT_AMD_HIP_BINARY(c, nv, ocml)                                                       \
+  WEFT_AMD_DECLARE(ocml, (float, float), (double, double))                                     \
+  WEFT_AMD_FN float __weft_libm_##c##f(float x, float y) { return __ocml_##ocml##_f32(x, y); } \
   WEFT_AMD_FN double __weft_libm_##c(double x, double y) { return __ocml_##ocml##_f64(x, y); }
-#define WEFT_AMD_HIP_TERNARY(c, nv, ocml)                                                               \
-  WEFT_AMD_DECLARE(ocml, (float, float, float), (double, double, double))                               \
-  WEFT_AMD_FN float __weft_libm_##c##f(float x, float y, float z) { return __ocml_##ocml##_f32(x, y, z); } \
-  WEFT_AMD_FN double __weft_libm_##c(double x, double y, double z) { return __ocml_##ocml##_f64(x, y, z); }
+#define WEFT_AMD_HIP_TERNARY(c, nv, ocml)                                 \
+  WEFT_AMD_DECLARE(ocml, (float, float, float), (double, double, double)) \
+  WEFT_AMD_FN float __weft_libm_##c##f(float x, float y, float z) {       \
+    return __ocml_##ocml##_f32(x, y, z);                                  \
+  }                                                                       \
+  WEFT_AMD_FN double __weft_libm_##c(double x, double y, double z) {      \
+    return __ocml_##ocml##_f64(x, y, z);                                  \
+  }
 WEFT_LIBM_C_UNARY(WEFT_AMD_C_UNARY)
 WEFT_LIBM_C_BINARY(WEFT_AMD_C_BINARY)
 WEFT_LIBM_C_TERNARY(WEFT_AMD_C_TERNARY)
@@ -358,8 +381,12 @@ WEFT_AMD_C float ldexpf(float x, int e) noexcept { return __ocml_ldexp_f32(x, e)
 WEFT_AMD_C double ldexp(double x, int e) noexcept { return __ocml_ldexp_f64(x, e); }
 WEFT_AMD_C float scalbnf(float x, int e) noexcept { return __ocml_scalbn_f32(x, e); }
 WEFT_AMD_C double scalbn(double x, int e) noexcept { return __ocml_scalbn_f64(x, e); }
-WEFT_AMD_C float scalblnf(float x, long e) noexcept { return __ocml_scalbn_f32(x, static_cast<int>(e)); }
-WEFT_AMD_C double scalbln(double x, long e) noexcept { return __ocml_scalbn_f64(x, static_cast<int>(e)); }
+WEFT_AMD_C float scalblnf(float x, long e) noexcept {
+  return __ocml_scalbn_f32(x, static_cast<int>(e));
+}
+WEFT_AMD_C double scalbln(double x, long e) noexcept {
+  return __ocml_scalbn_f64(x, static_cast<int>(e));
+}
 WEFT_AMD_C int ilogbf(float x) noexcept { return __ocml_ilogb_f32(x); }
 WEFT_AMD_C int ilogb(double x) noexcept { return __ocml_ilogb_f64(x); }
 WEFT_AMD_FN float __weft_libm_powif(float x, int n) { return __ocml_pown_f32(x, n); }
@@ -383,10 +410,12 @@ WEFT_AMD_FN uint64_t __weft_amd_nan_payload(const char* tag) {
   return value;
 }
 WEFT_AMD_C float nanf(const char* tag) noexcept {
-  return __builtin_bit_cast(float, 0x7fc00000u | static_cast<uint32_t>(__weft_amd_nan_payload(tag) & 0x3fffffu));
+  return __builtin_bit_cast(
+      float, 0x7fc00000u | static_cast<uint32_t>(__weft_amd_nan_payload(tag) & 0x3fffffu));
 }
 WEFT_AMD_C double nan(const char* tag) noexcept {
-  return __builtin_bit_cast(double, 0x7ff8000000000000ull | (__weft_amd_nan_payload(tag) & 0x7ffffffffffffull));
+  return __builtin_bit_cast(
+      double, 0x7ff8000000000000ull | (__weft_amd_nan_payload(tag) & 0x7ffffffffffffull));
 }
 /* OCML has no Bessel functions of order n: from j0/j1 and y0/y1 by the three-term
  * recurrence f(k+1) = (2k/x) f(k) - f(k-1). Y grows with k, so upward is stable
@@ -414,7 +443,8 @@ WEFT_AMD_FN double __weft_amd_jn(int n, double x) {
     double below = (2.0 * k / ax) * now - above;  // order k - 1
     above = now;
     now = below;
-    if (__builtin_fabs(now) > 1e200) now *= 1e-200, above *= 1e-200, even_sum *= 1e-200, at_n *= 1e-200;
+    if (__builtin_fabs(now) > 1e200)
+      now *= 1e-200, above *= 1e-200, even_sum *= 1e-200, at_n *= 1e-200;
     if (k - 1 == n) at_n = now;
     if (k - 1 > 0 && ((k - 1) & 1) == 0) even_sum += now;
   }
@@ -450,13 +480,19 @@ WEFT_AMD_C long long llround(double x) noexcept { return static_cast<long long>(
 /* HIP's fast single-precision intrinsics: the hardware's native approximations. */
 WEFT_AMD_FN float __weft_fast_sinf(float x) { return __ocml_native_sin_f32(x); }
 WEFT_AMD_FN float __weft_fast_cosf(float x) { return __ocml_native_cos_f32(x); }
-WEFT_AMD_FN float __weft_fast_tanf(float x) { return __ocml_native_sin_f32(x) * __ocml_native_recip_f32(__ocml_native_cos_f32(x)); }
+WEFT_AMD_FN float __weft_fast_tanf(float x) {
+  return __ocml_native_sin_f32(x) * __ocml_native_recip_f32(__ocml_native_cos_f32(x));
+}
 WEFT_AMD_FN float __weft_fast_expf(float x) { return __ocml_native_exp_f32(x); }
-WEFT_AMD_FN float __weft_fast_exp10f(float x) { return __ocml_native_exp2_f32(x * 3.32192809488736234787f); }
+WEFT_AMD_FN float __weft_fast_exp10f(float x) {
+  return __ocml_native_exp2_f32(x * 3.32192809488736234787f);
+}
 WEFT_AMD_FN float __weft_fast_logf(float x) { return __ocml_native_log_f32(x); }
 WEFT_AMD_FN float __weft_fast_log2f(float x) { return __ocml_native_log2_f32(x); }
 WEFT_AMD_FN float __weft_fast_log10f(float x) { return __ocml_native_log10_f32(x); }
-WEFT_AMD_FN float __weft_fast_powf(float x, float y) { return __ocml_native_exp2_f32(y * __ocml_native_log2_f32(x)); }
+WEFT_AMD_FN float __weft_fast_powf(float x, float y) {
+  return __ocml_native_exp2_f32(y * __ocml_native_log2_f32(x));
+}
 WEFT_AMD_FN float __weft_fast_fdividef(float x, float y) { return x * __ocml_native_recip_f32(y); }
 
 #undef WEFT_AMD_FN

@@ -16,18 +16,16 @@
 // ---- the GPU thread's coordinates ----
 // Objects, as in AMD's headers (a struct member named gridDim still compiles), whose x/y/z
 // are properties read through the primitives: `threadIdx.x` is an unsigned int.
-#define WEFT_DEVICE_COORDINATE_(type, primitive)                                            \
-  struct type {                                                                            \
-    __declspec(property(get = get_x)) unsigned int x;                                      \
-    __declspec(property(get = get_y)) unsigned int y;                                      \
-    __declspec(property(get = get_z)) unsigned int z;                                      \
-    static __device__ __forceinline__ unsigned int get_x() { return primitive(0); }        \
-    static __device__ __forceinline__ unsigned int get_y() { return primitive(1); }        \
-    static __device__ __forceinline__ unsigned int get_z() { return primitive(2); }        \
-    __device__ __forceinline__ operator dim3() const { return dim3(get_x(), get_y(), get_z()); } \
-    __device__ __forceinline__ operator uint3() const {                                    \
-      return uint3{get_x(), get_y(), get_z()};                                             \
-    }                                                                                      \
+#define WEFT_DEVICE_COORDINATE_(type, primitive)                                                   \
+  struct type {                                                                                    \
+    __declspec(property(get = get_x)) unsigned int x;                                              \
+    __declspec(property(get = get_y)) unsigned int y;                                              \
+    __declspec(property(get = get_z)) unsigned int z;                                              \
+    static __device__ __forceinline__ unsigned int get_x() { return primitive(0); }                \
+    static __device__ __forceinline__ unsigned int get_y() { return primitive(1); }                \
+    static __device__ __forceinline__ unsigned int get_z() { return primitive(2); }                \
+    __device__ __forceinline__ operator dim3() const { return dim3(get_x(), get_y(), get_z()); }   \
+    __device__ __forceinline__ operator uint3() const { return uint3{get_x(), get_y(), get_z()}; } \
   }
 WEFT_DEVICE_COORDINATE_(__weft_thread_idx_t, __weft_thread_idx);
 WEFT_DEVICE_COORDINATE_(__weft_block_idx_t, __weft_block_idx);
@@ -66,7 +64,9 @@ __device__ __forceinline__ int __syncthreads_and(int predicate) {
 __device__ __forceinline__ int __syncthreads_or(int predicate) {
   return __weft_barrier_reduce(predicate, WEFT_REDUCE_OR);
 }
-__device__ __forceinline__ void __threadfence_block() { __weft_fence(__HIP_MEMORY_SCOPE_WORKGROUP); }
+__device__ __forceinline__ void __threadfence_block() {
+  __weft_fence(__HIP_MEMORY_SCOPE_WORKGROUP);
+}
 __device__ __forceinline__ void __threadfence() { __weft_fence(__HIP_MEMORY_SCOPE_AGENT); }
 __device__ __forceinline__ void __threadfence_system() { __weft_fence(__HIP_MEMORY_SCOPE_SYSTEM); }
 
@@ -135,22 +135,29 @@ __device__ __forceinline__ T __shfl_sync(unsigned long long, T var, int src, int
   return __shfl(var, src, width);
 }
 template <typename T>
-__device__ __forceinline__ T __shfl_up_sync(unsigned long long, T var, unsigned d, int width = warpSize) {
+__device__ __forceinline__ T __shfl_up_sync(unsigned long long, T var, unsigned d,
+                                            int width = warpSize) {
   return __shfl_up(var, d, width);
 }
 template <typename T>
-__device__ __forceinline__ T __shfl_down_sync(unsigned long long, T var, unsigned d, int width = warpSize) {
+__device__ __forceinline__ T __shfl_down_sync(unsigned long long, T var, unsigned d,
+                                              int width = warpSize) {
   return __shfl_down(var, d, width);
 }
 template <typename T>
-__device__ __forceinline__ T __shfl_xor_sync(unsigned long long, T var, int m, int width = warpSize) {
+__device__ __forceinline__ T __shfl_xor_sync(unsigned long long, T var, int m,
+                                             int width = warpSize) {
   return __shfl_xor(var, m, width);
 }
 __device__ __forceinline__ unsigned long long __ballot_sync(unsigned long long, int p) {
   return __weft_warp_ballot(p);
 }
-__device__ __forceinline__ int __any_sync(unsigned long long, int p) { return __weft_warp_ballot(p) != 0; }
-__device__ __forceinline__ int __all_sync(unsigned long long, int p) { return __weft_warp_ballot(!p) == 0; }
+__device__ __forceinline__ int __any_sync(unsigned long long, int p) {
+  return __weft_warp_ballot(p) != 0;
+}
+__device__ __forceinline__ int __all_sync(unsigned long long, int p) {
+  return __weft_warp_ballot(!p) == 0;
+}
 
 // ---- clocks ----
 // clock() stays <ctime>'s (hip/weft/device_clock.h says why); __clock() is the device clock.
@@ -163,8 +170,9 @@ __device__ __forceinline__ long long wall_clock64() { return __weft_wall_clock64
 #if defined(__HIP_DEVICE_COMPILE__) && !defined(NDEBUG)
 #include <assert.h>
 #undef assert
-#define assert(expr) \
-  ((expr) ? static_cast<void>(0) : __weft_assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
+#define assert(expr)             \
+  ((expr) ? static_cast<void>(0) \
+          : __weft_assert_fail(#expr, __FILE__, __LINE__, __PRETTY_FUNCTION__))
 #endif
 
 #endif  // WEFT_HIP_DEVICE_BUILTINS_H

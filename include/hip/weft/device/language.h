@@ -24,9 +24,9 @@
 #endif
 
 #include <hip/weft/device/builtins.h>
+#include <hip/weft/device/host_compat.h>
 #include <hip/weft/device_atomics.h>
 #include <hip/weft/device_math.h>
-#include <hip/weft/device/host_compat.h>
 
 // ---- launching (host code; also parsed, not emitted, by device passes) ----
 // As AMD's: the kernel expression goes to clang's <<<>>>, which calls
@@ -35,16 +35,15 @@
 // parameter, deduced template arguments and HIP_KERNEL_NAME(k<float, 4>) work as there.
 // hipLaunchKernel with the kernel itself (the C function takes its host stub's address).
 template <typename... P>
-inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks,
-                                  void** args, size_t sharedMemBytes = 0,
-                                  hipStream_t stream = nullptr) {
+inline hipError_t hipLaunchKernel(void (*kernel)(P...), dim3 numBlocks, dim3 dimBlocks, void** args,
+                                  size_t sharedMemBytes = 0, hipStream_t stream = nullptr) {
   return hipLaunchKernel(reinterpret_cast<const void*>(kernel), numBlocks, dimBlocks, args,
                          sharedMemBytes, stream);
 }
 
 #define hipLaunchKernelGGL(kernel, grid, block, shared_bytes, stream, ...) \
-  do {                                                                    \
-    kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__);   \
+  do {                                                                     \
+    kernel<<<(grid), (block), (shared_bytes), (stream)>>>(__VA_ARGS__);    \
   } while (0)
 
 #endif  // WEFT_HIP_DEVICE_LANGUAGE_H

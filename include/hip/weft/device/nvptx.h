@@ -14,7 +14,8 @@
 #define WEFT_HIP_DEVICE_NVPTX_H
 
 #if !defined(__NVPTX__) || !defined(__HIP_DEVICE_COMPILE__)
-#error "hip/weft/device/nvptx.h is the NVPTX device pass's layer (clang -x hip, nvptx64 device side)"
+#error \
+    "hip/weft/device/nvptx.h is the NVPTX device pass's layer (clang -x hip, nvptx64 device side)"
 #endif
 
 #include <stddef.h>
@@ -28,18 +29,24 @@
 
 /* ---- ids ---------------------------------------------------------------- */
 WEFT_NV_FN uint32_t __weft_thread_idx(uint32_t dim) {
-  return dim == 0 ? __nvvm_read_ptx_sreg_tid_x() : dim == 1 ? __nvvm_read_ptx_sreg_tid_y() : __nvvm_read_ptx_sreg_tid_z();
+  return dim == 0 ? __nvvm_read_ptx_sreg_tid_x()
+       : dim == 1 ? __nvvm_read_ptx_sreg_tid_y()
+                  : __nvvm_read_ptx_sreg_tid_z();
 }
 WEFT_NV_FN uint32_t __weft_block_idx(uint32_t dim) {
   return dim == 0 ? __nvvm_read_ptx_sreg_ctaid_x()
-                  : dim == 1 ? __nvvm_read_ptx_sreg_ctaid_y() : __nvvm_read_ptx_sreg_ctaid_z();
+       : dim == 1 ? __nvvm_read_ptx_sreg_ctaid_y()
+                  : __nvvm_read_ptx_sreg_ctaid_z();
 }
 WEFT_NV_FN uint32_t __weft_block_dim(uint32_t dim) {
-  return dim == 0 ? __nvvm_read_ptx_sreg_ntid_x() : dim == 1 ? __nvvm_read_ptx_sreg_ntid_y() : __nvvm_read_ptx_sreg_ntid_z();
+  return dim == 0 ? __nvvm_read_ptx_sreg_ntid_x()
+       : dim == 1 ? __nvvm_read_ptx_sreg_ntid_y()
+                  : __nvvm_read_ptx_sreg_ntid_z();
 }
 WEFT_NV_FN uint32_t __weft_grid_dim(uint32_t dim) {
   return dim == 0 ? __nvvm_read_ptx_sreg_nctaid_x()
-                  : dim == 1 ? __nvvm_read_ptx_sreg_nctaid_y() : __nvvm_read_ptx_sreg_nctaid_z();
+       : dim == 1 ? __nvvm_read_ptx_sreg_nctaid_y()
+                  : __nvvm_read_ptx_sreg_nctaid_z();
 }
 WEFT_NV_FN uint32_t __weft_lane_id() { return __nvvm_read_ptx_sreg_laneid(); }
 
@@ -50,16 +57,14 @@ WEFT_NV_FN void __weft_barrier() { __nvvm_bar_sync(0); }
 /* op is WEFT_REDUCE_COUNT/AND/OR (kernel_abi.h): bar.red does it in hardware. */
 WEFT_NV_FN int __weft_barrier_reduce(int predicate, int op) {
   return op == WEFT_REDUCE_AND ? __nvvm_bar0_and(predicate)
-                               : op == WEFT_REDUCE_OR ? __nvvm_bar0_or(predicate) : __nvvm_bar0_popc(predicate);
+       : op == WEFT_REDUCE_OR  ? __nvvm_bar0_or(predicate)
+                               : __nvvm_bar0_popc(predicate);
 }
 /* scope: __HIP_MEMORY_SCOPE_WORKGROUP (or narrower), _AGENT, _SYSTEM. */
 WEFT_NV_FN void __weft_fence(int scope) {
-  if (scope == __HIP_MEMORY_SCOPE_SYSTEM)
-    __nvvm_membar_sys();
-  else if (scope == __HIP_MEMORY_SCOPE_AGENT)
-    __nvvm_membar_gl();
-  else
-    __nvvm_membar_cta();
+  if (scope == __HIP_MEMORY_SCOPE_SYSTEM) __nvvm_membar_sys();
+  else if (scope == __HIP_MEMORY_SCOPE_AGENT) __nvvm_membar_gl();
+  else __nvvm_membar_cta();
 }
 
 /* ---- warp operations ---------------------------------------------------- */
@@ -74,8 +79,10 @@ WEFT_NV_FN uint32_t __weft_nv_active_mask() {
 WEFT_NV_FN uint64_t __weft_warp_read(uint64_t value, uint32_t src_lane) {
   const uint32_t mask = __weft_nv_active_mask();
   const int src = static_cast<int>(src_lane & 31);
-  uint32_t lo = static_cast<uint32_t>(__nvvm_shfl_sync_idx_i32(mask, static_cast<int>(value), src, 0x1f));
-  uint32_t hi = static_cast<uint32_t>(__nvvm_shfl_sync_idx_i32(mask, static_cast<int>(value >> 32), src, 0x1f));
+  uint32_t lo =
+      static_cast<uint32_t>(__nvvm_shfl_sync_idx_i32(mask, static_cast<int>(value), src, 0x1f));
+  uint32_t hi = static_cast<uint32_t>(
+      __nvvm_shfl_sync_idx_i32(mask, static_cast<int>(value >> 32), src, 0x1f));
   bool live = src_lane < 32 && ((mask >> src_lane) & 1u);
   return live ? (static_cast<uint64_t>(hi) << 32) | lo : value;
 }
@@ -89,12 +96,15 @@ WEFT_NV_FN void __weft_warp_sync() { __nvvm_bar_warp_sync(__weft_nv_active_mask(
  * window, so this one names the same bytes as the user's. */
 extern "C" {
 // `extern` spelled out: without it the linkage specification alone makes a 1-byte shared definition.
-extern __attribute__((shared)) __attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
+extern __attribute__((shared))
+__attribute__((aligned(16))) unsigned char __weft_dynamic_shared_base[];
 }
 WEFT_NV_FN void* __weft_dynamic_shared() { return __weft_dynamic_shared_base; }
 
 /* ---- clocks ------------------------------------------------------------- */
-WEFT_NV_FN long long __weft_clock64() { return static_cast<long long>(__nvvm_read_ptx_sreg_clock64()); }
+WEFT_NV_FN long long __weft_clock64() {
+  return static_cast<long long>(__nvvm_read_ptx_sreg_clock64());
+}
 /* %globaltimer counts nanoseconds: a 1 GHz (10^6 kHz) wall clock. */
 WEFT_NV_FN long long __weft_wall_clock64() {
   uint64_t ns;
@@ -110,10 +120,10 @@ WEFT_NV_FN void __weft_sleep_ns(uint32_t ns) { __asm__ volatile("nanosleep.u32 %
  * The _system forms need PTX's .sys scope (host and peer GPUs see the update
  * atomically): these are the NVVM atom.sys builtins (sm_60+), per type. The
  * device-scope forms are there too, so both GPU layers offer one set. */
-#define WEFT_NV_ATOMIC(name, builtin)                                                   \
-  template <typename T>                                                                 \
-  WEFT_NV_FN T __weft_atomic_##name(T* p, T v) {                                        \
-    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);                   \
+#define WEFT_NV_ATOMIC(name, builtin)                                 \
+  template <typename T>                                               \
+  WEFT_NV_FN T __weft_atomic_##name(T* p, T v) {                      \
+    return builtin(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); \
   }
 WEFT_NV_ATOMIC(add, __hip_atomic_fetch_add)
 WEFT_NV_ATOMIC(and, __hip_atomic_fetch_and)
@@ -130,13 +140,17 @@ WEFT_NV_FN T __weft_atomic_cas(T* p, T expected, T desired) {
                                        __HIP_MEMORY_SCOPE_AGENT);
   return expected;
 }
-#define WEFT_NV_SYS(name, op, T, sfx, B)                                                                \
-  WEFT_NV_FN T __weft_atomic_##name##_system(T* p, T v) {                                               \
-    return static_cast<T>(__nvvm_atom_sys_##op##_gen_##sfx(reinterpret_cast<B*>(p), static_cast<B>(v))); \
+#define WEFT_NV_SYS(name, op, T, sfx, B)                                               \
+  WEFT_NV_FN T __weft_atomic_##name##_system(T* p, T v) {                              \
+    return static_cast<T>(                                                             \
+        __nvvm_atom_sys_##op##_gen_##sfx(reinterpret_cast<B*>(p), static_cast<B>(v))); \
   }
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
 #define WEFT_NV_SYS_INTEGERS(name, op)                                                                 \
   WEFT_NV_SYS(name, op, int, i, int) WEFT_NV_SYS(name, op, unsigned, i, int)                           \
   WEFT_NV_SYS(name, op, long long, ll, long long) WEFT_NV_SYS(name, op, unsigned long long, ll, long long)
+// clang-format on
 WEFT_NV_SYS_INTEGERS(add, add)
 WEFT_NV_SYS_INTEGERS(and, and)
 WEFT_NV_SYS_INTEGERS(or, or)
@@ -154,35 +168,39 @@ WEFT_NV_FN int __weft_atomic_cas_system(int* p, int expected, int desired) {
   return __nvvm_atom_sys_cas_gen_i(p, expected, desired);
 }
 WEFT_NV_FN unsigned __weft_atomic_cas_system(unsigned* p, unsigned expected, unsigned desired) {
-  return static_cast<unsigned>(__nvvm_atom_sys_cas_gen_i(reinterpret_cast<int*>(p), static_cast<int>(expected),
-                                                         static_cast<int>(desired)));
+  return static_cast<unsigned>(__nvvm_atom_sys_cas_gen_i(
+      reinterpret_cast<int*>(p), static_cast<int>(expected), static_cast<int>(desired)));
 }
 WEFT_NV_FN long long __weft_atomic_cas_system(long long* p, long long expected, long long desired) {
   return __nvvm_atom_sys_cas_gen_ll(p, expected, desired);
 }
-WEFT_NV_FN unsigned long long __weft_atomic_cas_system(unsigned long long* p, unsigned long long expected,
+WEFT_NV_FN unsigned long long __weft_atomic_cas_system(unsigned long long* p,
+                                                       unsigned long long expected,
                                                        unsigned long long desired) {
-  return static_cast<unsigned long long>(__nvvm_atom_sys_cas_gen_ll(
-      reinterpret_cast<long long*>(p), static_cast<long long>(expected), static_cast<long long>(desired)));
+  return static_cast<unsigned long long>(
+      __nvvm_atom_sys_cas_gen_ll(reinterpret_cast<long long*>(p), static_cast<long long>(expected),
+                                 static_cast<long long>(desired)));
 }
 WEFT_NV_FN float __weft_atomic_exchange_system(float* p, float v) {
-  return __builtin_bit_cast(float, __weft_atomic_exchange_system(reinterpret_cast<int*>(p), __builtin_bit_cast(int, v)));
+  return __builtin_bit_cast(
+      float, __weft_atomic_exchange_system(reinterpret_cast<int*>(p), __builtin_bit_cast(int, v)));
 }
 WEFT_NV_FN double __weft_atomic_exchange_system(double* p, double v) {
-  return __builtin_bit_cast(double, __weft_atomic_exchange_system(reinterpret_cast<long long*>(p),
-                                                                  __builtin_bit_cast(long long, v)));
+  return __builtin_bit_cast(double,
+                            __weft_atomic_exchange_system(reinterpret_cast<long long*>(p),
+                                                          __builtin_bit_cast(long long, v)));
 }
 /* clang-15 lowers __nvvm_atom_sys_{min,max}_gen_u* to *signed* PTX min/max: the
  * unsigned ones are system-scope CAS loops. */
-#define WEFT_NV_SYS_UNSIGNED(op, T, better)                                 \
-  WEFT_NV_FN T __weft_atomic_##op##_system(T* p, T v) {                     \
-    T old = *static_cast<volatile T*>(p);                                   \
-    while (v better old) {                                                  \
-      T seen = __weft_atomic_cas_system(p, old, v);                         \
-      if (seen == old) break;                                               \
-      old = seen;                                                           \
-    }                                                                       \
-    return old;                                                             \
+#define WEFT_NV_SYS_UNSIGNED(op, T, better)             \
+  WEFT_NV_FN T __weft_atomic_##op##_system(T* p, T v) { \
+    T old = *static_cast<volatile T*>(p);               \
+    while (v better old) {                              \
+      T seen = __weft_atomic_cas_system(p, old, v);     \
+      if (seen == old) break;                           \
+      old = seen;                                       \
+    }                                                   \
+    return old;                                         \
   }
 WEFT_NV_SYS_UNSIGNED(min, unsigned, <)
 WEFT_NV_SYS_UNSIGNED(min, unsigned long long, <)
@@ -190,8 +208,12 @@ WEFT_NV_SYS_UNSIGNED(max, unsigned, >)
 WEFT_NV_SYS_UNSIGNED(max, unsigned long long, >)
 #undef WEFT_NV_SYS_UNSIGNED
 /* atomicInc/atomicDec: ((old >= limit) ? 0 : old + 1), ((old == 0 || old > limit) ? limit : old - 1). */
-WEFT_NV_FN unsigned __weft_atomic_inc(unsigned* p, unsigned limit) { return __nvvm_atom_inc_gen_ui(p, limit); }
-WEFT_NV_FN unsigned __weft_atomic_dec(unsigned* p, unsigned limit) { return __nvvm_atom_dec_gen_ui(p, limit); }
+WEFT_NV_FN unsigned __weft_atomic_inc(unsigned* p, unsigned limit) {
+  return __nvvm_atom_inc_gen_ui(p, limit);
+}
+WEFT_NV_FN unsigned __weft_atomic_dec(unsigned* p, unsigned limit) {
+  return __nvvm_atom_dec_gen_ui(p, limit);
+}
 
 /* ---- grid barrier (cooperative groups) -------------------------------------
  * grid.sync(), called by every thread of the block: a block barrier, then one
@@ -206,10 +228,12 @@ WEFT_NV_FN void __weft_nv_grid_arrive() {
   const unsigned blocks = __weft_grid_dim(0) * __weft_grid_dim(1) * __weft_grid_dim(2);
   const unsigned generation = __weft_nv_grid_generation;
   __nvvm_membar_gl();
-  if (__nvvm_atom_add_gen_i(reinterpret_cast<int*>(&__weft_nv_grid_arrived), 1) + 1 == static_cast<int>(blocks)) {
+  if (__nvvm_atom_add_gen_i(reinterpret_cast<int*>(&__weft_nv_grid_arrived), 1) + 1 ==
+      static_cast<int>(blocks)) {
     __weft_nv_grid_arrived = 0;
     __nvvm_membar_gl();
-    __nvvm_atom_add_gen_i(reinterpret_cast<int*>(const_cast<unsigned*>(&__weft_nv_grid_generation)), 1);
+    __nvvm_atom_add_gen_i(reinterpret_cast<int*>(const_cast<unsigned*>(&__weft_nv_grid_generation)),
+                          1);
   } else {
     while (__weft_nv_grid_generation == generation) __weft_sleep_ns(32);
   }
@@ -217,7 +241,8 @@ WEFT_NV_FN void __weft_nv_grid_arrive() {
 }
 WEFT_NV_FN void __weft_grid_sync() {
   __weft_barrier();
-  if (__weft_thread_idx(0) == 0 && __weft_thread_idx(1) == 0 && __weft_thread_idx(2) == 0) __weft_nv_grid_arrive();
+  if (__weft_thread_idx(0) == 0 && __weft_thread_idx(1) == 0 && __weft_thread_idx(2) == 0)
+    __weft_nv_grid_arrive();
   __weft_barrier();
 }
 extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) { return 1; }
@@ -227,8 +252,9 @@ extern "C" inline __attribute__((host, device)) int weftGridIsCooperative(void) 
  * vprintf(format, argument buffer); declared here host+device for a pass that did
  * not include hip/weft/device/prelude.h first. */
 extern "C" __attribute__((host, device)) int printf(const char* format, ...);
-extern "C" __attribute__((device)) void __assertfail(const char* message, const char* file, unsigned line,
-                                                     const char* function, size_t char_size);
+extern "C" __attribute__((device)) void __assertfail(const char* message, const char* file,
+                                                     unsigned line, const char* function,
+                                                     size_t char_size);
 [[noreturn]] WEFT_NV_FN void __weft_assert_fail(const char* expr, const char* file, unsigned line,
                                                 const char* function) {
   __assertfail(expr, file, line, function, 1);
@@ -239,41 +265,48 @@ extern "C" __attribute__((device)) void __assertfail(const char* message, const 
 #define WEFT_DEVICE_LIBM_EXTRAS 1
 
 /* ---- libm-level math from libdevice ------------------------------------- */
-#define WEFT_NV_C_UNARY(c, nv, ocml)                                                                     \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float);                                          \
-  extern "C" __attribute__((device)) double __nv_##nv(double);                                           \
-  extern "C" inline __attribute__((host, device)) float c##f(float x) noexcept { return __nv_##nv##f(x); } \
-  extern "C" inline __attribute__((host, device)) double c(double x) noexcept { return __nv_##nv(x); }
-#define WEFT_NV_C_BINARY(c, nv, ocml)                                                                    \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float, float);                                   \
-  extern "C" __attribute__((device)) double __nv_##nv(double, double);                                   \
-  extern "C" inline __attribute__((host, device)) float c##f(float x, float y) noexcept {                \
-    return __nv_##nv##f(x, y);                                                                           \
-  }                                                                                                      \
-  extern "C" inline __attribute__((host, device)) double c(double x, double y) noexcept { return __nv_##nv(x, y); }
-#define WEFT_NV_C_TERNARY(c, nv, ocml)                                                                   \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float, float, float);                            \
-  extern "C" __attribute__((device)) double __nv_##nv(double, double, double);                           \
-  extern "C" inline __attribute__((host, device)) float c##f(float x, float y, float z) noexcept {       \
-    return __nv_##nv##f(x, y, z);                                                                        \
-  }                                                                                                      \
-  extern "C" inline __attribute__((host, device)) double c(double x, double y, double z) noexcept {      \
-    return __nv_##nv(x, y, z);                                                                           \
+#define WEFT_NV_C_UNARY(c, nv, ocml)                                             \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float);                  \
+  extern "C" __attribute__((device)) double __nv_##nv(double);                   \
+  extern "C" inline __attribute__((host, device)) float c##f(float x) noexcept { \
+    return __nv_##nv##f(x);                                                      \
+  }                                                                              \
+  extern "C" inline __attribute__((host, device)) double c(double x) noexcept {  \
+    return __nv_##nv(x);                                                         \
   }
-#define WEFT_NV_HIP_UNARY(c, nv, ocml)                                                                   \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float);                                          \
-  extern "C" __attribute__((device)) double __nv_##nv(double);                                           \
-  WEFT_NV_FN float __weft_libm_##c##f(float x) { return __nv_##nv##f(x); }                               \
+#define WEFT_NV_C_BINARY(c, nv, ocml)                                                     \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float, float);                    \
+  extern "C" __attribute__((device)) double __nv_##nv(double, double);                    \
+  extern "C" inline __attribute__((host, device)) float c##f(float x, float y) noexcept { \
+    return __nv_##nv##f(x, y);                                                            \
+  }                                                                                       \
+  extern "C" inline __attribute__((host, device)) double c(double x, double y) noexcept { \
+    return __nv_##nv(x, y);                                                               \
+  }
+#define WEFT_NV_C_TERNARY(c, nv, ocml)                                                             \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float, float, float);                      \
+  extern "C" __attribute__((device)) double __nv_##nv(double, double, double);                     \
+  extern "C" inline __attribute__((host, device)) float c##f(float x, float y, float z) noexcept { \
+    return __nv_##nv##f(x, y, z);                                                                  \
+  }                                                                                                \
+  extern "C" inline __attribute__((host, device)) double c(double x, double y,                     \
+                                                           double z) noexcept {                    \
+    return __nv_##nv(x, y, z);                                                                     \
+  }
+#define WEFT_NV_HIP_UNARY(c, nv, ocml)                                     \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float);            \
+  extern "C" __attribute__((device)) double __nv_##nv(double);             \
+  WEFT_NV_FN float __weft_libm_##c##f(float x) { return __nv_##nv##f(x); } \
   WEFT_NV_FN double __weft_libm_##c(double x) { return __nv_##nv(x); }
-#define WEFT_NV_HIP_BINARY(c, nv, ocml)                                                                  \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float, float);                                   \
-  extern "C" __attribute__((device)) double __nv_##nv(double, double);                                   \
-  WEFT_NV_FN float __weft_libm_##c##f(float x, float y) { return __nv_##nv##f(x, y); }                   \
+#define WEFT_NV_HIP_BINARY(c, nv, ocml)                                                \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float, float);                 \
+  extern "C" __attribute__((device)) double __nv_##nv(double, double);                 \
+  WEFT_NV_FN float __weft_libm_##c##f(float x, float y) { return __nv_##nv##f(x, y); } \
   WEFT_NV_FN double __weft_libm_##c(double x, double y) { return __nv_##nv(x, y); }
-#define WEFT_NV_HIP_TERNARY(c, nv, ocml)                                                                 \
-  extern "C" __attribute__((device)) float __nv_##nv##f(float, float, float);                            \
-  extern "C" __attribute__((device)) double __nv_##nv(double, double, double);                           \
-  WEFT_NV_FN float __weft_libm_##c##f(float x, float y, float z) { return __nv_##nv##f(x, y, z); }       \
+#define WEFT_NV_HIP_TERNARY(c, nv, ocml)                                                           \
+  extern "C" __attribute__((device)) float __nv_##nv##f(float, float, float);                      \
+  extern "C" __attribute__((device)) double __nv_##nv(double, double, double);                     \
+  WEFT_NV_FN float __weft_libm_##c##f(float x, float y, float z) { return __nv_##nv##f(x, y, z); } \
   WEFT_NV_FN double __weft_libm_##c(double x, double y, double z) { return __nv_##nv(x, y, z); }
 WEFT_LIBM_C_UNARY(WEFT_NV_C_UNARY)
 WEFT_LIBM_C_BINARY(WEFT_NV_C_BINARY)
@@ -350,8 +383,12 @@ WEFT_NV_C float jnf(int n, float x) noexcept { return __nv_jnf(n, x); }
 WEFT_NV_C double jn(int n, double x) noexcept { return __nv_jn(n, x); }
 WEFT_NV_C float ynf(int n, float x) noexcept { return __nv_ynf(n, x); }
 WEFT_NV_C double yn(int n, double x) noexcept { return __nv_yn(n, x); }
-WEFT_NV_C float nanf(const char* tag) noexcept { return __nv_nanf(reinterpret_cast<const signed char*>(tag)); }
-WEFT_NV_C double nan(const char* tag) noexcept { return __nv_nan(reinterpret_cast<const signed char*>(tag)); }
+WEFT_NV_C float nanf(const char* tag) noexcept {
+  return __nv_nanf(reinterpret_cast<const signed char*>(tag));
+}
+WEFT_NV_C double nan(const char* tag) noexcept {
+  return __nv_nan(reinterpret_cast<const signed char*>(tag));
+}
 WEFT_NV_C long lrintf(float x) noexcept { return static_cast<long>(rintf(x)); }
 WEFT_NV_C long lrint(double x) noexcept { return static_cast<long>(rint(x)); }
 WEFT_NV_C long long llrintf(float x) noexcept { return static_cast<long long>(rintf(x)); }

@@ -33,8 +33,12 @@
 #if __has_include(<bits/stl_algobase.h>)
 #include <bits/stl_algobase.h>
 #endif
-__attribute__((device)) inline void* operator new(__SIZE_TYPE__, void* place) noexcept { return place; }
-__attribute__((device)) inline void* operator new[](__SIZE_TYPE__, void* place) noexcept { return place; }
+__attribute__((device)) inline void* operator new(__SIZE_TYPE__, void* place) noexcept {
+  return place;
+}
+__attribute__((device)) inline void* operator new[](__SIZE_TYPE__, void* place) noexcept {
+  return place;
+}
 __attribute__((device)) inline void operator delete(void*, void*) noexcept {}
 __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #endif
@@ -50,6 +54,7 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,12 +62,11 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-#include <wchar.h>
-#include <unistd.h>
-#include <sched.h>
-#include <sys/types.h>
 #include <sys/time.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
 #ifdef __cplusplus
 #include <cassert>
 #include <cctype>

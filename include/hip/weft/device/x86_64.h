@@ -118,7 +118,9 @@ WEFT_FIBER_INLINE void __weft_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CS
 WEFT_FIBER_INLINE uint64_t __weft_warp_read(uint64_t value, uint32_t src_lane) {
   return __weft_cpu_warp_read(value, src_lane);
 }
-WEFT_FIBER_INLINE uint64_t __weft_warp_ballot(int predicate) { return __weft_cpu_warp_ballot(predicate); }
+WEFT_FIBER_INLINE uint64_t __weft_warp_ballot(int predicate) {
+  return __weft_cpu_warp_ballot(predicate);
+}
 WEFT_FIBER_INLINE void __weft_warp_sync() { __weft_cpu_warp_sync(); }
 WEFT_FIBER_INLINE void* __weft_dynamic_shared() { return __weft_cpu_dynamic_shared(); }
 // The timestamp counter, as the g++ path's clock64 (hip/weft/device_clock.h).

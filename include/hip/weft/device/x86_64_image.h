@@ -68,7 +68,8 @@ struct Signature<void(P...)> {
     return a;
   }();
   template <size_t... I>
-  static constexpr std::array<weftCpuKernelArg, kCount ? kCount : 1> make_args(std::index_sequence<I...>) {
+  static constexpr std::array<weftCpuKernelArg, kCount ? kCount : 1> make_args(
+      std::index_sequence<I...>) {
     return {{weftCpuKernelArg{offset_of(I), size_of(I), align_of(I), 0}...}};
   }
   static constexpr std::array<weftCpuKernelArg, kCount ? kCount : 1> kArgTable =
@@ -85,7 +86,8 @@ struct Signature<void(P...)> {
     using Blob = ::weft::detail::LaunchBlob<Call, Tuple>;
 
     template <size_t... I>
-    static __device__ void unpack(Tuple& values, const unsigned char* kernarg, std::index_sequence<I...>) {
+    static __device__ void unpack(Tuple& values, const unsigned char* kernarg,
+                                  std::index_sequence<I...>) {
       (__builtin_memcpy(&std::get<I>(values), kernarg + offset_of(I), size_of(I)), ...);
     }
 
@@ -111,7 +113,8 @@ struct Signature<void(P...)> {
     // the g++ path's entry does (loop mode, fibers after the first barrier).
     static __device__ void entry(weftKernelContext* ctx, void* kernarg) {
       Blob blob{Call{}, Tuple{}};
-      unpack(blob.args, static_cast<const unsigned char*>(kernarg), std::index_sequence_for<P...>{});
+      unpack(blob.args, static_cast<const unsigned char*>(kernarg),
+             std::index_sequence_for<P...>{});
       if (__weft_cpu_kernel_is_whole_block(reinterpret_cast<const void*>(Kernel)))
         return whole_blocks(ctx, blob);
       ::weft::detail::kernel_entry<Call, Tuple>(ctx, &blob);

@@ -119,7 +119,9 @@ void __weft_bl_prepare(uint32_t kind, const uint32_t* st, uint32_t want, uint32_
     for (uint32_t t = lo; t < hi; ++t) {
       if (st && st[t] != want) continue;
       uint32_t op = xsrc[t];
-      xres[t] = op == BL_REDUCE_AND ? count == taking_part : op == BL_REDUCE_OR ? count != 0 : count;
+      xres[t] = op == BL_REDUCE_AND ? count == taking_part
+              : op == BL_REDUCE_OR  ? count != 0
+                                    : count;
     }
     return;
   }

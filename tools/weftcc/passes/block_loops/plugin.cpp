@@ -42,7 +42,8 @@ namespace {
 using namespace llvm;
 
 constexpr const char* kPassName = "weft-block-loops";
-constexpr const char* kRuntimeFunctions[] = {"__weft_bl_uniform", "__weft_bl_schedule", "__weft_bl_prepare"};
+constexpr const char* kRuntimeFunctions[] = {"__weft_bl_uniform", "__weft_bl_schedule",
+                                             "__weft_bl_prepare"};
 
 bool verbose() {
   static const bool on = [] {
@@ -56,17 +57,20 @@ bool verbose() {
 bool link_runtime(Module& m) {
   if (m.getFunction(kRuntimeFunctions[0])) return true;
   MemoryBufferRef bitcode(
-      StringRef(reinterpret_cast<const char*>(kBlockRuntimeBitcode), kBlockRuntimeBitcodeSize), "block_runtime");
+      StringRef(reinterpret_cast<const char*>(kBlockRuntimeBitcode), kBlockRuntimeBitcodeSize),
+      "block_runtime");
   Expected<std::unique_ptr<Module>> parsed = parseBitcodeFile(bitcode, m.getContext());
   if (!parsed) {
-    errs() << kPassName << ": cannot read the block runtime: " << toString(parsed.takeError()) << "\n";
+    errs() << kPassName << ": cannot read the block runtime: " << toString(parsed.takeError())
+           << "\n";
     return false;
   }
   std::unique_ptr<Module> runtime = std::move(*parsed);
   // Its module flags (PIC/PIE level, ...) are those of the plugin's build: the
   // image's own must win, or a shared object gets executable-only TLS accesses.
   if (NamedMDNode* flags = runtime->getModuleFlagsMetadata()) runtime->eraseNamedMetadata(flags);
-  if (NamedMDNode* ident = runtime->getNamedMetadata("llvm.ident")) runtime->eraseNamedMetadata(ident);
+  if (NamedMDNode* ident = runtime->getNamedMetadata("llvm.ident"))
+    runtime->eraseNamedMetadata(ident);
   runtime->setDataLayout(m.getDataLayout());
   runtime->setTargetTriple(m.getTargetTriple());
   for (Function& f : *runtime) {
@@ -118,16 +122,17 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
       if (why.empty()) {
         ore.emit([&] {
           return OptimizationRemark(kPassName, "WholeBlock", k)
-                 << "kernel " << name << " runs whole blocks: " << std::to_string(stats.regions) << " regions, "
-                 << std::to_string(stats.sync_points) << " barriers/warp operations, "
-                 << std::to_string(stats.spilled) << " values kept per thread";
+              << "kernel " << name << " runs whole blocks: " << std::to_string(stats.regions)
+              << " regions, " << std::to_string(stats.sync_points) << " barriers/warp operations, "
+              << std::to_string(stats.spilled) << " values kept per thread";
         });
         if (verbose())
           errs() << kPassName << ": " << name << ": whole block (" << stats.regions << " regions, "
                  << stats.spilled << " values per thread)\n";
       } else {
         ore.emit([&] {
-          return OptimizationRemarkMissed(kPassName, "Fibers", k) << "kernel " << name << " runs on fibers: " << why;
+          return OptimizationRemarkMissed(kPassName, "Fibers", k)
+              << "kernel " << name << " runs on fibers: " << why;
         });
         if (verbose()) errs() << kPassName << ": " << name << ": fibers: " << why << "\n";
         record_fallback(m, *k, why);
@@ -147,9 +152,10 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
 }  // namespace weft::block_loops
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::llvm::PassPluginLibraryInfo llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "weft-block-loops", "1", [](llvm::PassBuilder& pb) {
-            pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
-              mpm.addPass(weft::block_loops::BlockLoopsPass());
-            });
+  return {LLVM_PLUGIN_API_VERSION, "weft-block-loops", "1",
+          [](llvm::PassBuilder& pb) {
+    pb.registerPipelineStartEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+      mpm.addPass(weft::block_loops::BlockLoopsPass());
+    });
           }};
 }

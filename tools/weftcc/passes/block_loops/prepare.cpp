@@ -71,7 +71,8 @@ std::string inline_marker_callees(Function& kernel) {
   // values computed from them can be recomputed instead of kept per thread.
   auto reach = functions_reaching(*kernel.getParent(), is_per_thread);
   auto reach_uniform = functions_reaching(*kernel.getParent(), [](Marker m) {
-    return m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim || m == Marker::DynamicShared;
+    return m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim ||
+           m == Marker::DynamicShared;
   });
   SmallPtrSet<const Function*, 8> not_inlinable;
   for (int inlined = 0;;) {
@@ -97,7 +98,8 @@ std::string inline_marker_callees(Function& kernel) {
       }
       if (reach.count(callee)) {
         if (is_recursive(*callee))
-          return "it calls the recursive function " + callee->getName().str() + ", which reaches a barrier or threadIdx";
+          return "it calls the recursive function " + callee->getName().str() +
+                 ", which reaches a barrier or threadIdx";
         next = call;
         break;
       }
@@ -108,7 +110,8 @@ std::string inline_marker_callees(Function& kernel) {
     InlineFunctionInfo info;
     InlineResult result = InlineFunction(*next, info);
     if (!result.isSuccess())
-      return "cannot inline " + callee_name + " (it reaches a barrier or threadIdx): " + result.getFailureReason();
+      return "cannot inline " + callee_name +
+             " (it reaches a barrier or threadIdx): " + result.getFailureReason();
   }
 }
 
@@ -125,9 +128,11 @@ std::string check_shape(Function& kernel) {
       }
       auto* call = dyn_cast<CallBase>(&i);
       if (!call) continue;
-      if (call->hasFnAttr(Attribute::ReturnsTwice)) return "it calls setjmp or another returns_twice function";
+      if (call->hasFnAttr(Attribute::ReturnsTwice))
+        return "it calls setjmp or another returns_twice function";
       Marker m = marker_of(call->getCalledFunction());
-      if ((m == Marker::ThreadIdx || m == Marker::BlockDim) && !isa<ConstantInt>(call->getArgOperand(0)))
+      if ((m == Marker::ThreadIdx || m == Marker::BlockDim) &&
+          !isa<ConstantInt>(call->getArgOperand(0)))
         return "threadIdx or blockDim is read with a dimension known only at run time";
       if (m == Marker::IsWholeBlock) return "it asks whether a kernel runs whole blocks";
     }
@@ -142,7 +147,8 @@ void drop_debug_and_lifetime_intrinsics(Function& kernel) {
   for (Instruction& i : instructions(kernel)) {
     if (isa<DbgInfoIntrinsic>(&i)) dead.push_back(&i);
     if (auto* ii = dyn_cast<IntrinsicInst>(&i))
-      if (ii->getIntrinsicID() == Intrinsic::lifetime_start || ii->getIntrinsicID() == Intrinsic::lifetime_end)
+      if (ii->getIntrinsicID() == Intrinsic::lifetime_start ||
+          ii->getIntrinsicID() == Intrinsic::lifetime_end)
         dead.push_back(&i);
   }
   for (Instruction* i : dead) i->eraseFromParent();

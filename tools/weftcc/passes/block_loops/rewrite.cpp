@@ -27,22 +27,22 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/DivergenceAnalysis.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/SyncDependenceAnalysis.h>
-#include <llvm/IR/IntrinsicInst.h>
-#include <llvm/Transforms/Utils/SSAUpdater.h>
-#include <llvm/ADT/SetVector.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/SSAUpdater.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <functional>
@@ -62,8 +62,8 @@ constexpr unsigned kMaxSyncPoints = 4096;
 struct SyncPoint {
   CallInst* call;
   Marker marker;
-  uint32_t state;       // 1..m, in the order of the kernel's code
-  BasicBlock* resume;   // the code after it
+  uint32_t state;      // 1..m, in the order of the kernel's code
+  BasicBlock* resume;  // the code after it
 };
 
 struct Region {
@@ -92,8 +92,8 @@ struct RegionCopy {
 
 class Rewriter {
  public:
-  explicit Rewriter(Function& kernel) : kernel_(kernel), m_(*kernel.getParent()), ctx_(m_.getContext()),
-                                        dl_(m_.getDataLayout()) {}
+  explicit Rewriter(Function& kernel)
+      : kernel_(kernel), m_(*kernel.getParent()), ctx_(m_.getContext()), dl_(m_.getDataLayout()) {}
 
   std::string run(RewriteStats& stats);
   Function* result() const { return whole_; }
@@ -154,7 +154,7 @@ class Rewriter {
   DenseMap<Instruction*, Instruction*> original_of_;  // copy -> kernel instruction
   DenseSet<const Instruction*> uniform_values_;
   DenseSet<const Instruction*> divergent_branches_;  // terminators whose choice differs by thread
-  Value* next_state_ = nullptr;                     // i32: the exit of a uniform-exit region
+  Value* next_state_ = nullptr;                      // i32: the exit of a uniform-exit region
   // thread_local globals (__shared__ in a CPU image) -> their address, computed once per block.
   DenseMap<GlobalVariable*, Value*> thread_locals_;
   uint64_t bytes_per_thread_ = 0;
@@ -165,7 +165,8 @@ std::string Rewriter::find_sync_points() {
   for (Instruction& i : instructions(kernel_)) {
     Marker m = marker_of(&i);
     if (!is_sync(m)) continue;
-    if (syncs_.size() >= kMaxSyncPoints) return "it has more than 4096 barriers and warp operations";
+    if (syncs_.size() >= kMaxSyncPoints)
+      return "it has more than 4096 barriers and warp operations";
     syncs_.push_back({cast<CallInst>(&i), m, uint32_t(syncs_.size() + 1), nullptr});
   }
   for (SyncPoint& s : syncs_) {
@@ -244,8 +245,10 @@ void Rewriter::emit_entry() {
       dim = c->getZExtValue();
     }
     Value*& v = uniform_[{int(m), dim}];
-    if (!v) v = b.CreateCall(call->getFunctionType(), call->getCalledOperand(),
-                             m == Marker::DynamicShared ? ArrayRef<Value*>{} : ArrayRef<Value*>{b.getInt32(uint32_t(dim))});
+    if (!v)
+      v = b.CreateCall(call->getFunctionType(), call->getCalledOperand(),
+                       m == Marker::DynamicShared ? ArrayRef<Value*>{}
+                                                  : ArrayRef<Value*>{b.getInt32(uint32_t(dim))});
   }
   auto per_thread = [&](Type* t, const char* name, Value* count = nullptr) {
     AllocaInst* a = b.CreateAlloca(t, count ? count : threads_, name);
@@ -254,7 +257,8 @@ void Rewriter::emit_entry() {
     return a;
   };
   for (const Region& r : regions_)
-    if (r.exits.size() > 1 && r.uniform_exit && !next_state_) next_state_ = b.CreateAlloca(i32_, nullptr, "next.state");
+    if (r.exits.size() > 1 && r.uniform_exit && !next_state_)
+      next_state_ = b.CreateAlloca(i32_, nullptr, "next.state");
   if (mixed_mode_) {
     state_ = per_thread(i32_, "thread.state");
     range_ = b.CreateAlloca(ArrayType::get(i32_, 2), nullptr, "group.range");
@@ -281,7 +285,8 @@ void Rewriter::emit_entry() {
     if (auto* g = dyn_cast<GlobalVariable>(v)) {
       if (g->isThreadLocal() && !thread_locals_.count(g)) {
         auto* type = FunctionType::get(g->getType(), {g->getType()}, false);
-        thread_locals_[g] = b.CreateCall(InlineAsm::get(type, "", "=r,0", false), {g}, g->getName() + ".addr");
+        thread_locals_[g] =
+            b.CreateCall(InlineAsm::get(type, "", "=r,0", false), {g}, g->getName() + ".addr");
       }
     } else if (auto* ce = dyn_cast<ConstantExpr>(v)) {
       for (Value* op : ce->operands()) find_tls(op);
@@ -292,7 +297,8 @@ void Rewriter::emit_entry() {
   alloca_point_ = cast<Instruction>(b.CreateBr(dispatch_));
 }
 
-void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi) {
+void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo,
+                            Value* hi) {
   if (state == 0) return;
   SyncKind kind = sync_kind(syncs_[state - 1].marker);
   if (kind != kSyncBarrierReduce && kind != kSyncWarpRead && kind != kSyncWarpBallot) return;
@@ -302,15 +308,16 @@ void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* wa
 
 // Copies region r into the loop body that starts at `body` (where the thread ids
 // are known); the region's exits go to `latch`.
-void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
-                           const Value* tid[3]) {
+void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch,
+                           NextState next_state, const Value* tid[3]) {
   const Region& r = *copy.region;
   ValueToValueMapTy& map = copy.map;
   for (Argument& a : kernel_.args()) map[&a] = whole_->getArg(a.getArgNo());
   IRBuilder<> head(body);
   for (auto& [local, array] : private_) {
     uint64_t count = cast<ConstantInt>(local->getArraySize())->getZExtValue();
-    Value* index = count == 1 ? copy.linear : head.CreateNUWMul(copy.linear, head.getInt32(uint32_t(count)));
+    Value* index =
+        count == 1 ? copy.linear : head.CreateNUWMul(copy.linear, head.getInt32(uint32_t(count)));
     map[local] = head.CreateInBoundsGEP(local->getAllocatedType(), array, index, local->getName());
   }
   // Every threadIdx read of the kernel is this thread's loop index, in every region
@@ -320,10 +327,13 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       Marker m = marker_of(&i);
       if (m == Marker::ThreadIdx || m == Marker::BlockDim) {
         auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
-        map[&i] = d < 3 ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d]) : dim_[d])
-                        : static_cast<Value*>(ConstantInt::get(i32_, m == Marker::ThreadIdx ? 0 : 1));
+        map[&i] = d < 3
+                    ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d]) : dim_[d])
+                    : static_cast<Value*>(ConstantInt::get(i32_, m == Marker::ThreadIdx ? 0 : 1));
       } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
-        auto* c = m == Marker::DynamicShared ? nullptr : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+        auto* c = m == Marker::DynamicShared
+                    ? nullptr
+                    : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
         auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
         if (it != uniform_.end() && (c || m == Marker::DynamicShared)) map[&i] = it->second;
       }
@@ -362,8 +372,10 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           auto* call = sync->call;
           switch (sync->marker) {
             case Marker::WarpRead:
-              record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy.linear, b)), nullptr);
-              record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)), nullptr);
+              record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy.linear, b)),
+                     nullptr);
+              record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)),
+                     nullptr);
               break;
             case Marker::WarpBallot:
             case Marker::BarrierReduce: {
@@ -371,11 +383,11 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
               if (auto* wi = dyn_cast<Instruction>(wide)) record(wi, nullptr);
               record(b.CreateStore(wide, slot(xval_, i64_, copy.linear, b)), nullptr);
               if (sync->marker == Marker::BarrierReduce)
-                record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)), nullptr);
+                record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)),
+                       nullptr);
               break;
             }
-            default:
-              break;
+            default: break;
           }
         } else if (isa<ReturnInst>(&i)) {
           next = kStateDone;
@@ -385,7 +397,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           record(ni, &i);
           continue;
         }
-        if (next_state == NextState::PerThread) b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
+        if (next_state == NextState::PerThread)
+          b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
         if (next_state == NextState::Uniform) b.CreateStore(b.getInt32(next), next_state_);
         b.CreateBr(latch);
         continue;
@@ -402,7 +415,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     RemapInstruction(ni, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
     if (auto* phi = dyn_cast<PHINode>(ni)) {
       for (int k = int(phi->getNumIncomingValues()) - 1; k >= 0; --k)
-        if (phi->getIncomingBlock(unsigned(k))->getParent() != whole_) phi->removeIncomingValue(unsigned(k), false);
+        if (phi->getIncomingBlock(unsigned(k))->getParent() != whole_)
+          phi->removeIncomingValue(unsigned(k), false);
     }
     hoist_thread_locals(ni);
   }
@@ -429,12 +443,16 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
   PHINode* x = b.CreatePHI(i32_, 2, "tid.x");
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
-  copy->linear = b.CreateNUWAdd(b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
+  copy->linear = b.CreateNUWAdd(
+      b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
   copy->preheader = pre;
   copy->head = xh;
   const Value* tid[3] = {x, y, z};
   copy_region(*copy, xh, xl,
-              r.exits.size() < 2 ? NextState::Known : r.uniform_exit ? NextState::Uniform : NextState::PerThread, tid);
+              r.exits.size() < 2 ? NextState::Known
+              : r.uniform_exit   ? NextState::Uniform
+                                 : NextState::PerThread,
+              tid);
   b.SetInsertPoint(xl);
   Value* x1 = b.CreateNUWAdd(x, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
@@ -454,7 +472,8 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
   return pre;
 }
 
-BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done) {
+BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi,
+                                     BasicBlock* done) {
   auto* pre = BasicBlock::Create(ctx_, "group.pre", whole_, done);
   auto* head = BasicBlock::Create(ctx_, "group.thread", whole_, done);
   auto* body = BasicBlock::Create(ctx_, "group.run", whole_, done);
@@ -497,7 +516,8 @@ void Rewriter::emit_dispatch() {
 
   for (const Region& r : regions_) {
     auto* case_block = BasicBlock::Create(ctx_, "state." + std::to_string(r.state), whole_, exit_);
-    auto* done = BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".done", whole_, exit_);
+    auto* done =
+        BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".done", whole_, exit_);
     sw->addCase(b.getInt32(r.state), case_block);
     IRBuilder<> cb(case_block);
     Constant* null = ConstantPointerNull::get(cast<PointerType>(ptr_));
@@ -516,8 +536,10 @@ void Rewriter::emit_dispatch() {
       current_->addIncoming(db.CreateLoad(i32_, next_state_, "next"), done);
       db.CreateBr(dispatch_);
     } else {
-      Value* same = db.CreateCall(m_.getFunction("__weft_bl_uniform"), {state_, threads_}, "uniform");
-      auto* back = BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".uniform", whole_, exit_);
+      Value* same =
+          db.CreateCall(m_.getFunction("__weft_bl_uniform"), {state_, threads_}, "uniform");
+      auto* back =
+          BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".uniform", whole_, exit_);
       db.CreateCondBr(db.CreateICmpEQ(same, db.getInt32(kScheduleMixed)), slow, back);
       IRBuilder<> kb(back);
       kb.CreateBr(dispatch_);
@@ -534,10 +556,12 @@ void Rewriter::emit_dispatch() {
   auto* kinds_table = new GlobalVariable(m_, kinds_type, true, GlobalValue::PrivateLinkage,
                                          ConstantArray::get(cast<ArrayType>(kinds_type), kinds),
                                          kernel_.getName() + ".sync.kinds");
-  Value* picked = sb.CreateCall(m_.getFunction("__weft_bl_schedule"), {state_, threads_, kinds_table, range_},
-                                "group.state");
-  Value* lo = sb.CreateLoad(i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 0), "group.lo");
-  Value* hi = sb.CreateLoad(i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 1), "group.hi");
+  Value* picked = sb.CreateCall(m_.getFunction("__weft_bl_schedule"),
+                                {state_, threads_, kinds_table, range_}, "group.state");
+  Value* lo = sb.CreateLoad(
+      i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 0), "group.lo");
+  Value* hi = sb.CreateLoad(
+      i32_, sb.CreateConstInBoundsGEP2_32(ArrayType::get(i32_, 2), range_, 0, 1), "group.hi");
   auto* dead = BasicBlock::Create(ctx_, "deadlock", whole_, exit_);
   SwitchInst* pick = sb.CreateSwitch(picked, dead, unsigned(regions_.size() + 1));
   pick->addCase(sb.getInt32(kScheduleFinished), exit_);
@@ -553,7 +577,8 @@ void Rewriter::emit_dispatch() {
   IRBuilder<> deadb(dead);
   FunctionCallee fail = m_.getOrInsertFunction("weftKernelFail", Type::getVoidTy(ctx_), ptr_);
   Value* what = deadb.CreateGlobalStringPtr(
-      "deadlock: lanes of a warp wait at a warp operation while others wait at __syncthreads (kernel " +
+      "deadlock: lanes of a warp wait at a warp operation while others wait at __syncthreads "
+      "(kernel " +
       kernel_.getName().str() + ")");
   deadb.CreateCall(fail, {what});
   deadb.CreateBr(exit_);
@@ -569,7 +594,8 @@ Value* Rewriter::hoist_thread_local(Value* v, Instruction* before) {
   bool uses_tls = false;
   std::function<void(Value*)> scan = [&](Value* x) {
     if (auto* g = dyn_cast<GlobalVariable>(x)) uses_tls |= thread_locals_.count(g) != 0;
-    else if (auto* c = dyn_cast<ConstantExpr>(x)) for (Value* op : c->operands()) scan(op);
+    else if (auto* c = dyn_cast<ConstantExpr>(x))
+      for (Value* op : c->operands()) scan(op);
   };
   scan(ce);
   if (!uses_tls) return v;
@@ -599,20 +625,19 @@ bool Rewriter::can_recompute(Value* v, int depth) {
   if (auto* a = dyn_cast<AllocaInst>(i)) return private_.count(a) != 0;
   switch (marker_of(i)) {
     case Marker::ThreadIdx:
-    case Marker::BlockDim:
-      return true;
+    case Marker::BlockDim: return true;
     case Marker::BlockIdx:
     case Marker::GridDim:
       return isa<ConstantInt>(cast<CallInst>(i)->getArgOperand(0)) &&
-             uniform_.count({int(marker_of(i)), cast<ConstantInt>(cast<CallInst>(i)->getArgOperand(0))->getZExtValue()});
-    case Marker::DynamicShared:
-      return uniform_.count({int(Marker::DynamicShared), 0}) != 0;
-    default:
-      break;
+             uniform_.count(
+                 {int(marker_of(i)),
+                  cast<ConstantInt>(cast<CallInst>(i)->getArgOperand(0))->getZExtValue()});
+    case Marker::DynamicShared: return uniform_.count({int(Marker::DynamicShared), 0}) != 0;
+    default: break;
   }
   if (depth > 8) return false;
-  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<GetElementPtrInst>(i) && !isa<CmpInst>(i) &&
-      !isa<SelectInst>(i))
+  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<GetElementPtrInst>(i) &&
+      !isa<CmpInst>(i) && !isa<SelectInst>(i))
     return false;
   for (Value* op : i->operands())
     if (!can_recompute(op, depth + 1)) return false;
@@ -641,7 +666,8 @@ void Rewriter::spill_cross_region_values() {
         if (!op) continue;
         if (op->getFunction() == &kernel_) {
           spilled.insert(op);
-        } else if (auto it = original_of_.find(op); it != original_of_.end() && !dt.dominates(op, u)) {
+        } else if (auto it = original_of_.find(op);
+                   it != original_of_.end() && !dt.dominates(op, u)) {
           spilled.insert(it->second);
         }
       }
@@ -663,7 +689,8 @@ void Rewriter::spill_cross_region_values() {
         if (!op) continue;
         Instruction* orig = nullptr;
         if (op->getFunction() == &kernel_ && recomputed.count(op)) orig = op;
-        else if (auto it = copy_of.find(op); it != copy_of.end() && !dt.dominates(op, u)) orig = it->second;
+        else if (auto it = copy_of.find(op); it != copy_of.end() && !dt.dominates(op, u))
+          orig = it->second;
         if (!orig) continue;
         Instruction* at = ni;
         if (auto* phi = dyn_cast<PHINode>(ni)) at = phi->getIncomingBlock(u)->getTerminator();
@@ -703,7 +730,8 @@ void Rewriter::spill_cross_region_values() {
       Type* t = v->getType();
       bool use_uniform = s.uniform && !copy->slow;
       Instruction* def = nullptr;
-      if (auto it = copy->map.find(v); it != copy->map.end()) def = dyn_cast<Instruction>(&*it->second);
+      if (auto it = copy->map.find(v); it != copy->map.end())
+        def = dyn_cast<Instruction>(&*it->second);
       SmallVector<Use*, 8> uses;
       for (Instruction* ni : copy->instructions)
         for (Use& u : ni->operands())
@@ -744,7 +772,9 @@ void Rewriter::find_uniform_values() {
   DivergenceAnalysisImpl da(kernel_, nullptr, dt, li, sda, false);
   for (Instruction& i : instructions(kernel_)) {
     Marker m = marker_of(&i);
-    if (m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim || m == Marker::DynamicShared) continue;
+    if (m == Marker::BlockIdx || m == Marker::BlockDim || m == Marker::GridDim ||
+        m == Marker::DynamicShared)
+      continue;
     if (m != Marker::None || isa<AllocaInst>(&i) || i.mayReadOrWriteMemory() ||
         (isa<CallBase>(&i) && !isa<IntrinsicInst>(&i)))
       da.markDivergent(i);
@@ -764,8 +794,8 @@ void Rewriter::find_uniform_values() {
 }
 
 std::string Rewriter::build() {
-  whole_ = Function::Create(kernel_.getFunctionType(), kernel_.getLinkage(), kernel_.getAddressSpace(),
-                            kernel_.getName() + ".whole.block", &m_);
+  whole_ = Function::Create(kernel_.getFunctionType(), kernel_.getLinkage(),
+                            kernel_.getAddressSpace(), kernel_.getName() + ".whole.block", &m_);
   whole_->copyAttributesFrom(&kernel_);
   whole_->setComdat(kernel_.getComdat());
   for (Argument& a : kernel_.args()) whole_->getArg(a.getArgNo())->setName(a.getName());
@@ -777,11 +807,12 @@ std::string Rewriter::build() {
   emit_dispatch();
   spill_cross_region_values();
   if (bytes_per_thread_ > kMaxBytesPerThread)
-    return "it keeps " + std::to_string(bytes_per_thread_) + " bytes per thread across barriers (limit " +
-           std::to_string(kMaxBytesPerThread) + ")";
+    return "it keeps " + std::to_string(bytes_per_thread_) +
+           " bytes per thread across barriers (limit " + std::to_string(kMaxBytesPerThread) + ")";
   std::string errors;
   raw_string_ostream out(errors);
-  if (verifyFunction(*whole_, &out)) return "internal error, the rewritten kernel does not verify: " + out.str();
+  if (verifyFunction(*whole_, &out))
+    return "internal error, the rewritten kernel does not verify: " + out.str();
   return {};
 }
 
