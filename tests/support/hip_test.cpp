@@ -31,15 +31,29 @@ namespace {
 constexpr long long kGateMaxSpins = 10'000'000'000LL;
 
 // The host opens the gate from another thread: atomics, not volatile (ThreadSanitizer
-// reported the volatile reads as a data race, rightly).
+// reported the volatile reads as a data race, rightly). A GPU image (weftcc's sm_*/gfx*
+// passes) reads and writes the host's pinned flags through volatile accesses with
+// system-scope fences around them: that is how PTX sees another agent's stores. Each
+// such read crosses the bus (about a microsecond), so the bound is a thousandth.
 __global__ void gate_kernel(volatile int* flags, long long max_spins) {
   if (threadIdx.x == 0 && blockIdx.x == 0) {
+#if defined(__HIP_DEVICE_COMPILE__) && (defined(__NVPTX__) || defined(__AMDGCN__))
+    flags[2] = 1;
+    __threadfence_system();
+    long long spins = 0;
+    while (flags[0] == 0 && spins < max_spins / 1000) ++spins;
+    __threadfence_system();
+    const int opened = flags[0];
+    flags[1] = opened != 0 ? Gate::kReleased : Gate::kTimedOut;
+    __threadfence_system();
+#else
     int* f = const_cast<int*>(flags);
     __atomic_store_n(&f[2], 1, __ATOMIC_SEQ_CST);
     long long spins = 0;
     while (__atomic_load_n(&f[0], __ATOMIC_ACQUIRE) == 0 && spins < max_spins) ++spins;
     const int opened = __atomic_load_n(&f[0], __ATOMIC_ACQUIRE);
     __atomic_store_n(&f[1], opened != 0 ? Gate::kReleased : Gate::kTimedOut, __ATOMIC_SEQ_CST);
+#endif
   }
 }
 

@@ -1,103 +1,153 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Builds weft's own test programs with weftcc for the x86_64 target and runs them.
+"""Builds weft's own test programs with weftcc and runs them.
 
-    suite.py BUILD_DIR TARGET...
+    suite.py BUILD_DIR [--offload-arch=A[,B...]] [--stage DIR] [--no-run] TARGET...
 
 Each TARGET is an executable of the meson build (conformance_kernel, language_math,
 vector_add, ...). Its sources, include dirs and defines come from `meson introspect`,
 so the program is exactly the one meson builds with g++, only compiled by weftcc as HIP
-(`-x hip`): the host pass registers the kernels, the x86_64 image built from the same
-source runs them on the CPU agent. Test programs link the Catch2 support sources
-(tests/support) compiled the same way. Every program must exit 0; the output of a
-failing one is printed. Exit status: 0 when all passed, 1 otherwise.
+(`-x hip`): the host pass registers the kernels, and each image built from the same
+source (x86_64 for the CPU agent by default; `--offload-arch` as weftcc takes it, e.g.
+`sm_90,x86_64`) runs them on its agent. Test programs link the Catch2 support sources
+(tests/support): the Catch2 main as plain C++, hip_test.cpp as HIP when a GPU target is
+asked for, so its probe and gate kernels get the same images as the test's own. `--stage DIR` copies every program that
+built into DIR (for a run on another machine, tests/drivers/cuda/h200_weftcc.sh);
+`--no-run` only builds. Every program that runs must exit 0 (77, every case skipped,
+counts as a failure here: the CPU agent runs every kernel); the output of a failing one is
+printed. Exit status: 0 when all passed, 1 otherwise.
 """
+import argparse
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 
-BUILD = pathlib.Path(sys.argv[1]).resolve()
-NAMES = sys.argv[2:]
-WEFTCC = pathlib.Path(os.environ.get("WEFTCC_TEST_WEFTCC", BUILD / "tools" / "weftcc" / "weftcc"))
+SOURCE = pathlib.Path(__file__).resolve().parents[2]
+TEST_MAIN = SOURCE / "tests" / "support" / "test_main.cpp"
+HIP_TEST = SOURCE / "tests" / "support" / "hip_test.cpp"
 # Until weftcc passes it to the host pass itself (it is harmless twice).
 PRELUDE = ["-include", "hip/weft/device/prelude.h"]
-SOURCE = pathlib.Path(__file__).resolve().parents[2]
-SUPPORT = [SOURCE / "tests" / "support" / "test_main.cpp", SOURCE / "tests" / "support" / "hip_test.cpp"]
 
 
-def introspect():
-    out = subprocess.run(["meson", "introspect", "--targets", str(BUILD)], stdout=subprocess.PIPE,
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("build")
+    p.add_argument("targets", nargs="+")
+    p.add_argument("--offload-arch", default="x86_64")
+    p.add_argument("--stage", type=pathlib.Path)
+    p.add_argument("--no-run", action="store_true")
+    return p.parse_args()
+
+
+def introspect(build):
+    out = subprocess.run(["meson", "introspect", "--targets", str(build)], stdout=subprocess.PIPE,
                          check=True, text=True).stdout
     return {t["name"]: t for t in json.loads(out) if t["type"] == "executable"}
 
 
+def nodev_targets(build):
+    """Programs meson links with the support library built with HIP_TEST_NO_DEVICE_SETUP
+    (their link line in build.ninja names it)."""
+    names = set()
+    for line in (build / "build.ninja").read_text(errors="replace").splitlines():
+        if line.startswith("build ") and "_LINKER" in line and "libhip_test_support_nodev.a" in line:
+            names.add(pathlib.Path(line[len("build "):line.index(":")]).name)
+    return names
+
+
 def compile_flags(parameters):
     """-I, -D, -U and -std of a meson compile command (warnings are the compiler's own)."""
-    keep = []
-    for p in parameters:
-        if p.startswith(("-I", "-D", "-U", "-std=")):
-            keep.append(p)
-    return keep
+    return [p for p in parameters if p.startswith(("-I", "-D", "-U", "-std="))]
 
 
 def run(cmd, cwd, timeout=900):
-    proc = subprocess.run([str(c) for c in cmd], cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout)
+    try:
+        proc = subprocess.run([str(c) for c in cmd], cwd=cwd, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, errors="replace", timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return -9, out + f"\n(killed after {timeout} s)"
     return proc.returncode, proc.stdout
 
 
-def build_and_run(target, work):
+def build_program(weftcc, arch, target, nodev, work):
     sources, flags = [], []
     for group in target["target_sources"]:
         if group.get("language") != "cpp":
             continue
         sources += [pathlib.Path(s) for s in group["sources"]]
         flags = compile_flags(group["parameters"])
-    if any("tests/support" in f for f in flags):
-        sources += SUPPORT
+    support = any("tests/support" in f for f in flags)
+    if support:
+        sources += [TEST_MAIN, HIP_TEST]
     objects = []
     for i, src in enumerate(sources):
         obj = work / f"{i}-{src.stem}.o"
+        extra = ["-DHIP_TEST_NO_DEVICE_SETUP"] if support and nodev and src in (TEST_MAIN, HIP_TEST) else []
         # The Catch2 main holds no kernels: plain C++ (clang 15 crashes on libstdc++'s
         # <regex> in HIP mode with -std=c++20).
-        lang = ["-x", "c++"] if src in SUPPORT else ["-x", "hip", *PRELUDE]
-        rc, out = run([WEFTCC, "--offload-arch=x86_64", *lang, "-O2", *flags, "-c", src, "-o", obj], work)
+        # hip_test.cpp's probe and gate kernels need GPU images only when a GPU target is
+        # asked for; for x86_64 alone it stays plain C++ (the host-compiled single-source
+        # kernels run on the CPU agent), as the CI groups were measured.
+        plain = src == TEST_MAIN or (src == HIP_TEST and arch == "x86_64")
+        lang = ["-x", "c++"] if plain else ["-x", "hip", *PRELUDE]
+        rc, out = run([weftcc, f"--offload-arch={arch}", *lang, "-O2", *flags, *extra, "-c", src, "-o", obj], work)
         if rc != 0:
-            return False, f"weftcc failed on {src}:\n{out}"
+            return None, f"weftcc failed on {src}:\n{out}"
         objects.append(obj)
     exe = work / target["name"]
-    rc, out = run([WEFTCC, "--offload-arch=x86_64", *objects, "-o", exe, "-ldl", "-lpthread"], work)
+    rc, out = run([weftcc, f"--offload-arch={arch}", *objects, "-o", exe, "-ldl", "-lpthread"], work)
     if rc != 0:
-        return False, f"link failed:\n{out}"
-    rc, out = run([exe], work)
-    return rc == 0, out
+        return None, f"link failed:\n{out}"
+    return exe, ""
 
 
 def main():
-    if not WEFTCC.exists():
-        print(f"SKIPPED: {WEFTCC} not built")
+    args = parse_args()
+    build = pathlib.Path(args.build).resolve()
+    weftcc = pathlib.Path(os.environ.get("WEFTCC_TEST_WEFTCC", build / "tools" / "weftcc" / "weftcc"))
+    if not weftcc.exists():
+        print(f"SKIPPED: {weftcc} not built")
         return 77
-    targets = introspect()
+    targets = introspect(build)
+    nodev = nodev_targets(build)
+    if args.stage:
+        args.stage.mkdir(parents=True, exist_ok=True)
     failed = []
-    for name in NAMES:
+    for name in args.targets:
         if name not in targets:
             print(f"{name}: not a target of this build")
             failed.append(name)
             continue
         with tempfile.TemporaryDirectory(prefix=f"weftcc-{name}-") as tmp:
             start = time.monotonic()
-            ok, out = build_and_run(targets[name], pathlib.Path(tmp))
+            exe, out = build_program(weftcc, args.offload_arch, targets[name], name in nodev, pathlib.Path(tmp))
+            built = time.monotonic() - start
+            ok = exe is not None
+            if ok and args.stage:
+                shutil.copy2(exe, args.stage / name)
+            if ok and not args.no_run:
+                rc, out = run([exe], tmp, timeout=600)
+                ok = rc == 0
+                if not ok:
+                    out += f"\n(exit status {rc})"
             took = time.monotonic() - start
         tail = "\n".join(out.rstrip().splitlines()[-3:])
-        print(f"{name}: {'passed' if ok else 'FAILED'} ({took:.0f} s)\n{tail if ok else out}\n", flush=True)
+        verdict = "passed" if ok else "FAILED"
+        if ok and args.no_run:
+            verdict = "built"
+        print(f"{name}: {verdict} (built in {built:.0f} s, {took:.0f} s in all)\n{tail if ok else out}\n",
+              flush=True)
         if not ok:
             failed.append(name)
-    print(f"{len(NAMES) - len(failed)}/{len(NAMES)} programs built by weftcc passed"
-          + (f"; failed: {' '.join(failed)}" if failed else ""))
+    done = "built" if args.no_run else "passed"
+    print(f"{len(args.targets) - len(failed)}/{len(args.targets)} programs built by weftcc "
+          f"(--offload-arch={args.offload_arch}) {done}" + (f"; failed: {' '.join(failed)}" if failed else ""))
     return 1 if failed else 0
 
 

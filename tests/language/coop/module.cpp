@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // hipModuleLaunchCooperativeKernel with a CPU code object (module_kernels.cpp).
 #include "hip_test.hpp"
+#include "test_files.hpp"
 
 TEST_CASE("Unit_hipModuleLaunchCooperativeKernel_Positive_GridSyncAndLimit") {
   hipModule_t module = nullptr;
-  const hipError_t rc = hipModuleLoad(&module, WEFT_TEST_COOP_OBJECT);
+  const hipError_t rc =
+      hipModuleLoad(&module, hip_test::helper_file(WEFT_TEST_COOP_OBJECT).c_str());
   if (rc == hipErrorNoBinaryForGpu) {
     hip_test::skip("the device under test does not run x86_64 code objects");
     return;
