@@ -124,11 +124,13 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
           return OptimizationRemark(kPassName, "WholeBlock", k)
               << "kernel " << name << " runs whole blocks: " << std::to_string(stats.regions)
               << " regions, " << std::to_string(stats.sync_points) << " barriers/warp operations, "
-              << std::to_string(stats.spilled) << " values kept per thread";
+              << std::to_string(stats.spilled) << " values kept per thread, "
+              << std::to_string(stats.parallel_loops) << " parallel thread loops";
         });
         if (verbose())
           errs() << kPassName << ": " << name << ": whole block (" << stats.regions << " regions, "
-                 << stats.spilled << " values per thread)\n";
+                 << stats.spilled << " values per thread, " << stats.parallel_loops
+                 << " parallel thread loops)\n";
       } else {
         ore.emit([&] {
           return OptimizationRemarkMissed(kPassName, "Fibers", k)

@@ -39,6 +39,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
@@ -111,6 +112,9 @@ class Rewriter {
                    const Value* tid[3]);
   void emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi);
   void spill_cross_region_values();
+  void annotate_parallel_loops();
+  bool order_free(const Instruction& i);
+  bool order_free(const Function& f);
   void find_uniform_values();
   bool can_recompute(Value* v, int depth);
   Value* hoist_thread_local(Value* v, Instruction* before);
@@ -159,6 +163,8 @@ class Rewriter {
   DenseMap<GlobalVariable*, Value*> thread_locals_;
   uint64_t bytes_per_thread_ = 0;
   unsigned spilled_ = 0;
+  unsigned parallel_loops_ = 0;
+  DenseMap<const Function*, bool> order_free_callee_;  // memo of order_free(Function)
 };
 
 std::string Rewriter::find_sync_points() {
@@ -761,6 +767,93 @@ void Rewriter::spill_cross_region_values() {
   }
 }
 
+// Whether the memory effects of `i` may be reordered across GPU threads: between two
+// sync points, HIP gives a thread no way to see another thread's plain accesses
+// (that would be a data race), so a region's loop over threads has no loop-carried
+// dependence through them. Atomics, fences and volatile accesses do order threads
+// (a counter, a flag, warp-synchronous code on volatile shared memory), and so may
+// calls whose bodies the pass cannot see.
+bool Rewriter::order_free(const Instruction& i) {
+  if (!i.mayReadOrWriteMemory()) return true;
+  if (i.isAtomic()) return false;
+  if (auto* l = dyn_cast<LoadInst>(&i)) return !l->isVolatile();
+  if (auto* s = dyn_cast<StoreInst>(&i)) return !s->isVolatile();
+  auto* call = dyn_cast<CallBase>(&i);
+  if (!call || call->isInlineAsm()) return false;
+  if (auto* mi = dyn_cast<MemIntrinsic>(call)) return !mi->isVolatile();
+  if (auto* ii = dyn_cast<IntrinsicInst>(call)) {
+    switch (ii->getIntrinsicID()) {
+      case Intrinsic::assume:
+      case Intrinsic::experimental_noalias_scope_decl:
+      case Intrinsic::lifetime_start:
+      case Intrinsic::lifetime_end:
+      case Intrinsic::invariant_start:
+      case Intrinsic::invariant_end:
+      case Intrinsic::prefetch:
+      case Intrinsic::masked_load:
+      case Intrinsic::masked_store:
+      case Intrinsic::masked_gather:
+      case Intrinsic::masked_scatter: return true;
+      default: return false;
+    }
+  }
+  const Function* callee = call->getCalledFunction();
+  if (!callee) return false;
+  if (call->onlyReadsMemory() || callee->onlyReadsMemory()) return true;
+  // The block-uniform markers left in a region (a run-time dimension) only read.
+  switch (marker_of(callee)) {
+    case Marker::BlockIdx:
+    case Marker::BlockDim:
+    case Marker::GridDim:
+    case Marker::DynamicShared: return true;
+    default: break;
+  }
+  return order_free(*callee);
+}
+
+bool Rewriter::order_free(const Function& f) {
+  if (f.isDeclaration() || f.isInterposable()) return false;
+  if (auto it = order_free_callee_.find(&f); it != order_free_callee_.end()) return it->second;
+  order_free_callee_[&f] = false;  // a recursive call is not looked through
+  bool free = true;
+  for (const Instruction& i : instructions(f))
+    if (!(free = order_free(i))) break;
+  order_free_callee_[&f] = free;
+  return free;
+}
+
+// Marks the loop over threads of each uniform-mode region whose memory accesses are
+// all order_free with llvm.loop.parallel_accesses (every access in one access group):
+// the loop vectorizer then needs no run-time alias check, which it could not form
+// for accesses such as partial[t] += partial[t + s] (SCEV has no bound for t + s).
+// Calls carry the group too; the inliner hands it to the accesses it inlines.
+void Rewriter::annotate_parallel_loops() {
+  DominatorTree dt(*whole_);
+  LoopInfo li(dt);
+  for (auto& copy : copies_) {
+    if (copy->slow) continue;
+    Loop* loop = li.getLoopFor(copy->head);
+    if (!loop || loop->getHeader() != copy->head) continue;
+    bool free = true;
+    for (BasicBlock* b : loop->blocks()) {
+      for (Instruction& i : *b)
+        if (!(free = order_free(i))) break;
+      if (!free) break;
+    }
+    if (!free) continue;
+    MDNode* group = MDNode::getDistinct(ctx_, {});
+    for (BasicBlock* b : loop->blocks())
+      for (Instruction& i : *b)
+        if (i.mayReadOrWriteMemory()) i.setMetadata(LLVMContext::MD_access_group, group);
+    MDNode* parallel =
+        MDNode::get(ctx_, {MDString::get(ctx_, "llvm.loop.parallel_accesses"), group});
+    MDNode* id = MDNode::getDistinct(ctx_, {nullptr, parallel});
+    id->replaceOperandWith(0, id);
+    loop->setLoopID(id);
+    ++parallel_loops_;
+  }
+}
+
 // Which values every thread of a block computes alike: not derived from
 // threadIdx, memory, per-thread locals or a sync point's result, nor from
 // control flow that depends on them.
@@ -806,6 +899,7 @@ std::string Rewriter::build() {
   emit_entry();
   emit_dispatch();
   spill_cross_region_values();
+  annotate_parallel_loops();
   if (bytes_per_thread_ > kMaxBytesPerThread)
     return "it keeps " + std::to_string(bytes_per_thread_) +
            " bytes per thread across barriers (limit " + std::to_string(kMaxBytesPerThread) + ")";
@@ -830,6 +924,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.sync_points = unsigned(syncs_.size());
   stats.regions = unsigned(regions_.size());
   stats.spilled = spilled_;
+  stats.parallel_loops = parallel_loops_;
   return {};
 }
 

@@ -14,6 +14,7 @@ struct RewriteStats {
   unsigned sync_points = 0;  // barriers and warp operations
   unsigned spilled = 0;      // values kept per thread across them
   unsigned regions = 0;
+  unsigned parallel_loops = 0;  // thread loops marked llvm.loop.parallel_accesses
 };
 
 // Empty on success (`kernel` then points at the new function, which took the

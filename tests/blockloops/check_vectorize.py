@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# blockloops_vectorize: compiles vectorize.cpp to LLVM IR with clang++-15 and the
+# block_loops plugin (for x86-64-v3, whatever the host: nothing runs) and checks
+#  - "expect-parallel: KERNEL N": the pass's remark says N of the kernel's loops
+#    over threads are marked parallel;
+#  - "expect-vectorized: KERNEL": the kernel's code has vector float arithmetic and
+#    none of the loop vectorizer's run-time alias checks (LLVM 15 names them
+#    bound0/bound1/found.conflict for ranges and diff.check for distances; names are
+#    kept by -fno-discard-value-names).
+import re
+import subprocess
+import sys
+
+clang, plugin, source = sys.argv[1:4]
+cmd = [clang, '-std=c++17', '-O2', '-march=x86-64-v3', '-S', '-emit-llvm',
+       '-fno-discard-value-names', '-o', '-', '-fpass-plugin=' + plugin,
+       '-Rpass=weft-block-loops', source]
+run = subprocess.run(cmd, capture_output=True, text=True)
+if run.returncode != 0:
+    print(run.stderr)
+    sys.exit('FAIL: clang++ failed: ' + ' '.join(cmd))
+
+parallel = {}
+for line in run.stderr.splitlines():
+    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) parallel thread loops', line)
+    if m:
+        parallel[m.group(1)] = int(m.group(2))
+bodies = {}
+for m in re.finditer(r'^define [^@]*@(\S+)\(.*?^}$', run.stdout, re.M | re.S):
+    bodies[m.group(1)] = m.group(0)
+
+
+def mangled(name, names):
+    return [n for n in names if re.search(r'\d' + name + r'E', n)]
+
+
+failures = []
+checks = 0
+with open(source) as f:
+    text = f.read()
+for name, want in re.findall(r'expect-parallel: ([a-z_]+) (\d+)', text):
+    checks += 1
+    got = mangled(name, parallel)
+    if len(got) != 1:
+        failures.append(f'kernel {name}: no whole-block remark (remarks: {parallel})')
+    elif parallel[got[0]] != int(want):
+        failures.append(f'kernel {name}: {parallel[got[0]]} parallel thread loops, expected {want}')
+for name in re.findall(r'expect-vectorized: ([a-z_]+)', text):
+    checks += 1
+    got = mangled(name, bodies)
+    if len(got) != 1:
+        failures.append(f'kernel {name}: not found in the IR')
+        continue
+    body = bodies[got[0]]
+    if not re.search(r'= f(add|mul) (fast )?<\d+ x float>', body):
+        failures.append(f'kernel {name}: no vector float arithmetic')
+    checks_seen = sorted(set(re.findall(r'%(found\.conflict|diff\.check|bound0)\w*', body)))
+    if checks_seen:
+        failures.append(f'kernel {name}: run-time alias checks in the vector loops: {checks_seen}')
+if checks == 0:
+    failures.append('no expectations found in ' + source)
+for f in failures:
+    print('FAIL:', f)
+if failures:
+    sys.exit(1)
+print(f'{checks} expectations met')

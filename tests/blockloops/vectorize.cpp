@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// Kernels for blockloops_vectorize (check_vectorize.py): compiled only, never run.
+// "expect-vectorized: KERNEL" says the kernel's loops over threads vectorize without
+// a run-time alias check; "expect-parallel: KERNEL N" says how many of its loops over
+// threads the pass must mark llvm.loop.parallel_accesses (only loops whose accesses
+// may run in any order across threads: no atomics, fences, volatile or opaque calls).
+#include "markers.h"
+
+using namespace bl;
+
+extern "C" void opaque_effect(float* p);
+
+// External kernels (as a CPU image's are: its entries call them), so they stay in
+// the object and go through the whole pipeline.
+namespace vec {
+
+// __shared__ in a CPU image is a thread_local (one block at a time per worker).
+thread_local float t_partial[1024];
+
+// The round's partial[t] += partial[t + s] overlaps itself across the loop over
+// threads as far as a run-time check can tell, so without the annotation its
+// vector loop is never taken.
+// expect-parallel: tree_sum 3
+// expect-vectorized: tree_sum
+void tree_sum(const float* in, float* out) {
+  float* partial = t_partial;
+  unsigned t = tid_x();
+  partial[t] = in[bid_x() * bdim_x() + t];
+  syncthreads();
+  for (unsigned s = bdim_x() / 2; s > 0; s /= 2) {
+    if (t < s) partial[t] += partial[t + s];
+    syncthreads();
+  }
+  if (t == 0) out[bid_x()] = partial[0];
+}
+
+// The first region counts arrivals with an atomic: its loop keeps the threads' order.
+// expect-parallel: counted 1
+void counted(const float* in, float* out, unsigned* arrivals) {
+  static float stage[1024];
+  unsigned t = tid_x();
+  stage[t] = in[bid_x() * bdim_x() + t];
+  __atomic_fetch_add(arrivals, 1u, __ATOMIC_RELAXED);
+  syncthreads();
+  out[bid_x() * bdim_x() + t] = stage[t ^ 1u];
+}
+
+// Warp-synchronous code on volatile shared memory (no barrier between the rounds).
+// expect-parallel: volatile_rounds 1
+void volatile_rounds(const float* in, float* out) {
+  float* partial = t_partial;
+  unsigned t = tid_x();
+  partial[t] = in[bid_x() * bdim_x() + t];
+  syncthreads();
+  volatile float* p = partial;
+  if (t < 16) p[t] = p[t] + p[t + 16];
+  if (t == 0) out[bid_x()] = p[0];
+}
+
+// A call the pass cannot see into may order threads (a lock, a flag).
+// expect-parallel: opaque 1
+void opaque(float* data) {
+  static float stage[1024];
+  unsigned t = tid_x();
+  stage[t] = data[t];
+  syncthreads();
+  opaque_effect(&stage[t]);
+}
+
+// A callee with only plain accesses does not.
+void plain_helper(float* p, float v) { *p = v * 2.0f; }
+// expect-parallel: plain_call 2
+void plain_call(const float* in, float* out) {
+  static float stage[1024];
+  unsigned t = tid_x();
+  plain_helper(&stage[t], in[bid_x() * bdim_x() + t]);
+  syncthreads();
+  out[bid_x() * bdim_x() + t] = stage[bdim_x() - 1 - t];
+}
+
+}  // namespace vec
+
+using namespace vec;
+
+extern "C" int bl_ask_all() {
+  return __weft_cpu_kernel_is_whole_block((const void*)&tree_sum) +
+         __weft_cpu_kernel_is_whole_block((const void*)&counted) +
+         __weft_cpu_kernel_is_whole_block((const void*)&volatile_rounds) +
+         __weft_cpu_kernel_is_whole_block((const void*)&opaque) +
+         __weft_cpu_kernel_is_whole_block((const void*)&plain_call);
+}
