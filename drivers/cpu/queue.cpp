@@ -4,6 +4,7 @@
 #include "block_runner.hpp"
 #include "cooperative.hpp"
 #include "event.hpp"
+#include "fill.hpp"
 #include "module.hpp"
 #include "spin.hpp"
 #include "worker_pool.hpp"
@@ -45,22 +46,15 @@ void run_copy(const CopyOp& c) {
     std::memmove(dst + row * c.dst_pitch, src + row * c.src_pitch, c.width);
 }
 
-template <typename T>
-void fill_row(std::byte* row, size_t count, T value) {
-  T* p = reinterpret_cast<T*>(row);
-  for (size_t i = 0; i < count; ++i) p[i] = value;
-}
-
 void run_fill(const FillOp& f) {
   auto* base = static_cast<std::byte*>(f.dst);
-  for (size_t row = 0; row < f.height; ++row) {
-    std::byte* p = base + row * f.pitch;
-    switch (f.element_size) {
-      case 1: std::memset(p, static_cast<int>(f.value & 0xff), f.width_elements); break;
-      case 2: fill_row<uint16_t>(p, f.width_elements, static_cast<uint16_t>(f.value)); break;
-      default: fill_row<uint32_t>(p, f.width_elements, f.value); break;
-    }
+  const size_t row_bytes = f.width_elements * f.element_size;
+  if (f.height == 1 || f.pitch == row_bytes) {
+    fill_pattern(base, row_bytes * f.height, f.value, f.element_size);
+    return;
   }
+  for (size_t row = 0; row < f.height; ++row)
+    fill_pattern(base + row * f.pitch, row_bytes, f.value, f.element_size);
 }
 
 // One dispatch spread over the pool. The first failing block's status wins and

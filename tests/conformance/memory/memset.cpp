@@ -165,3 +165,92 @@ TEST_CASE("Unit_hipMemset_Negative_Null") {
   HIP_CHECK_ERROR(hipMemsetAsync(nullptr, 0, 16, s.get()), hipErrorInvalidValue);
   HIP_CHECK_ERROR(hipMemsetD32Async(nullptr, 0, 16, s.get()), hipErrorInvalidValue);
 }
+
+namespace {
+
+// Fills `count` elements of `element_size` bytes at byte `offset` of a device buffer of
+// `total` background bytes, then checks every byte of the buffer against the host's
+// expectation.
+void check_element_fill(size_t total, size_t offset, size_t count, unsigned element_size,
+                        uint32_t value) {
+  hip_test::DeviceBuffer<unsigned char> dev(total);
+  std::vector<unsigned char> host(total, kBackground);
+  HIP_CHECK(hipMemcpy(dev.get(), host.data(), total, hipMemcpyHostToDevice));
+  unsigned char* at = dev.get() + offset;
+  switch (element_size) {
+    case 1: HIP_CHECK(hipMemsetD8(at, static_cast<unsigned char>(value), count)); break;
+    case 2: HIP_CHECK(hipMemsetD16(at, static_cast<unsigned short>(value), count)); break;
+    default: HIP_CHECK(hipMemsetD32(at, static_cast<int>(value), count)); break;
+  }
+  HIP_CHECK(hipMemcpy(host.data(), dev.get(), total, hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < total; ++i) {
+    const bool inside = i >= offset && i < offset + count * element_size;
+    const unsigned char expected =
+        inside ? static_cast<unsigned char>(value >> (8 * ((i - offset) % element_size)))
+               : kBackground;
+    if (host[i] != expected) {
+      FAIL("byte " << i << " is 0x" << std::hex << int(host[i]) << ", expected 0x" << int(expected)
+                   << (inside ? " (inside the range)" : " (outside the range)"));
+    }
+  }
+}
+
+bool on_cpu_agent() {
+  int device = 0;
+  hipDeviceProp_t props{};
+  HIP_CHECK(hipGetDevice(&device));
+  HIP_CHECK(hipGetDeviceProperties(&props, device));
+  return std::strcmp(props.gcnArchName, "x86_64") == 0 ||
+         std::strcmp(props.gcnArchName, "aarch64") == 0;
+}
+
+}  // namespace
+
+// The CPU agent fills with wide stores of the replicated pattern: an unaligned head, a body
+// of 64-byte steps and a tail. Every start offset within two 16-byte lines and element
+// counts around each boundary of those pieces. Starts that are not a multiple of the
+// element size only on the CPU agent (GPU drivers may require aligned elements).
+TEST_CASE("Unit_hipMemsetD16_D32_Positive_OddSizesUnalignedStarts") {
+  const size_t counts[] = {1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 1000, 1023};
+  const bool any_offset = on_cpu_agent();
+  for (unsigned element_size : {2u, 4u}) {
+    for (uint32_t value : {0xA55A3CC3u, 0x00FF00FFu}) {
+      for (size_t offset = 0; offset < 34; offset += any_offset ? 1 : element_size) {
+        for (size_t count : counts) {
+          INFO("element size " << element_size << " value 0x" << std::hex << value << std::dec
+                               << " offset " << offset << " count " << count);
+          check_element_fill(offset + count * element_size + 64, offset, count, element_size,
+                             value);
+        }
+      }
+    }
+  }
+}
+
+// Fills larger than the caches take the streaming-store path.
+TEST_CASE("Unit_hipMemsetD8_D16_D32_Positive_Large") {
+  const size_t big = (size_t{9} << 20) + 3;  // elements: past the streaming threshold in bytes
+  for (unsigned element_size : {1u, 2u, 4u}) {
+    for (size_t offset : {size_t{0}, size_t{6}, size_t{13}}) {
+      INFO("element size " << element_size << " offset " << offset);
+      check_element_fill(offset + big * element_size + 100, offset, big, element_size, 0xCAFEBABEu);
+    }
+  }
+}
+
+TEST_CASE("Unit_hipMemsetD32Async_Positive_LargeOnStream") {
+  hip_test::Stream s;
+  const size_t count = (size_t{5} << 20) + 1;
+  hip_test::DeviceBuffer<uint32_t> dev(count + 2);
+  HIP_CHECK(hipMemsetD32Async(dev.get(), 7, count + 2, s.get()));
+  HIP_CHECK(hipMemsetD32Async(dev.get() + 1, static_cast<int>(0x89ABCDEFu), count, s.get()));
+  std::vector<uint32_t> host(count + 2);
+  HIP_CHECK(
+      hipMemcpyAsync(host.data(), dev.get(), host.size() * 4, hipMemcpyDeviceToHost, s.get()));
+  HIP_CHECK(hipStreamSynchronize(s.get()));
+  REQUIRE(host.front() == 7u);
+  REQUIRE(host.back() == 7u);
+  size_t wrong = 0;
+  for (size_t i = 1; i <= count; ++i) wrong += host[i] != 0x89ABCDEFu;
+  REQUIRE(wrong == 0);
+}
