@@ -9,6 +9,7 @@
 //   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
 
+#include "../support/cpu_agent.hpp"
 #include "../support/hip_check.hpp"
 
 #include <hip/weft/fiber_sync.h>
@@ -206,21 +207,8 @@ double cpu_seconds() {
 
 int main(int argc, char** argv) {
   const int runs = argc > 1 ? std::atoi(argv[1]) : 21;
-  // The CPU agent comes after any GPU agents: pick it by its ISA name.
-  int count = 0, device = -1;
-  CHECK(hipGetDeviceCount(&count));
   hipDeviceProp_t props{};
-  for (int i = 0; i < count && device < 0; ++i) {
-    CHECK(hipGetDeviceProperties(&props, i));
-    if (std::strcmp(props.gcnArchName, "x86_64") == 0 ||
-        std::strcmp(props.gcnArchName, "aarch64") == 0)
-      device = i;
-  }
-  if (device < 0) {
-    std::fprintf(stderr, "no CPU agent (WEFT_CPU_AGENT=0?)\n");
-    return 1;
-  }
-  CHECK(hipSetDevice(device));
+  const int device = select_cpu_agent(props);
   std::printf("device %d: %s (%s), %d workers, OpenMP threads %d, median of %d runs\n\n", device,
               props.name, props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(),
               runs);

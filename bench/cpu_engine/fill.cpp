@@ -8,6 +8,7 @@
 //   build/bench/cpu_engine/bench_cpu_fill [rounds=7] [max MiB=256]
 #include <hip/hip_runtime.h>
 
+#include "../support/cpu_agent.hpp"
 #include "../support/hip_check.hpp"
 
 #include <algorithm>
@@ -110,20 +111,8 @@ void row(int rounds, size_t bytes, unsigned element_size) {
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::max(1, std::atoi(argv[1])) : 7;
   const size_t max_mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 256;
-  int count = 0, device = -1;
-  CHECK(hipGetDeviceCount(&count));
   hipDeviceProp_t props{};
-  for (int i = 0; i < count && device < 0; ++i) {
-    CHECK(hipGetDeviceProperties(&props, i));
-    if (std::strcmp(props.gcnArchName, "x86_64") == 0 ||
-        std::strcmp(props.gcnArchName, "aarch64") == 0)
-      device = i;
-  }
-  if (device < 0) {
-    std::fprintf(stderr, "no CPU agent (WEFT_CPU_AGENT=0?)\n");
-    return 1;
-  }
-  CHECK(hipSetDevice(device));
+  const int device = select_cpu_agent(props);
   std::printf("device %d: %s, %d rounds, ms per fill min / median / max\n\n", device, props.name,
               rounds);
   std::printf("| %-30s | %13s | %-30s | %-30s | %5s |\n", "weft / host", "size", "weft ms",
