@@ -426,6 +426,135 @@ class CpuImage(Scratch):
              "-o", self.tmp / "main"])
         self.assertIn("shared ok", run([self.tmp / "main"], env=env_without_override(HIP_VISIBLE_DEVICES="")).stdout)
 
+    # -- the x86_64 step's precompiled headers (weftcc_lib/cpu_pch.py) --------------
+
+    PCH_SOURCE = "#include <hip/hip_runtime.h>\n__global__ void fill(int* p, int v) { p[threadIdx.x] = v; }\n"
+
+    def genco_x86(self, src, cache, *extra, weftcc=WEFTCC, out="k.co", expect=0):
+        return run([weftcc, "-v", "--offload-arch=x86_64", "--genco", *extra, src, "-o", self.tmp / out],
+                   env=env_without_override(WEFTCC_CACHE=str(cache)), expect=expect).stdout
+
+    def assert_no_temporaries(self, cache):
+        self.assertEqual([p.name for p in cache.iterdir() if p.name.startswith(".")], [])
+
+    def test_x86_64_precompiled_headers(self):
+        src = self.write("k.hip", self.PCH_SOURCE)
+        cache = self.tmp / "cache"
+        first = self.genco_x86(src, cache)
+        pchs = list(cache.glob("cpu-*.pch"))
+        self.assertEqual(len(pchs), 1, first)
+        self.assertEqual(first.count("-emit-pch"), 1, first)
+        self.assertEqual(first.count(f"-include-pch {pchs[0]}"), 2, first)  # discovery and the image
+        self.assertIn("_Z4fillPii", run(["nm", self.tmp / "k.co"]).stdout)
+        second = self.genco_x86(src, cache)
+        self.assertNotIn("-emit-pch", second)
+        self.assertEqual(second.count(f"-include-pch {pchs[0]}"), 2, second)
+        self.assertIn("(reused)", second)
+        self.assertNotIn("-include hip/weft/device/prelude.h", second)
+        self.assertIn("_Z4fillPii", run(["nm", self.tmp / "k.co"]).stdout)
+        # A damaged PCH: clang calls it unusable as a PCH, weftcc builds it again and
+        # marks nothing unusable.
+        pchs[0].write_bytes(b"not a precompiled header")
+        third = self.genco_x86(src, cache)
+        self.assertEqual(third.count("-emit-pch"), 1, third)
+        self.assertIn("is stale; building it again", third)
+        self.assertEqual(list(cache.glob("*.unusable")), [])
+        self.assertNotIn("-emit-pch", self.genco_x86(src, cache))
+        # The stub the PCH was built from is gone: the manifest notices, weftcc rebuilds.
+        for stub in cache.glob("cpu-stub-*.hip"):
+            stub.unlink()
+        self.assertEqual(self.genco_x86(src, cache).count("-emit-pch"), 1)
+        self.assert_no_temporaries(cache)
+        # C++20, and WEFTCC_PCH=0: the headers as text.
+        for extra, env, why in ((["-std=c++20"], {}, "no PCH for C++20"), ([], {"WEFTCC_PCH": "0"}, "WEFTCC_PCH=0")):
+            out = run([WEFTCC, "-v", "--offload-arch=x86_64", "--genco", *extra, src, "-o", self.tmp / "t.co"],
+                      env=env_without_override(WEFTCC_CACHE=str(cache), **env)).stdout
+            self.assertIn(why, out)
+            self.assertNotIn("-include-pch", out)
+            self.assertEqual(out.count("-include hip/weft/device/prelude.h"), 2, out)
+
+    def copied_weftcc(self):
+        """An unconfigured weftcc with its own copy of weft's headers (a tree under tmp)."""
+        root = self.tmp / "tree"
+        shutil.copytree(SOURCE / "include", root / "include")
+        shutil.copytree(LIB / "weftcc_lib", root / "tools" / "weftcc" / "weftcc_lib",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(LIB / "weftcc", root / "tools" / "weftcc" / "weftcc")
+        return root, root / "tools" / "weftcc" / "weftcc"
+
+    def test_x86_64_precompiled_headers_after_a_header_change(self):
+        root, weftcc = self.copied_weftcc()
+        prelude = root / "include" / "hip" / "weft" / "device" / "prelude.h"
+        original = prelude.read_text()
+        src = self.write("k.hip", "#include <hip/hip_runtime.h>\n#if WEFTCC_TEST_MARK == 1\n"
+                         "__global__ void one(int* p) { *p = 1; }\n#else\n__global__ void two(int* p) { *p = 2; }\n"
+                         "#endif\n")
+        cache = self.tmp / "cache"
+
+        def edit(mark, when):
+            prelude.write_text(original + f"\n#define WEFTCC_TEST_MARK {mark}\n")
+            os.utime(prelude, ns=(when, when))
+
+        edit(1, 1_000_000_000_000_000_000)
+        self.assertEqual(self.genco_x86(src, cache, weftcc=weftcc).count("-emit-pch"), 1)
+        self.assertIn("_Z3onePi", run(["nm", self.tmp / "k.co"]).stdout)
+        # Same size, another mtime and other contents (a header weft's -isystem makes a
+        # system header, which clang itself does not check): the manifest notices.
+        edit(2, 1_000_000_002_000_000_000)
+        out = self.genco_x86(src, cache, weftcc=weftcc)
+        self.assertEqual(out.count("-emit-pch"), 1, out)
+        nm = run(["nm", self.tmp / "k.co"]).stdout
+        self.assertIn("_Z3twoPi", nm)
+        self.assertNotIn("_Z3onePi", nm)
+        self.assertEqual(len(list(cache.glob("cpu-*.pch"))), 1)
+        # Touched, contents unchanged: the same PCH still serves.
+        os.utime(prelude, ns=(1_000_000_004_000_000_000,) * 2)
+        out = self.genco_x86(src, cache, weftcc=weftcc)
+        self.assertNotIn("-emit-pch", out)
+        self.assertEqual(out.count("-include-pch"), 2, out)
+        self.assertIn("_Z3twoPi", run(["nm", self.tmp / "k.co"]).stdout)
+
+    def test_x86_64_precompiled_headers_concurrent_compiles(self):
+        src = self.write("k.hip", self.PCH_SOURCE)
+        cache = self.tmp / "cache"
+        env = env_without_override(WEFTCC_CACHE=str(cache))
+        procs = [subprocess.Popen([str(WEFTCC), "-v", "--offload-arch=x86_64", "--genco", str(src), "-o",
+                                   str(self.tmp / f"k{i}.co")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, env=env) for i in range(4)]
+        outs = [p.communicate()[0] for p in procs]
+        for p, out in zip(procs, outs):
+            self.assertEqual(p.returncode, 0, out)
+            self.assertEqual(out.count("-include-pch"), 2, out)
+        # One process builds it (under the lock); the others wait and use it.
+        self.assertEqual(sum(out.count("-emit-pch") for out in outs), 1, "\n".join(outs))
+        self.assertEqual(len(list(cache.glob("cpu-*.pch"))), 1)
+        self.assert_no_temporaries(cache)
+
+    def test_x86_64_precompiled_headers_read_only_cache(self):
+        src = self.write("k.hip", self.PCH_SOURCE)
+        cache = self.tmp / "cache"
+        self.genco_x86(src, cache)
+        cache.chmod(0o555)
+        try:  # a PCH already there is used from a cache weftcc cannot write
+            out = self.genco_x86(src, cache)
+        finally:
+            cache.chmod(0o755)
+        self.assertNotIn("-emit-pch", out)
+        self.assertEqual(out.count("-include-pch"), 2, out)
+        # No PCH and no cache weftcc can write: the passes include the headers as text.
+        # (root writes to any folder whatever its mode: there the cache's parent is a file.)
+        places = [self.write("a-file", "") / "cache"]
+        if os.geteuid() != 0:
+            read_only = self.tmp / "read-only"
+            read_only.mkdir(mode=0o555)
+            places += [read_only, read_only / "cache"]
+        for place in places:
+            out = self.genco_x86(src, place)
+            self.assertIn("no precompiled header (cache", out)
+            self.assertNotIn("-include-pch", out)
+            self.assertEqual(out.count("-include hip/weft/device/prelude.h"), 2, out)
+            self.assertIn("_Z4fillPii", run(["nm", self.tmp / "k.co"]).stdout)
+
     def test_construct_the_cpu_target_cannot_compile(self):
         # Inline PTX assembly in a kernel: only the NVIDIA target can take it.
         src = self.write("asm.hip", "#include <hip/hip_runtime.h>\n"

@@ -30,6 +30,7 @@ import re
 import shutil
 import subprocess
 
+from . import cpu_pch
 from .targets import Job, TargetError
 
 DEVICE_TRIPLE = "x86_64-unknown-linux-gnu"
@@ -56,14 +57,15 @@ def _clangxx(job: Job) -> str:
     return str(candidate) if candidate.exists() else str(clang)
 
 
-def device_mode_flags(job: Job) -> list:
-    """The clang flags of weft's x86-64 device pass (without input, output or -c)."""
+def device_mode_flags(job: Job, prelude: bool = True) -> list:
+    """The clang flags of weft's x86-64 device pass (without input, output or -c); with
+    prelude=False without the prelude's -include (cpu_pch.py decides how it comes in)."""
     return [
         _clangxx(job), "-x", "hip", "--cuda-host-only", "-nogpuinc", "-nogpulib",
         # The host-only job becomes the device pass, for the host itself as device.
         "-Xclang", "-fcuda-is-device", "-Xclang", "-aux-triple", "-Xclang", DEVICE_TRIPLE,
         "-fPIC", "-isystem", str(job.weft_include),
-        "-include", "hip/weft/device/prelude.h",
+        *(["-include", cpu_pch.PRELUDE] if prelude else []),
         *job.common_flags(), *job.extra_flags,
     ]
 
@@ -238,11 +240,18 @@ def build(job: Job) -> pathlib.Path:
     if job.target != "x86_64":
         raise TargetError(job.target, "cpu_image builds the x86_64 target only")
     work = pathlib.Path(job.workdir)
-    flags = device_mode_flags(job)
+    flags = device_mode_flags(job, prelude=False)
+    # Both passes parse the same headers first: one PCH of them (cpu_pch.py). Discovery
+    # runs at the image's -O level (without LLVM passes) so that both match the PCH.
+    headers = cpu_pch.Pch(job, flags)
+    headers.prepare()
+    if job.verbose:
+        job.log(f"weftcc: x86_64: precompiled header {headers.path} ({'built' if headers.built else 'reused'})"
+                if headers.path else f"weftcc: x86_64: no precompiled header ({headers.reason})")
 
     ir_path = work / "discovery.ll"
-    job.run([*flags, "-O0", "-Xclang", "-disable-llvm-passes", "-emit-llvm", "-S",
-             str(job.source), "-o", str(ir_path)], what="device compile")
+    headers.run(flags, ["-Xclang", "-disable-llvm-passes", "-emit-llvm", "-S", str(job.source), "-o",
+                        str(ir_path)], what="device compile")
     kernels, shared = discover(ir_path.read_text(errors="replace"))
     warnings = []
     wrapper = work / "cpu_image.hip"
@@ -252,8 +261,8 @@ def build(job: Job) -> pathlib.Path:
         job.log(f"weftcc: warning: {job.source}: [target {job.target}] {w}")
 
     obj = work / "cpu_image.o"
-    job.run([*flags, *block_loops_flags(job), "-c", str(wrapper), "-o", str(obj)],
-            what="device compile (CPU image)")
+    headers.run(flags, [*block_loops_flags(job), "-c", str(wrapper), "-o", str(obj)],
+                what="device compile (CPU image)")
     table_c = work / "cpu_image_table.c"
     table_c.write_text(TABLE_SOURCE)
     table = work / "cpu_image_table.o"

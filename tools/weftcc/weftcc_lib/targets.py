@@ -29,13 +29,15 @@ from typing import Callable, Optional
 
 
 class TargetError(Exception):
-    """A device step failed for one target; `diagnostics` is the compiler's output."""
+    """A device step failed for one target; `diagnostics` is the compiler's output,
+    `returncode` the failing command's exit status (None when no command failed)."""
 
-    def __init__(self, target: str, message: str, diagnostics: str = ""):
+    def __init__(self, target: str, message: str, diagnostics: str = "", returncode: Optional[int] = None):
         super().__init__(f"[target {target}] {message}")
         self.target = target
         self.message = message
         self.diagnostics = diagnostics
+        self.returncode = returncode
 
 
 @dataclasses.dataclass
@@ -81,7 +83,7 @@ class Job:
             raise TargetError(self.target, f"cannot run {cmd[0]}: {e.strerror}") from None
         if proc.returncode != 0:
             step = what or pathlib.Path(cmd[0]).name
-            raise TargetError(self.target, f"{step} failed (exit {proc.returncode})", proc.stdout)
+            raise TargetError(self.target, f"{step} failed (exit {proc.returncode})", proc.stdout, proc.returncode)
         if proc.stdout and self.verbose:
             self.log(proc.stdout.rstrip("\n"))
         return proc.stdout
