@@ -3,8 +3,8 @@
 // the same for the host pass and every device pass, so each pass sees the same
 // declarations and mangles kernels the same way.
 //
-// The x86-64 device pass (the CPU image, hip/weft/device/x86_64.h) adds two things the
-// GPU passes do not need:
+// The x86-64 device pass (the CPU image, hip/weft/device/x86_64.h) adds what the GPU
+// passes do not need:
 // - __global__ also annotates the function "weft.kernel": the CPU image finds its kernels
 //   (template instances included) in the pass's LLVM IR by that annotation; and it is
 //   always_inline, so the image's entry inlines the kernel into its per-thread loops and
@@ -17,6 +17,9 @@
 //   memory (tools/weftcc/weftcc_lib/cpu_image.py).
 // - __managed__ variables are plain device variables: the runtime makes the host's slot
 //   point at the image's copy when the image loads (docs/code-objects.md).
+// - __launch_bounds__(N, ...) also annotates the kernel "weft.launch_bounds" with its
+//   arguments: the CPU image's record takes N as the kernel's maxThreadsPerBlock, which
+//   hipFuncGetAttributes answers and every launch is checked against.
 #ifndef WEFT_HIP_DEVICE_QUALIFIERS_H
 #define WEFT_HIP_DEVICE_QUALIFIERS_H
 
@@ -54,7 +57,14 @@
 #define __constant__ __attribute__((constant))
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
+#if defined(WEFT_CPU_DEVICE_PASS)
+// The CPU image's record carries the kernel's limit (maxThreadsPerBlock): the pass's IR
+// lists it as an annotation with arguments, which cpu_image.py reads.
+#define __launch_bounds__(...) \
+  __attribute__((launch_bounds(__VA_ARGS__), annotate("weft.launch_bounds", __VA_ARGS__)))
+#else
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#endif
 #ifndef __restrict__
 #define __restrict__ __restrict
 #endif
