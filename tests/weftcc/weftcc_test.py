@@ -154,6 +154,21 @@ class Cli(Scratch):
         self.assertNotIn("-include-pch", off)
         self.assertIn("-include hip/weft/device/prelude.h", off)
 
+    def test_no_precompiled_prelude_for_cxx20(self):
+        # clang-15 cannot read a C++20 PCH of the prelude once <string> follows it
+        # (gpu_pch.cxx20_or_later): the host pass takes the prelude as text, and no PCH is
+        # built, or marked unusable, on the way.
+        src = self.write("k.hip", "#include <hip/hip_runtime.h>\n#include <string>\n"
+                         "__global__ void k(int* p) { p[0] = 1; }\nstd::string host_name() { return \"k\"; }\n")
+        cache = self.tmp / "cache"
+        out = run([WEFTCC, "-v", "--no-offload-arch=all", "-std=c++20", "-c", src, "-o", self.tmp / "k.o"],
+                  env=env_without_override(WEFTCC_CACHE=str(cache))).stdout
+        self.assertNotIn("-emit-pch", out)
+        self.assertNotIn("-include-pch", out)
+        self.assertIn("-include hip/weft/device/prelude.h", out)
+        self.assertEqual(list(cache.glob("*")) if cache.exists() else [], [])
+        self.assertIn("host_name", run(["nm", self.tmp / "k.o"]).stdout)
+
     def test_preprocess_and_dependency_files(self):
         src = self.write("k.hip", '#include "dep.h"\nint v = VALUE;\n')
         self.write("dep.h", "#define VALUE 1234\n")

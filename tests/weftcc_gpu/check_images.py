@@ -10,7 +10,7 @@
                              processor and xnack mode in e_flags, a .kd per kernel
     check_images.py errors   a compile error and a missing library are TargetErrors
                              naming the target
-    check_images.py pch      weft's headers precompiled (gpu_pch.py): the same code
+    check_images.py pch      weft's headers precompiled (gpu_pch.py; none for C++20): the same code
                              object (AMD) and kernels (NVIDIA) as without, built once
                              and reused; only for sources that include hip_runtime.h first
 
@@ -52,8 +52,8 @@ except ImportError as e:
     skip(f"weftcc_lib (tools/weftcc/weftcc_lib/targets.py) is not available: {e}")
 
 
-def job(target, work, source=SOURCE, extra=()):
-    return Job(source=source, target=target, lang_std="c++17", defines=[], undefines=[], include_dirs=[],
+def job(target, work, source=SOURCE, extra=(), std="c++17"):
+    return Job(source=source, target=target, lang_std=std, defines=[], undefines=[], include_dirs=[],
                opt="-O2", debug=False, extra_flags=list(extra), workdir=pathlib.Path(work), clang="clang-15",
                weft_include=ROOT / "include", weft_libdir=ROOT, verbose=False)
 
@@ -252,6 +252,21 @@ def pch():
                   f"{target}: a rejected PCH falls back to a plain compile")
             check(all(p.read_bytes() != b"not a PCH" for p in cache.glob("*.pch")),
                   f"{target}: the rejected PCH was removed")
+            # C++20 and <string> after hip_runtime.h: no PCH (clang-15 cannot read one of
+            # the prelude in C++20 mode, gpu_pch.cxx20_or_later); the compile works.
+            cxx20 = w / "cxx20.hip"
+            cxx20.write_text("#include <hip/hip_runtime.h>\n#include <string>\n"
+                             "__global__ void k(int* p) { p[0] = 20; }\nstd::string host_name() { return \"k\"; }\n")
+            before = sorted(cache.glob("*.pch"))
+            d = w / f"{target}-cxx20"
+            d.mkdir()
+            try:
+                module_for(target).build(job(target, d, source=cxx20, std="c++20"))
+                check(True, f"{target}: -std=c++20 with <string> compiles")
+            except TargetError as e:
+                print(e, e.diagnostics, sep="\n")
+                check(False, f"{target}: -std=c++20 with <string> compiles")
+            check(sorted(cache.glob("*.pch")) == before, f"{target}: no PCH for -std=c++20")
         os.environ.pop("WEFTCC_PCH")
 
 

@@ -10,17 +10,19 @@ registers, and every device-side construct (templates, `__device__`/`__constant_
 `__managed__` variables, `__shared__`) goes through clang's own HIP semantics.
 
 Steps (docs/code-objects.md, "CPU images built by weftcc"):
-1. discovery: the source in device mode to LLVM IR, unoptimized. Each `__global__` is
+1. discovery: the source in device mode to LLVM IR, without LLVM passes. Each `__global__` is
    annotated "weft.kernel" in this pass (include/hip/weft/device/qualifiers.h), so the
    IR's `llvm.global.annotations` lists every kernel clang emits, template instances
    included, by mangled name; `extern __shared__` arrays are its external thread-local
    arrays.
 2. a wrapper translation unit: `#include` the source, then
-   include/hip/weft/device/x86_64_image.h, then per kernel a device function declared
-   under the kernel's own symbol (its parameter types from the demangled name; an
-   `extern "C"` kernel's from `decltype`), its argument table and its record.
+   include/hip/weft/device/x86_64_image.h, then per kernel an `extern "C"` device
+   function declared under the kernel's own symbol (its parameter types from the
+   demangled name; an `extern "C"` kernel's from `decltype`), its argument table and its
+   record (max_threads_per_block from the kernel's __launch_bounds__, else 1024).
 3. that wrapper compiled in device mode (-O as given), linked into a shared object in
    which each `extern __shared__` symbol is the block's dynamic shared memory.
+Passes 1 and 3 read weft's headers from one precompiled header (cpu_pch.py).
 """
 from __future__ import annotations
 

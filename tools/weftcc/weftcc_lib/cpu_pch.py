@@ -22,8 +22,8 @@ both passes instead of `-include prelude.h`.
   reject it.
 - The stub source the PCH is built from (one `#include` line or two) lives in the cache
   folder, next to the PCHs: clang records its path and looks for it on every use.
-- Not used: for C++20 and later (clang-15's ODR checks of a PCH reject the prelude's
-  redeclarations, e.g. with <string>), with a user `-include` (other than the prelude's
+- Not used: for C++20 and later (gpu_pch.cxx20_or_later: clang-15 merges the prelude's
+  device placement new with libstdc++'s host one when it reads a C++20 PCH), with a user `-include` (other than the prelude's
   own, as tests/weftcc_cpu/suite.py passes it), with WEFTCC_PCH=0, without
   a cache folder weftcc can write and no PCH in it yet ($WEFTCC_CACHE, else
   $XDG_CACHE_HOME/weftcc, else ~/.cache/weftcc).
@@ -58,14 +58,9 @@ FORMAT = "2"  # bump when the way the PCH is built or used changes
 PRELUDE = "hip/weft/device/prelude.h"
 RUNTIME = "hip/hip_runtime.h"
 
-_CXX20_OR_LATER = re.compile(r"^(c|gnu)\+\+(2[0-9a-z]|[3-9][0-9])$")
 # What clang says when a PCH no longer fits its inputs or cannot be read.
 _STALE = ("has been modified since the precompiled header", "could not find file",
           "precompiled header", "PCH file", "AST file", "malformed or corrupted")
-
-
-def cxx20_or_later(std: str) -> bool:
-    return bool(_CXX20_OR_LATER.match(std or ""))
 
 
 def is_stale(diagnostics: str) -> bool:
@@ -209,7 +204,7 @@ class Pch:
         if not gpu_pch.enabled():
             self.reason = "WEFTCC_PCH=0"
             return
-        if cxx20_or_later(job.lang_std):
+        if gpu_pch.cxx20_or_later(job.lang_std):
             self.reason = f"-std={job.lang_std}: no PCH for C++20 and later"
             return
         if _forces_other_includes(job.extra_flags):

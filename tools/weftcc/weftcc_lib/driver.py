@@ -21,7 +21,7 @@ import sys
 import tempfile
 import traceback
 
-from . import bundle, cli, detect, pch, targets
+from . import bundle, cli, detect, gpu_pch, pch, targets
 
 DEFAULT_STD = "c++17"
 PRELUDE = "hip/weft/device/prelude.h"  # weft's include dir; see hip_host_command
@@ -195,6 +195,8 @@ class Driver:
         """A cached PCH of the prelude for this command line, or None (pch.py)."""
         if any(f == "-include" for f in self.opts.compile_flags):
             return None  # the user's forced includes would have to go into it too
+        if gpu_pch.cxx20_or_later(self.opts.lang_std or DEFAULT_STD):
+            return None  # clang-15 cannot read a C++20 PCH of the prelude (gpu_pch.py)
         base = self.hip_host_base()
         return pch.prelude_pch(base, self.paths.weft_include / PRELUDE, self.paths.weft_include, self.show)
 

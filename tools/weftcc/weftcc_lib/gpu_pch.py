@@ -12,8 +12,9 @@ Key: the cc1 arguments that shape the AST (target, language options, -D/-U/-I,
 -O, ...; not the input, output or linked bitcode), the compiler binary, and every
 header under weft's include dir (path, size, mtime), so an edited header or a new
 flag makes a new PCH. Entries are written to a temporary name and renamed, so
-parallel compiles never see half a file. WEFTCC_PCH=0 turns it off; the cache is
-$WEFTCC_CACHE, else $XDG_CACHE_HOME/weftcc, else ~/.cache/weftcc.
+parallel compiles never see half a file. WEFTCC_PCH=0 turns it off, and C++20 and later
+go without (cxx20_or_later); the cache is $WEFTCC_CACHE, else $XDG_CACHE_HOME/weftcc,
+else ~/.cache/weftcc.
 """
 from __future__ import annotations
 
@@ -33,6 +34,18 @@ _PER_FILE_PREFIXES = ("-cuid=", "-fdebug-compilation-dir=", "-fcoverage-compilat
 
 def enabled() -> bool:
     return os.environ.get("WEFTCC_PCH", "1") != "0"
+
+
+_CXX20_OR_LATER = re.compile(r"^(c|gnu)\+\+(2[0-9a-z]|[3-9][0-9])$")
+
+
+def cxx20_or_later(std: str) -> bool:
+    """-std=c++20 and later: no PCH in any pass. clang-15 merges the prelude's device
+    placement new with libstdc++'s host one when it reads a PCH in C++20 mode ("'operator
+    new' has different definitions in different modules" as soon as the source includes
+    <string> after it; made identical, the merge then loses operator delete overloads),
+    so those compiles parse the headers as text."""
+    return bool(_CXX20_OR_LATER.match(std or ""))
 
 
 def cache_dir() -> pathlib.Path:
@@ -87,7 +100,7 @@ def pch_for(job: Job, cc1: list, source: str) -> list:
     """The cc1 arguments that make this compile use a cached PCH of hip_runtime.h
     (building it first when missing), or [] when the source cannot use one. `cc1` is
     the full cc1 command ending in "-x hip <source>" (and maybe "-o <out>")."""
-    if not enabled() or not starts_with_runtime_include(job.source):
+    if not enabled() or cxx20_or_later(job.lang_std) or not starts_with_runtime_include(job.source):
         return []
     base = shaping_args(cc1, source)
     compiler = pathlib.Path(base[0])

@@ -3,7 +3,7 @@
 // after the source itself, by the wrapper translation unit that
 // tools/weftcc/weftcc_lib/cpu_image.py generates, which lists each kernel once:
 //
-//   __device__ void weft_kernel_0(float*, int) __asm__("_Z4vaddPfi");  // the kernel itself
+//   extern "C" __device__ void weft_kernel_0(float*, int) __asm__("_Z4vaddPfi");  // the kernel
 //   ... a weftCpuKernelArg table from Layout<float*, int>, and a weftCpuKernelRecord in the
 //   section weft_cpu_kernels whose entry is Entry<void(float*, int), &weft_kernel_0>::entry
 //
