@@ -25,6 +25,7 @@ import re
 
 from .targets import Job, TargetError
 
+FORMAT = "2"  # bump when the way the PCH is built or used changes
 _FIRST_DIRECTIVE = re.compile(r'\s*#\s*include\s*[<"]hip/hip_runtime\.h[>"]')
 # cc1 options that name this compile's files rather than shape the AST.
 _PER_FILE_WITH_VALUE = {"-o", "-main-file-name", "-mlink-builtin-bitcode", "-fdebug-compilation-dir",
@@ -105,7 +106,7 @@ def pch_for(job: Job, cc1: list, source: str) -> list:
     base = shaping_args(cc1, source)
     compiler = pathlib.Path(base[0])
     st = compiler.stat() if compiler.exists() else None
-    key = hashlib.sha256("\0".join(base[1:] + [str(compiler), str(st and st.st_mtime_ns),
+    key = hashlib.sha256("\0".join(base[1:] + [str(compiler), str(st and st.st_mtime_ns), FORMAT,
                                                _headers_fingerprint(job.weft_include)]).encode()).hexdigest()[:32]
     cache = cache_dir()
     pch = cache / f"hip_runtime-{key}.pch"
@@ -123,7 +124,8 @@ def pch_for(job: Job, cc1: list, source: str) -> list:
             os.replace(tmp_stub, stub)
         tmp = cache / f".{pch.name}.{os.getpid()}"
         # `base` ends in "-x hip" (its source taken out): the stub is the input.
-        cmd = base + [str(stub), "-emit-pch", "-o", str(tmp)]
+        # The headers' template instances are made once, in the PCH.
+        cmd = base + [str(stub), "-fpch-instantiate-templates", "-emit-pch", "-o", str(tmp)]
         job.run(cmd, "precompiling weft's headers")
         os.replace(tmp, pch)
     return ["-include-pch", str(pch)]
