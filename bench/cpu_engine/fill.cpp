@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -118,8 +119,13 @@ int main(int argc, char** argv) {
   std::printf("| %-30s | %13s | %-30s | %-30s | %5s |\n", "weft / host", "size", "weft ms",
               "host ms", "ratio");
   std::printf("|---|---:|---|---|---:|\n");
-  for (size_t bytes : {size_t{4} << 10, size_t{1} << 20, size_t{64} << 20, max_mib << 20}) {
-    if (bytes > (max_mib << 20)) continue;
+  // The fixed sizes up to the maximum, then the maximum itself unless it is one of them
+  // (`bench_cpu_fill 3 64` printed the 64 MiB rows twice).
+  const size_t sizes[] = {size_t{4} << 10, size_t{1} << 20, size_t{64} << 20, max_mib << 20};
+  for (size_t i = 0; i < std::size(sizes); ++i) {
+    const size_t bytes = sizes[i];
+    if (bytes == 0 || bytes > (max_mib << 20)) continue;
+    if (std::find(sizes, sizes + i, bytes) != sizes + i) continue;  // printed already
     for (unsigned element_size : {1u, 2u, 4u}) row(rounds, bytes, element_size);
   }
   return 0;

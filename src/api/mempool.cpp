@@ -176,7 +176,12 @@ WEFT_EXPORT hipError_t hipFreeAsync(void* ptr, hipStream_t stream) {
   return call(
       "hipFreeAsync",
       [&] {
-    if (!ptr) return Status();  // HIP 7: like hipFree(NULL)
+    // A null pointer frees nothing and succeeds, like hipFree(NULL). The two suites disagree:
+    // AMD's current hip-tests (ROCm/rocm-systems, Unit_hipFreeAsync_Negative_Parameters, HIP
+    // >= 6.0) require success, as clr answers; the older hip-tests (HIP 5.2) and HIP-CPU's
+    // own Unit_hipFreeAsync_negative require an error. weft follows current AMD, so that
+    // HIP-CPU case is one of its expected failures (docs/mempool.md).
+    if (!ptr) return Status();
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
     if (auto captured = graph::free_async(*s, ptr)) return *captured;  // a graph node
     if (Ref<MemPool> pool = mempool::owner_of(ptr)) return pool->free_async(ptr, *s);
