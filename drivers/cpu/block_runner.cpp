@@ -626,9 +626,14 @@ int BlockRunner::barrier(int predicate, int op) {
 const uint64_t* BlockRunner::warp_collective(uint64_t value, uint64_t* active_mask, uint64_t site) {
   if (WEFT_UNLIKELY(!fiber_mode_)) enter_fiber_mode();
   uint32_t me = hot_.current;
-  return fiber::warp_exchange(&hot_, me, value, active_mask, site, EngineSwitch{this},
-                              EngineWait{this},
-                              [&] { return warp_divergent(value, active_mask, site); });
+  const fiber::WarpExchange done =
+      fiber::warp_exchange(&hot_, me, value, site, EngineSwitch{this}, EngineWait{this}, [&] {
+        uint64_t mask = 0;
+        const uint64_t* values = warp_divergent(value, &mask, site);
+        return fiber::WarpExchange{values, mask};
+      });
+  if (active_mask) *active_mask = done.mask;
+  return done.values;
 }
 
 void BlockRunner::abort_block(std::string message, hipError_t code) {

@@ -110,19 +110,26 @@ WEFT_FIBER_INLINE uint32_t barrier(weftFiberBlock* fb, uint32_t me, int predicat
   return me;
 }
 
+// What a warp exchange hands back: the lanes' values (valid until the caller's next
+// exchange) and the mask of the lanes that took part. Returned by value, so that an
+// inlined exchange keeps the mask in a register.
+struct WarpExchange {
+  const uint64_t* values;
+  uint64_t mask;
+};
+
 // A warp-wide exchange at call site `site` (warp_site() below): every live lane
-// contributes `value`; returns the lanes' values (valid until the caller's next
-// exchange) and in *mask who took part. `me` is updated to the running thread's id
-// afterwards. Lanes exchange only with lanes at the same site. The fast path is
+// contributes `value`; returns the lanes' values and who took part. `me` is updated
+// to the running thread's id afterwards. Lanes exchange only with lanes at the same site. The fast path is
 // the warp's open exchange (w->site): a lane at another site while lanes wait
 // goes to `divergent` (the engine), which holds it until every live lane waits
 // and then completes the group at the earliest site first, as a GPU runs a
 // divergent branch before its lanes reconverge (docs/cpu-engine.md). While the
 // engine holds lanes, w->site is WEFT_WARP_SITE_DIVERGENT, so every arrival goes there.
 template <class Switch, class Wait, class Divergent>
-WEFT_FIBER_INLINE const uint64_t* warp_exchange(weftFiberBlock* fb, uint32_t& me, uint64_t value,
-                                                uint64_t* mask, uint64_t site, Switch&& sw,
-                                                Wait&& wait, Divergent&& divergent) {
+WEFT_FIBER_INLINE WarpExchange warp_exchange(weftFiberBlock* fb, uint32_t& me, uint64_t value,
+                                             uint64_t site, Switch&& sw, Wait&& wait,
+                                             Divergent&& divergent) {
   weftWarpState* w = &fb->warps[me / WEFT_CPU_WARP_SIZE];
   if (__builtin_expect(w->site != site, 0)) {
     if (w->arrived != 0) return divergent();
@@ -140,8 +147,7 @@ WEFT_FIBER_INLINE const uint64_t* warp_exchange(weftFiberBlock* fb, uint32_t& me
   } else {
     me = wait_for(fb, me, &w->generation, generation, warp_next(fb, &fb->fibers[me], me), sw, wait);
   }
-  if (mask) *mask = w->masks[buffer];
-  return w->values[buffer];
+  return WarpExchange{w->values[buffer], w->masks[buffer]};
 }
 
 // The site key of a warp operation's call: its line first, so that comparing keys
@@ -192,8 +198,16 @@ WEFT_FIBER_INLINE uint32_t thread_exit(weftFiberBlock* fb, uint32_t me, Switch&&
 // asm, the same for every thread at the same barrier, so the indirect jump is
 // predicted; no call or return is involved, so the return-stack predictor stays
 // in step. Nothing is written below the stack pointer (the red zone is safe).
+//
+// Whoever resumes a thread (this switch or the engine's weft_cpu_switch) jumps with the
+// resumed thread's own weftFiber in rsi, so jump() hands it back in `to`: a resumed
+// thread finds its fiber without reloading the block (single_source.h's ResumingSwitch).
 struct InlineSwitch {
   WEFT_FIBER_INLINE uint32_t operator()(weftFiber* from, weftFiber* to, uint32_t to_id) const {
+    return jump(from, to, to_id);
+  }
+  // As operator(); afterwards `to` is the fiber of the thread that runs (the caller's).
+  static WEFT_FIBER_INLINE uint32_t jump(weftFiber* from, weftFiber*& to, uint32_t to_id) {
     uint64_t id = to_id;
     __asm__ __volatile__(
         "leaq 1f(%%rip), %%rax\n\t"

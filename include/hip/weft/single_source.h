@@ -26,6 +26,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -83,13 +84,19 @@ struct Uint3 {
   operator dim3() const { return dim3(x, y, z); }
 };
 
+// threadIdx's type: a Uint3 and one word more, so that a resumed fiber takes its index
+// back with one 16-byte copy from its weftFiber (become_thread).
+struct ThreadIndex : Uint3 {
+  uint32_t unused_;
+};
+
 }  // namespace weft::detail
 
 // The GPU thread's coordinates are objects, as in AMD's headers (so a struct
 // member named gridDim still compiles). A block runs on one OS thread, so each
 // is a thread_local of the user's binary: the kernel's entry stores them (loop
 // mode: threadIdx.x once per GPU thread), and a fiber that resumes rewrites
-// threadIdx from its own copy (resume_thread).
+// threadIdx from its own copy (become_thread).
 #if defined(WEFT_CPU_DEVICE_PASS)
 // In weftcc's CPU image (a shared object) the engine state below is found through the
 // image's own TLS block, once per function (the default general-dynamic model would call
@@ -104,7 +111,7 @@ struct Uint3 {
 // shared layer's objects (hip/weft/device/builtins.h), read through the __weft_cpu_*
 // markers, which read these.
 namespace weft::detail {
-inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_threadIdx;
+inline __device__ thread_local WEFT_SS_TLS_ ThreadIndex t_threadIdx;
 inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_blockIdx;
 inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_blockDim;
 inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_gridDim;
@@ -114,7 +121,7 @@ inline __device__ thread_local WEFT_SS_TLS_ Uint3 t_gridDim;
 #define WEFT_SS_BLOCK_DIM_ ::weft::detail::t_blockDim
 #define WEFT_SS_GRID_DIM_ ::weft::detail::t_gridDim
 #else
-inline thread_local ::weft::detail::Uint3 threadIdx;
+inline thread_local ::weft::detail::ThreadIndex threadIdx;
 inline thread_local ::weft::detail::Uint3 blockIdx;
 inline thread_local ::weft::detail::Uint3 blockDim;
 inline thread_local ::weft::detail::Uint3 gridDim;
@@ -127,8 +134,6 @@ inline thread_local ::weft::detail::Uint3 gridDim;
 namespace weft::detail {
 
 inline __device__ thread_local WEFT_SS_TLS_ weftKernelContext* t_ctx = nullptr;
-// In fiber mode: the linear id of the GPU thread running now (its fiber slot).
-inline __device__ thread_local WEFT_SS_TLS_ uint32_t t_self = 0;
 // The engine's fiber block while this binary's kernel entry runs on fibers that
 // may switch inline (WEFT_KERNEL_FIBER_INLINE), else null: one load tells a
 // barrier which path to take.
@@ -146,32 +151,54 @@ class YieldPoint {
     const Uint3& b = WEFT_SS_BLOCK_IDX_;
     t_ctx->blockIdx = dim3(b.x, b.y, b.z);
   }
-  ~YieldPoint() {
-    WEFT_SS_THREAD_IDX_ = saved_;
-    t_self = t_ctx->fibers->current;
-  }
+  ~YieldPoint() { WEFT_SS_THREAD_IDX_ = saved_; }
   YieldPoint(const YieldPoint&) = delete;
   YieldPoint& operator=(const YieldPoint&) = delete;
 
  private:
-  Uint3 saved_;
+  ThreadIndex saved_;
 };
 
-// After an inline switch: `me` runs again, and threadIdx becomes its own again
-// (other GPU threads ran on this OS thread meanwhile).
-WEFT_FIBER_INLINE void resume_thread(uint32_t me) {
-  t_self = me;
-  const uint32_t* index = t_fiber_block->fibers[me].threadIdx;
-  WEFT_SS_THREAD_IDX_ = Uint3{index[0], index[1], index[2]};
+// The GPU thread whose fiber is `f` runs again: threadIdx becomes its own again (other
+// GPU threads ran on this OS thread meanwhile). Which thread runs is the block's
+// `current` (the fiber's slot, its linear thread index), which whoever switches sets.
+WEFT_FIBER_INLINE void become_thread(const weftFiber* f) {
+  static_assert(sizeof(ThreadIndex) == 16 &&
+                offsetof(weftFiber, reserved) == offsetof(weftFiber, threadIdx) + 12);
+  // threadIdx[3] and the reserved word after it, in one move.
+  std::memcpy(static_cast<void*>(&WEFT_SS_THREAD_IDX_),
+              reinterpret_cast<const char*>(f) + offsetof(weftFiber, threadIdx),
+              sizeof(ThreadIndex));
 }
+
+// The same after an engine call, which names only the thread.
+WEFT_FIBER_INLINE void resume_thread(uint32_t me) { become_thread(&t_fiber_block->fibers[me]); }
 
 // threadIdx of the GPU thread running now (kept for code written before
 // threadIdx became an object).
 WEFT_FIBER_INLINE Uint3 thread_index() { return WEFT_SS_THREAD_IDX_; }
 
 #if WEFT_INLINE_FIBER_SWITCH
+// The inline switch of a wait inside the kernel: the resumed thread takes its threadIdx
+// back from the fiber the switch hands it (fiber_sync.h, InlineSwitch::jump), so a
+// crossing reloads neither the block from TLS nor its fiber array. An arrival that
+// completes the wait does not switch and keeps its threadIdx.
+struct ResumingSwitch {
+  WEFT_FIBER_INLINE uint32_t operator()(weftFiber* from, weftFiber* to, uint32_t id) const {
+    id = ::weft::fiber::InlineSwitch::jump(from, to, id);
+    become_thread(to);
+    return id;
+  }
+};
+
+// The slow path of a resumed thread whose wait is not over: the engine runs other
+// threads meanwhile, so threadIdx is restored again once it returns.
 struct EngineWait {
-  uint32_t operator()(uint32_t) const { return weftFiberWait(); }
+  uint32_t operator()(uint32_t) const {
+    const uint32_t me = weftFiberWait();
+    resume_thread(me);
+    return me;
+  }
 };
 #endif
 
@@ -187,9 +214,7 @@ WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
 #if WEFT_INLINE_FIBER_SWITCH
   if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
     int result = 0;
-    uint32_t me = ::weft::fiber::barrier(fb, t_self, predicate, op, &result,
-                                         ::weft::fiber::InlineSwitch{}, EngineWait{});
-    resume_thread(me);
+    ::weft::fiber::barrier(fb, fb->current, predicate, op, &result, ResumingSwitch{}, EngineWait{});
     return result;
   }
 #endif
@@ -204,8 +229,10 @@ WEFT_FIBER_INLINE int sync_threads(int predicate, int op) {
 WEFT_FIBER_INLINE uint32_t fiber_thread_exit(weftKernelContext* ctx) {
 #if WEFT_INLINE_FIBER_SWITCH
   if (__builtin_expect(ctx->mode == WEFT_KERNEL_FIBER_INLINE, 1))
-    return ::weft::fiber::thread_exit(ctx->fibers, t_self, ::weft::fiber::InlineSwitch{},
-                                      EngineWait{}, [] { return weftFiberExit(); });
+    // fiber_loop sets the ids of the thread this fiber runs next.
+    return ::weft::fiber::thread_exit(
+        ctx->fibers, ctx->fibers->current, ::weft::fiber::InlineSwitch{},
+        [](uint32_t) { return weftFiberWait(); }, [] { return weftFiberExit(); });
 #else
   (void)ctx;
 #endif
@@ -247,7 +274,8 @@ namespace weft::detail {
 
 inline unsigned linear_thread() {
 #if WEFT_INLINE_FIBER_SWITCH
-  if (t_fiber_block) return t_self;  // a fiber's id is its linear thread index
+  // The running fiber's slot is its linear thread index.
+  if (const weftFiberBlock* fb = t_fiber_block) return fb->current;
 #endif
   return WEFT_SS_THREAD_IDX_.x +
          WEFT_SS_BLOCK_DIM_.x *
@@ -287,21 +315,33 @@ struct WarpSite {
 // lanes' values.
 // `site` is any 64-bit key naming the call site (WarpSite::id() here; the address of the
 // inlined call in weftcc's CPU image, hip/weft/device/x86_64.h).
-WEFT_FIBER_INLINE const uint64_t* warp_exchange_at(uint64_t value, uint64_t* mask, uint64_t site) {
+WEFT_FIBER_INLINE ::weft::fiber::WarpExchange warp_exchange_site(uint64_t value, uint64_t site) {
 #if WEFT_INLINE_FIBER_SWITCH
   if (weftFiberBlock* fb = t_fiber_block; __builtin_expect(fb != nullptr, 1)) {
-    uint32_t me = t_self;
-    const uint64_t* values = ::weft::fiber::warp_exchange(
-        fb, me, value, mask, site, ::weft::fiber::InlineSwitch{}, EngineWait{},
-        [&] { return weftWarpCollective(value, mask, site); });
-    resume_thread(me);
-    return values;
+    uint32_t me = fb->current;
+    return ::weft::fiber::warp_exchange(fb, me, value, site, ResumingSwitch{}, EngineWait{}, [&] {
+      // The engine holds this lane at its site while others run.
+      uint64_t mask = 0;
+      const uint64_t* values = weftWarpCollective(value, &mask, site);
+      resume_thread(me);
+      return ::weft::fiber::WarpExchange{values, mask};
+    });
   }
 #endif
-  weftKernelContext* ctx = t_ctx;
-  if (!ctx) return weftWarpCollective(value, mask, site);  // logs: outside a kernel
-  YieldPoint yield;
-  return weftWarpCollective(value, mask, site);
+  uint64_t mask = 0;
+  const uint64_t* values;
+  if (!t_ctx) {
+    values = weftWarpCollective(value, &mask, site);  // logs: outside a kernel
+  } else {
+    YieldPoint yield;
+    values = weftWarpCollective(value, &mask, site);
+  }
+  return ::weft::fiber::WarpExchange{values, mask};
+}
+WEFT_FIBER_INLINE const uint64_t* warp_exchange_at(uint64_t value, uint64_t* mask, uint64_t site) {
+  const ::weft::fiber::WarpExchange done = warp_exchange_site(value, site);
+  if (mask) *mask = done.mask;
+  return done.values;
 }
 WEFT_FIBER_INLINE const uint64_t* warp_exchange(uint64_t value, uint64_t* mask,
                                                 WarpSite where = WarpSite::here()) {
@@ -510,9 +550,7 @@ __attribute__((flatten, noinline)) void fiber_loop(weftKernelContext* ctx,
   do {
     t_fiber_block = inline_fb;  // an engine call of another GPU thread may have cleared it
     WEFT_SS_BLOCK_IDX_ = to_uint3(ctx->blockIdx);
-    t_self = me;
-    const uint32_t* index = fb->fibers[me].threadIdx;
-    WEFT_SS_THREAD_IDX_ = Uint3{index[0], index[1], index[2]};
+    become_thread(&fb->fibers[me]);
     std::apply(local.call, local.args);
     me = fiber_thread_exit(ctx);
   } while (me != WEFT_FIBER_DONE);
