@@ -112,6 +112,30 @@ std::string cuda_error_name(const Api* api, CUresult result) {
   return "CUresult " + std::to_string(static_cast<int>(result));
 }
 
+namespace {
+
+// Device faults after which CUDA keeps answering the same error on the context until
+// the process ends (its "sticky" errors; docs/nvidia.md, "Device faults").
+bool loses_context(CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_CONTAINED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
 Status status_from_cuda_failure(CUresult result, const char* call) {
   const Api* table = api();
   std::string message(call);
@@ -124,6 +148,10 @@ Status status_from_cuda_failure(CUresult result, const char* call) {
   if (table && table->cuGetErrorString && table->cuGetErrorString(result, &text) == CUDA_SUCCESS &&
       text)
     message += std::string(" (") + text + ")";
+  if (loses_context(result))
+    message +=
+        "; a device fault earlier lost this GPU's CUDA context, which cannot be recovered "
+        "(not by hipDeviceReset either): every later call on it fails; restart the process";
   return Status(hip_error_from_cuda(result), std::move(message));
 }
 

@@ -2,11 +2,23 @@
 // Implementation of the conformance test helpers declared in hip_test.hpp.
 #include "hip_test.hpp"
 
+#include "fault_isolation.hpp"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <mutex>
 #include <set>
 #include <thread>
+
+extern char** environ;
 
 namespace hip_test {
 namespace detail {
@@ -89,6 +101,81 @@ const hipDeviceProp_t& props() {
 }
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+bool device_recovers_from_faults() {
+  if (const char* forced = std::getenv("WEFT_TEST_ISOLATE"); forced != nullptr && *forced != '\0')
+    return std::strcmp(forced, "0") == 0;
+  const std::string arch = props().gcnArchName;
+  return arch == "x86_64" || arch == "aarch64";
+}
+
+namespace {
+
+constexpr char kIsolatedCaseEnv[] = "WEFT_TEST_ISOLATED_CASE";
+// Bounds the wait for a child (a hung child fails the case instead of the whole binary).
+constexpr int kChildTimeoutS = 300;
+
+// A Catch2 test spec that names exactly `name` (its special characters escaped).
+std::string exact_test_spec(const std::string& name) {
+  std::string spec;
+  for (char c : name) {
+    if (std::strchr("\\,[]*\"~", c) != nullptr) spec += '\\';
+    spec += c;
+  }
+  return spec;
+}
+
+}  // namespace
+
+bool ran_isolated() {
+  const std::string name = Catch::getResultCapture().getCurrentTestName();
+  if (const char* child = std::getenv(kIsolatedCaseEnv); child != nullptr && name == child)
+    return false;  // this is the child: run the case
+  if (device_recovers_from_faults()) return false;
+
+  std::vector<std::string> env_text;
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, kIsolatedCaseEnv, sizeof(kIsolatedCaseEnv) - 1) != 0)
+      env_text.emplace_back(*e);
+  env_text.push_back(std::string(kIsolatedCaseEnv) + "=" + name);
+  std::vector<char*> envp;
+  for (auto& e : env_text) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::string exe = "/proc/self/exe", spec = exact_test_spec(name);
+  char* argv[] = {exe.data(), spec.data(), nullptr};
+
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv, envp.data());
+  INFO("the case faults the device, whose faults are sticky: it runs in a child process");
+  if (spawned != 0) FAIL("posix_spawn(/proc/self/exe) failed: " << std::strerror(spawned));
+
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(kChildTimeoutS);
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) FAIL("waitpid failed: " << std::strerror(errno));
+    if (std::chrono::steady_clock::now() > deadline) {
+      (void)kill(pid, SIGKILL);
+      (void)waitpid(pid, &status, 0);
+      FAIL("the child running " << name << " did not finish in " << kChildTimeoutS << " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (WIFSIGNALED(status))
+    FAIL("the child running " << name << " died of signal " << WTERMSIG(status));
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (code == 77) {
+    skip("the child process skipped " + name);
+    return true;
+  }
+  INFO("the child's exit status is its count of failed cases (its output is above)");
+  REQUIRE(code == 0);
+  return true;
+}
 
 bool kernels_supported() {
   // -1 unknown, 0 no, 1 yes. Probed once per process on the device under test.

@@ -113,6 +113,14 @@ TEST_CASE("Cuda_Fake_ErrorTable") {
       weft::cuda::status_from_cuda(CUDA_ERROR_OUT_OF_MEMORY, "api.cuMemAlloc_v2(&p, n)");
   CHECK(s.code() == hipErrorOutOfMemory);
   CHECK(s.message() == "cuMemAlloc_v2: CUDA_ERROR_OUT_OF_MEMORY (fake description)");
+  // A device fault loses the context for good: the message says so, plainly.
+  for (CUresult lost : {CUDA_ERROR_ASSERT, CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_LAUNCH_FAILED}) {
+    weft::Status f = weft::cuda::status_from_cuda(lost, "api.cuCtxSynchronize()");
+    INFO(f.message());
+    CHECK(f.message().find("cuCtxSynchronize: ") == 0);
+    CHECK(f.message().find("restart the process") != std::string::npos);
+  }
+  CHECK(s.message().find("restart") == std::string::npos);
 }
 
 TEST_CASE("Cuda_Fake_Queue_PriorityAndNonBlocking") {

@@ -10,6 +10,10 @@
 #       sm_90,x86_64) into STAGE_DIR/bin, with the helper files the tests open
 #       (child programs, code objects, the export list) and libamdhip64 plus the
 #       shared libraries it needs in STAGE_DIR/lib, stripped
+#   h200_weftcc.sh stage-base BUILD_DIR STAGE_DIR [PROGRAM...]
+#       the same programs as BUILD_DIR's g++ build made them (no GPU image: their
+#       kernels skip on the NVIDIA agent), with the same helper files and libraries,
+#       for "skipped before / run after" counts from one device run
 #   h200_weftcc.sh run STAGE_DIR [LOG_DIR]                  (on the GPU machine)
 #       runs every staged program on GPU 0 and on the CPU agent; prints one line per
 #       run (verdict, Catch2's totals, how many cases skipped) and the totals; full
@@ -19,22 +23,34 @@
 # single-source kernels"); with weftcc's image it runs there.
 set -u
 
+programs() {  # BUILD_DIR's conformance, language and example programs
+  for f in "$1"/tests/conformance/conformance_* "$1"/tests/conformance/*/conformance_* \
+           "$1"/tests/language/*/language_* "$1"/examples/*; do
+    [ -f "$f" ] && [ -x "$f" ] || continue
+    case $f in *.so|*.p|*.o|*.a) continue ;; esac
+    echo "$f"
+  done
+}
+
 stage() {
-  build=$(cd "$1" && pwd) out=$2
-  shift 2
+  base=$1
+  build=$(cd "$2" && pwd) out=$3
+  shift 3
   src=$(cd "$(dirname "$0")/../../.." && pwd)
   rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
   out=$(cd "$out" && pwd)
   if [ $# -eq 0 ]; then
-    for f in "$build"/tests/conformance/conformance_* "$build"/tests/conformance/*/conformance_* \
-             "$build"/tests/language/*/language_* "$build"/examples/*; do
-      [ -f "$f" ] && [ -x "$f" ] || continue
-      case $f in *.so|*.p|*.o|*.a) continue ;; esac
-      set -- "$@" "$(basename "$f")"
-    done
+    for f in $(programs "$build"); do set -- "$@" "$(basename "$f")"; done
   fi
-  python3 "$src/tests/weftcc_cpu/suite.py" "$build" --offload-arch="${WEFTCC_STAGE_ARCH:-sm_90,x86_64}" \
-    --stage "$out/bin" --no-run "$@" | tee "$out/build.txt" | grep -E '^[a-z_0-9]+: |programs built'
+  if [ "$base" = base ]; then
+    for n in "$@"; do
+      for f in $(programs "$build"); do [ "$(basename "$f")" = "$n" ] && cp "$f" "$out/bin/"; done
+    done
+    echo "$# programs of the g++ build staged" | tee "$out/build.txt"
+  else
+    python3 "$src/tests/weftcc_cpu/suite.py" "$build" --offload-arch="${WEFTCC_STAGE_ARCH:-sm_90,x86_64}" \
+      --stage "$out/bin" --no-run "$@" | tee "$out/build.txt" | grep -E '^[a-z_0-9]+: |programs built'
+  fi
   # Files the tests open (hip_test::helper_file looks in $WEFT_TEST_HELPER_DIR).
   for f in "$build"/tests/conformance/context_kernels.so \
            "$build"/tests/conformance/module/conformance_module_kernels.so \
@@ -99,7 +115,8 @@ run() {
 }
 
 case ${1:-} in
-  stage) shift; stage "$@" ;;
+  stage) shift; stage weftcc "$@" ;;
+  stage-base) shift; stage base "$@" ;;
   run) run "$2" "${3:-}" ;;
-  *) echo "usage: $0 stage BUILD STAGE [PROGRAM...] | run STAGE [LOGS]" >&2; exit 2 ;;
+  *) echo "usage: $0 stage|stage-base BUILD STAGE [PROGRAM...] | run STAGE [LOGS]" >&2; exit 2 ;;
 esac
