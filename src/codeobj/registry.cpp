@@ -7,7 +7,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace weft {
 namespace {
@@ -35,6 +38,11 @@ std::mutex g_handles_mutex;
 std::unordered_set<const void*>& live_handles() {
   static auto* set = new std::unordered_set<const void*>();
   return *set;
+}
+// The fat binary of each live handle (under g_handles_mutex).
+std::unordered_map<const void*, Ref<FatBinary>>& live_fatbins() {
+  static auto* map = new std::unordered_map<const void*, Ref<FatBinary>>();
+  return *map;
 }
 }  // namespace
 
@@ -65,9 +73,43 @@ void FatBinary::add_managed(Managed m) {
   managed_.push_back(std::move(m));
 }
 
+namespace {
+
+// Ordinals of the devices on which every registered fat binary has been loaded.
+std::mutex g_preloaded_mutex;
+std::vector<bool> g_preloaded;
+
+// The first load of a registered fat binary on a device loads all the others there too:
+// CUDA's cuModuleLoadData waits until the device is idle, so a module loaded at its first
+// launch while a kernel runs would wait for that kernel, and one that spins until the host
+// opens a gate would never let the launch return (the launch waited 12 s on the H200).
+// HIP promises no such wait: a program's kernels are all loaded before the first runs.
+// Binaries registered later (a library opened after that) still load on first use. A
+// binary without a code object for the device, or one that fails to load, reports that
+// at its first launch, as before.
+void preload_registered(DeviceState& device, const FatBinary* first) {
+  {
+    std::lock_guard lock(g_preloaded_mutex);
+    const size_t ordinal = size_t(device.ordinal());
+    if (g_preloaded.size() <= ordinal) g_preloaded.resize(ordinal + 1);
+    if (g_preloaded[ordinal]) return;
+    g_preloaded[ordinal] = true;
+  }
+  std::vector<Ref<FatBinary>> others;
+  {
+    std::lock_guard lock(g_handles_mutex);
+    for (const auto& [handle, fatbin] : live_fatbins())
+      if (fatbin.get() != first) others.push_back(fatbin);
+  }
+  for (auto& fatbin : others) (void)fatbin->module_for(device, "fat binary");
+}
+
+}  // namespace
+
 Result<Ref<Module>> FatBinary::module_for(DeviceState& device, std::string_view what) {
   WEFT_ASSIGN_OR_RETURN(CodeImage::Loaded loaded, image_->module_for(device, what));
   if (!loaded.first_load) return loaded.module;
+  preload_registered(device, this);
   std::lock_guard lock(mutex_);
   for (const Managed& m : managed_) {
     auto storage = loaded.module->global(m.name);
@@ -170,6 +212,7 @@ void** Registry::add_fat_binary(const void* wrapper_ptr) {
   auto* handle = new Handle{make_ref<FatBinary>(CodeImage::registered(wrapper->binary)), {}, {}};
   std::lock_guard lock(g_handles_mutex);
   live_handles().insert(handle);
+  live_fatbins().emplace(handle, handle->fatbin);
   return reinterpret_cast<void**>(handle);
 }
 
@@ -230,6 +273,7 @@ void Registry::remove_fat_binary(void** h) {
   {
     std::lock_guard lock(g_handles_mutex);
     if (!handle || !live_handles().erase(handle)) return;
+    live_fatbins().erase(handle);
   }
   std::vector<Ref<RegisteredFunction>> removed;
   {
