@@ -260,6 +260,14 @@ extern "C" __attribute__((device)) void __assertfail(const char* message, const 
   __assertfail(expr, file, line, function, 1);
   __builtin_trap();  // __assertfail stops the kernel; this tells the compiler so
 }
+/* glibc's assert() calls __assert_fail: a source that includes <assert.h> (or <cassert>)
+ * after the HIP headers redefines assert to that host function, which ptxas then cannot
+ * resolve. Its device overload reports through __assertfail as above. */
+extern "C" __attribute__((noreturn)) WEFT_NV_FN void __assert_fail(const char* expr,
+                                                                   const char* file, unsigned line,
+                                                                   const char* function) noexcept {
+  __weft_assert_fail(expr, file, line, function);
+}
 
 /* The HIP extras below exist as __weft_libm_* (the shared math header uses them). */
 #define WEFT_DEVICE_LIBM_EXTRAS 1
