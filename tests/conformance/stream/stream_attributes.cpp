@@ -9,10 +9,26 @@
 
 namespace {
 
+#if defined(__HIP_DEVICE_COMPILE__) && defined(__x86_64__) && !defined(__NVPTX__) && \
+    !defined(__AMDGCN__)
+// weftcc's x86_64 image: the device pass cannot call the C++ library's host functions; a
+// thread_local's address names the OS thread running the block just as well.
+__device__ thread_local char t_thread_marker;
+#endif
+
 // Each block records which host thread ran it.
 __global__ void record_thread(size_t* out) {
   if (threadIdx.x == 0) {
+#if !defined(__HIP__)  // g++: the kernel is host code
     size_t id = std::hash<std::thread::id>()(std::this_thread::get_id());
+#elif defined(__HIP_DEVICE_COMPILE__) && defined(__x86_64__) && !defined(__NVPTX__) && \
+    !defined(__AMDGCN__)
+    size_t id = reinterpret_cast<size_t>(&t_thread_marker);
+#else
+    // clang's host pass (never runs) or a GPU image (the CU-mask case needs queues that take
+    // masks: the CPU agent's)
+    size_t id = 1;
+#endif
     // Some work per block, so that every pool thread gets a chance to take blocks.
     volatile unsigned sink = 0;
     for (unsigned i = 0; i < 20000; ++i) sink = sink + i;
