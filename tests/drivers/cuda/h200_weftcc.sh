@@ -18,7 +18,8 @@
 #       runs every staged program on GPU 0 and on the CPU agent; prints one line per
 #       run (verdict, Catch2's totals, how many cases skipped) and the totals; full
 #       logs go to LOG_DIR; $WEFT_TEST_TIMEOUT (seconds, default 180) bounds each run,
-#       and programs not started by $WEFT_DEADLINE (epoch seconds) are listed as not run
+#       programs not started by $WEFT_DEADLINE (epoch seconds) are listed as not run,
+#       and $WEFT_AGENTS picks the agents (default "gpu cpu")
 # Without an sm_* image a conformance case skips on the NVIDIA agent ("cannot run
 # single-source kernels"); with weftcc's image it runs there.
 set -u
@@ -79,7 +80,7 @@ run() {
   : >"$summary"
   nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | tee -a "$summary"
   gpu=${WEFT_GPU_ORDINAL:-0} cpu=${WEFT_CPU_ORDINAL:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')}
-  for agent in gpu cpu; do
+  for agent in ${WEFT_AGENTS:-gpu cpu}; do
     ordinal=$gpu; [ $agent = cpu ] && ordinal=$cpu
     files=0 passed=0 cases=0 skipped=0
     for t in "$dir"/bin/*; do
