@@ -29,7 +29,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "weftcc"))
 SOURCE = HERE / "primitives.hip"
 LANGUAGE = HERE / "language.hip"  # the HIP language through weft's HIP-mode headers
-LANGUAGE_KERNELS = ["_Z9block_sumIfEvPKT_PS0_i", "std_math", "votes", "counters"]
+LANGUAGE_KERNELS = ["_Z9block_sumIfEvPKT_PS0_i", "std_math", "votes", "counters", "clocks"]
 KERNELS = ["ids", "shuffles", "half_warp", "atomics", "math", "barriers", "clocks", "dynamic_shared", "grid_sync",
            "report", "_Z5scaleIfEvPT_S0_i"]
 failures = []

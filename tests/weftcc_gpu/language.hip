@@ -78,3 +78,13 @@ extern "C" __global__ void counters(int* c, unsigned* u, float* f) {
   atomicOr(&u[1], 1u << (id % 32));
   atomicAdd(&f[0], 0.25f);
 }
+
+// Every device clock HIP programs read: clock() (<time.h>'s, which the GPU layers define
+// as the shader clock), clock64(), __clock(), __clock64() and wall_clock64(). t[0..5).
+extern "C" __global__ void clocks(long long* t) {
+  t[0] = clock();
+  t[1] = clock64();
+  t[2] = __clock();
+  t[3] = __clock64();
+  t[4] = wall_clock64();
+}

@@ -21,6 +21,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <hip/weft/device/libm_list.h>
 #include <hip/weft/kernel_abi.h>
@@ -197,6 +198,12 @@ WEFT_AMD_FN long long __weft_wall_clock64() {
 #endif
 }
 WEFT_AMD_FN int __weft_wall_clock_khz() { return 100000; }
+/* <time.h>'s clock(), which the prelude declares host+device: HIP's device clock() is the
+ * shader clock, as __clock() (a kernel calling it otherwise leaves the code object an
+ * undefined symbol). */
+extern "C" inline __attribute__((host, device)) clock_t clock(void) noexcept {
+  return static_cast<clock_t>(__weft_clock64());
+}
 /* s_sleep takes a constant (about 64 clocks per unit): sleep in such steps until
  * about `ns` nanoseconds of the real-time counter passed. */
 WEFT_AMD_FN void __weft_sleep_ns(uint32_t ns) {

@@ -160,7 +160,8 @@ __device__ __forceinline__ int __all_sync(unsigned long long, int p) {
 }
 
 // ---- clocks ----
-// clock() stays <ctime>'s (hip/weft/device_clock.h says why); __clock() is the device clock.
+// clock() is <ctime>'s: the CPU agent's is the C library's (hip/weft/device_clock.h says why),
+// the GPU layers define it as the shader clock; __clock() is the device clock.
 __device__ __forceinline__ long long clock64() { return __weft_clock64(); }
 __device__ __forceinline__ long long __clock64() { return __weft_clock64(); }
 __device__ __forceinline__ long long __clock() { return __weft_clock64(); }

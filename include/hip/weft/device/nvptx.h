@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <hip/weft/device/libm_list.h>
 #include <hip/weft/kernel_abi.h>
@@ -112,6 +113,12 @@ WEFT_NV_FN long long __weft_wall_clock64() {
   return static_cast<long long>(ns);
 }
 WEFT_NV_FN int __weft_wall_clock_khz() { return 1000000; }
+/* <time.h>'s clock(), which the prelude declares host+device: HIP's device clock() is the
+ * shader clock, as __clock() (a kernel calling it otherwise leaves ptxas an unresolved
+ * extern). */
+extern "C" inline __attribute__((host, device)) clock_t clock(void) noexcept {
+  return static_cast<clock_t>(__weft_clock64());
+}
 WEFT_NV_FN void __weft_sleep_ns(uint32_t ns) { __asm__ volatile("nanosleep.u32 %0;" ::"r"(ns)); }
 
 /* ---- atomics with an explicit scope --------------------------------------
