@@ -29,6 +29,7 @@ ROOT = HERE.parent.parent
 sys.path.insert(0, str(ROOT / "tools" / "weftcc"))
 SOURCE = HERE / "primitives.hip"
 LANGUAGE = HERE / "language.hip"  # the HIP language through weft's HIP-mode headers
+VECTOR_FIRST = HERE / "vector_first.hip"  # a first include other than hip_runtime.h
 LANGUAGE_KERNELS = ["_Z9block_sumIfEvPKT_PS0_i", "std_math", "votes", "counters", "clocks"]
 KERNELS = ["ids", "shuffles", "half_warp", "atomics", "math", "barriers", "clocks", "dynamic_shared", "grid_sync",
            "report", "_Z5scaleIfEvPT_S0_i"]
@@ -120,6 +121,10 @@ def nvidia():
             check("__nv_" not in ptx and ".extern .func" not in ptx.replace(".extern .func  (.param .b32 func_retval0) vprintf", ""),
                   "language.hip: no unresolved call left in the PTX")
     with tempfile.TemporaryDirectory() as work:
+        if build("sm_90", work, source=VECTOR_FIRST) is not None:
+            ptx = next(pathlib.Path(work).glob("*.ptx")).read_text()
+            check(".visible .entry swap_halves(" in ptx, "vector_first.hip: PTX entry swap_halves")
+    with tempfile.TemporaryDirectory() as work:
         if build("sm_80", work) is not None:
             ptx = next(pathlib.Path(work).glob("*.ptx")).read_text()
             check(".target sm_80" in ptx, "sm_80 gets PTX for sm_80")
@@ -160,6 +165,10 @@ def amd():
             symbols = readelf_symbols(image)
             for k in LANGUAGE_KERNELS:
                 check(f"{k}.kd" in symbols, f"language.hip for gfx90a: kernel descriptor {k}.kd")
+    with tempfile.TemporaryDirectory() as work:
+        image = build("gfx90a", work, source=VECTOR_FIRST)
+        if image is not None:
+            check("swap_halves.kd" in readelf_symbols(image), "vector_first.hip for gfx90a: kernel descriptor swap_halves.kd")
 
 
 def errors():

@@ -22,7 +22,7 @@ import shutil
 import subprocess
 
 from . import gpu_pch
-from .targets import Job, TargetError
+from .targets import PRELUDE_INCLUDE, Job, TargetError
 
 # Where Debian's rocm-device-libs puts the bitcode, then ROCm's own layouts.
 DEVICE_LIB_DIRS = (
@@ -64,7 +64,7 @@ def compiler(job: Job) -> str:
 def device_compile_command(job: Job, libs: pathlib.Path, out: pathlib.Path) -> list:
     cmd = [compiler(job), "-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
            f"--offload-arch={job.target}", "-nogpuinc", f"--hip-device-lib-path={libs}",
-           "-isystem", str(job.weft_include)]
+           "-isystem", str(job.weft_include), *PRELUDE_INCLUDE]
     cmd += job.common_flags()
     cmd += HIPCC_CODEGEN_FLAGS
     cmd += MATH_FLAGS

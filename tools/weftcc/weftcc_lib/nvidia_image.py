@@ -28,7 +28,7 @@ import shutil
 import subprocess
 
 from . import gpu_pch
-from .targets import Job, TargetError
+from .targets import PRELUDE_INCLUDE, Job, TargetError
 
 # NVPTX processors clang-15 can generate code for, and the PTX ISA it writes.
 CLANG_SM = (50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86)
@@ -90,7 +90,7 @@ _NVPTX_ADD = ["-mllvm", "-enable-memcpyopt-without-libcalls", "-fno-dwarf-direct
 def driver_cc1(job: Job) -> list:
     """The cc1 arguments clang's HIP driver would use for a device pass of this job."""
     probe = [job.clang, "-x", "hip", "--cuda-device-only", "--offload-arch=gfx90a", "-nogpuinc", "-nogpulib",
-             "-isystem", str(job.weft_include)] + job.common_flags() + job.extra_flags + \
+             "-isystem", str(job.weft_include), *PRELUDE_INCLUDE] + job.common_flags() + job.extra_flags + \
             ["-S", str(job.source), "-o", "/dev/null", "-###"]
     if job.verbose:
         job.log(" ".join(shlex.quote(str(c)) for c in probe))

@@ -27,6 +27,12 @@ import subprocess
 import sys
 from typing import Callable, Optional
 
+# Every pass starts with weft's prelude (the C and C++ libraries made host+device), as
+# the host pass does (driver.py): a source whose first include is not hip_runtime.h
+# (e.g. hip/hip_vector_types.h, then <string>) would otherwise declare libstdc++'s
+# functions host-only after a weft header had declared them host+device.
+PRELUDE_INCLUDE = ("-include", "hip/weft/device/prelude.h")
+
 
 class TargetError(Exception):
     """A device step failed for one target; `diagnostics` is the compiler's output,
