@@ -7,7 +7,10 @@
 #  - "expect-vectorized: KERNEL": the kernel's code has vector float arithmetic and
 #    none of the loop vectorizer's run-time alias checks (LLVM 15 names them
 #    bound0/bound1/found.conflict for ranges and diff.check for distances; names are
-#    kept by -fno-discard-value-names).
+#    kept by -fno-discard-value-names);
+#  - "expect-exchanges: KERNEL N": the remark says N of the kernel's warp shuffles are
+#    exchanged inside the region after them (not by a pass over the block between two
+#    regions, block_runtime's __weft_bl_prepare, the slow path).
 import re
 import subprocess
 import sys
@@ -22,10 +25,14 @@ if run.returncode != 0:
     sys.exit('FAIL: clang++ failed: ' + ' '.join(cmd))
 
 parallel = {}
+exchanges = {}
 for line in run.stderr.splitlines():
     m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) parallel thread loops', line)
     if m:
         parallel[m.group(1)] = int(m.group(2))
+    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) in-region warp exchanges', line)
+    if m:
+        exchanges[m.group(1)] = int(m.group(2))
 bodies = {}
 for m in re.finditer(r'^define [^@]*@(\S+)\(.*?^}$', run.stdout, re.M | re.S):
     bodies[m.group(1)] = m.group(0)
@@ -46,6 +53,13 @@ for name, want in re.findall(r'expect-parallel: ([a-z_]+) (\d+)', text):
         failures.append(f'kernel {name}: no whole-block remark (remarks: {parallel})')
     elif parallel[got[0]] != int(want):
         failures.append(f'kernel {name}: {parallel[got[0]]} parallel thread loops, expected {want}')
+for name, want in re.findall(r'expect-exchanges: ([a-z_]+) (\d+)', text):
+    checks += 1
+    got = mangled(name, exchanges)
+    if len(got) != 1:
+        failures.append(f'kernel {name}: no whole-block remark (remarks: {exchanges})')
+    elif exchanges[got[0]] != int(want):
+        failures.append(f'kernel {name}: {exchanges[got[0]]} in-region warp exchanges, expected {want}')
 for name in re.findall(r'expect-vectorized: ([a-z_]+)', text):
     checks += 1
     got = mangled(name, bodies)

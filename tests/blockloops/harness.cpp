@@ -294,6 +294,96 @@ TEST_CASE("blockloops: warp operations in divergent code (first warp only), ball
   }
 }
 
+namespace {
+// What a GPU returns to thread t of an n-thread block for a warp_read from lane `from`
+// (the value the kernel passes): that lane's value when it is in the warp and the block.
+uint64_t gpu_read(const std::vector<uint64_t>& vals, unsigned t, unsigned n, uint32_t from) {
+  unsigned base = t & ~31u;
+  return from < 32 && base + from < n ? vals[base + from] : vals[t];
+}
+uint32_t segment_source(int src, unsigned lane, int width) {
+  int segment = int(lane & ~unsigned(width - 1));
+  return (src < segment || src >= segment + width) ? lane : uint32_t(src);
+}
+
+// The 12 results of shuffle_forms (kernels.cpp) for one block, computed on the host.
+std::vector<unsigned> shuffle_forms_expected(const unsigned* in, unsigned n, int d) {
+  std::vector<uint64_t> v(in, in + n);
+  std::vector<unsigned> out(size_t(n) * 12);
+  auto each = [&](int k, auto from) {
+    for (unsigned t = 0; t < n; ++t) out[t * 12 + k] = unsigned(gpu_read(v, t, n, from(t % 32)));
+  };
+  each(0, [](unsigned l) { return segment_source(int(l + 3), l, 8); });
+  each(1, [](unsigned l) { return segment_source(int(l) - 5, l, 32); });
+  each(2, [](unsigned l) { return segment_source(int(l ^ 6u), l, 32); });
+  each(3, [](unsigned l) { return segment_source(int(l ^ 16u), l, 32); });
+  each(4, [](unsigned l) { return segment_source(int(l & ~15u) + 7, l, 16); });
+  each(5, [](unsigned) { return 31u; });
+  each(6, [](unsigned l) { return l + 40; });
+  each(7, [&](unsigned l) { return segment_source(int(l) + d, l, 32); });
+  each(8, [](unsigned l) { return segment_source(int((l * 7) % 32), l, 32); });
+  std::vector<uint64_t> scan = v;
+  for (int o = 1; o < 32; o *= 2) {
+    std::vector<uint64_t> next = scan;
+    for (unsigned t = 0; t < n; ++t) {
+      unsigned l = t % 32;
+      uint64_t up = gpu_read(scan, t, n, segment_source(int(l) - o, l, 32));
+      if (int(l) >= o) next[t] = uint32_t(scan[t] + up);
+    }
+    scan = next;
+  }
+  std::vector<uint64_t> sum = v;
+  for (unsigned m = 4; m > 0; m /= 2) {
+    std::vector<uint64_t> next = sum;
+    for (unsigned t = 0; t < n; ++t)
+      next[t] = uint32_t(sum[t] + gpu_read(sum, t, n, segment_source(int(t % 32 ^ m), t % 32, 8)));
+    sum = next;
+  }
+  std::vector<uint64_t> seven(n, 7);
+  for (unsigned t = 0; t < n; ++t) {
+    out[t * 12 + 9] = unsigned(scan[t]);
+    out[t * 12 + 10] = unsigned(sum[t]);
+    out[t * 12 + 11] = unsigned(gpu_read(seven, t, n, t % 32 + 1)) + in[t];
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("blockloops: shuffles at every width, source and block shape", "[blockloops]") {
+  struct Shape {
+    unsigned tx, ty;
+    int d;
+  };
+  // Full warps, a partial last warp (100 = 3 x 32 + 4; 60 = 12 x 5 in 2-D), one short
+  // warp, and block-uniform deltas in and out of range.
+  const Shape shapes[] = {{64, 1, 1}, {100, 1, 2}, {12, 5, 0}, {20, 1, 33}, {256, 1, -3}};
+  for (const Shape& s : shapes) {
+    const unsigned blocks = 3, n = s.tx * s.ty;
+    std::vector<unsigned> in(blocks * n), out(blocks * n * 12, 0);
+    std::vector<uint64_t> in64(blocks * n), out64(blocks * n, 0);
+    for (unsigned i = 0; i < blocks * n; ++i) {
+      in[i] = i * 2654435761u ^ 0x5bd1e995u;
+      in64[i] = (uint64_t(i) << 40) | (i * 40503u);
+    }
+    INFO("block " << s.tx << "x" << s.ty << ", d " << s.d);
+    REQUIRE_WHOLE_BLOCK(bl_run_shuffle_forms(in.data(), out.data(), in64.data(), out64.data(), s.d,
+                                             blocks, s.tx, s.ty));
+    for (unsigned b = 0; b < blocks; ++b) {
+      std::vector<unsigned> want = shuffle_forms_expected(in.data() + b * n, n, s.d);
+      for (unsigned t = 0; t < n; ++t) {
+        for (int k = 0; k < 12; ++k) {
+          INFO("block " << b << ", thread " << t << ", form " << k);
+          REQUIRE(out[(b * n + t) * 12 + k] == want[t * 12 + k]);
+        }
+        unsigned base = t & ~31u, src = t % 32 + 1 < 32 ? t % 32 + 1 : t % 32;
+        uint64_t w = base + src < n ? in64[b * n + base + src] : in64[b * n + t];
+        INFO("block " << b << ", thread " << t << ", 64-bit");
+        REQUIRE(out64[b * n + t] == w);
+      }
+    }
+  }
+}
+
 TEST_CASE("blockloops: a barrier the pass cannot reach stays on fibers, with a reason",
           "[blockloops]") {
   reset();

@@ -176,6 +176,44 @@ void two_level_sum(const float* in, float* out, unsigned* ballots) {
   syncthreads();
 }
 
+// Every shuffle form (block_loops' in-region exchange, issue 18): widths below 32, sources
+// outside the segment, the warp or the block (a partial last warp), block-uniform and
+// per-lane sources, 64-bit values, and shuffles in loops (a scan, a butterfly).
+constexpr int kShuffleForms = 12;
+inline uint32_t read_lane(uint32_t v, int src, unsigned lane, int width) {
+  int segment = int(lane & ~unsigned(width - 1));
+  uint32_t from = (src < segment || src >= segment + width) ? lane : uint32_t(src);
+  return uint32_t(__weft_cpu_warp_read(v, from));
+}
+void shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint64_t* out64,
+                   int d) {
+  unsigned t = linear_tid(), lane = lane_id();
+  unsigned g = bid_x() * (bdim_x() * bdim_y()) + t;
+  unsigned v = in[g], r[kShuffleForms];
+  r[0] = read_lane(v, int(lane + 3), lane, 8);          // __shfl_down(v, 3, 8)
+  r[1] = read_lane(v, int(lane) - 5, lane, 32);         // __shfl_up(v, 5)
+  r[2] = read_lane(v, int(lane ^ 6u), lane, 32);        // __shfl_xor(v, 6)
+  r[3] = read_lane(v, int(lane ^ 16u), lane, 32);       // __shfl_xor(v, 16)
+  r[4] = read_lane(v, int(lane & ~15u) + 7, lane, 16);  // __shfl(v, 7, 16)
+  r[5] = uint32_t(__weft_cpu_warp_read(v, 31));         // lane 31 (maybe absent)
+  r[6] = uint32_t(__weft_cpu_warp_read(v, lane + 40));  // outside the warp
+  r[7] = read_lane(v, int(lane) + d, lane, 32);         // __shfl_down(v, d)
+  r[8] = read_lane(v, int((lane * 7) % 32), lane, 32);  // a per-lane permutation
+  unsigned scan = v;                                    // inclusive scan
+  for (int o = 1; o < 32; o *= 2) {
+    unsigned up = read_lane(scan, int(lane) - o, lane, 32);
+    if (int(lane) >= o) scan += up;
+  }
+  r[9] = scan;
+  unsigned sum = v;  // butterfly, width 8
+  for (unsigned m = 4; m > 0; m /= 2) sum += read_lane(sum, int(lane ^ m), lane, 8);
+  r[10] = sum;
+  r[11] = uint32_t(__weft_cpu_warp_read(7, lane + 1)) + v;  // a constant value
+  for (int k = 0; k < kShuffleForms; ++k) out[g * kShuffleForms + k] = r[k];
+  uint64_t w = in64[g];
+  out64[g] = __weft_cpu_warp_read(w, lane + 1 < 32 ? lane + 1 : lane);  // 64-bit __shfl_down(w, 1)
+}
+
 // Invalid HIP: half of each warp waits at __syncwarp while the other half waits at
 // __syncthreads. The fiber engine reports a deadlock; so must the rewritten kernel.
 void warp_barrier_deadlock(int* out) {
@@ -243,6 +281,10 @@ int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads
 int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks,
                          unsigned threads) {
   return BL_LAUNCH(two_level_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out, ballots);
+}
+int bl_run_shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint64_t* out64,
+                         int d, unsigned blocks, unsigned tx, unsigned ty) {
+  return BL_LAUNCH(shuffle_forms, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, in64, out64, d);
 }
 int bl_run_recursive(int* out, unsigned threads) {
   return BL_LAUNCH(recursive_kernel, (bl_dim3{1}), (bl_dim3{threads}), 0, out);

@@ -3,6 +3,8 @@
 // pass turned its kernel into a whole-block kernel, 0 when it left it alone.
 #pragma once
 
+#include <stdint.h>
+
 extern "C" {
 int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned threads);
 int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads);
@@ -20,6 +22,9 @@ int bl_run_smooth(const float* in, float* out, unsigned blocks, unsigned threads
                   int steps);
 int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigned blocks,
                          unsigned threads);
+// out: 12 results per thread (kernels.cpp, shuffle_forms), out64: one.
+int bl_run_shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint64_t* out64,
+                         int d, unsigned blocks, unsigned tx, unsigned ty);
 int bl_run_recursive(int* out, unsigned threads);
 int bl_run_warp_barrier_deadlock(int* out, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);

@@ -57,6 +57,41 @@ void volatile_rounds(const float* in, float* out) {
   if (t == 0) out[bid_x()] = p[0];
 }
 
+// Shuffles are exchanged inside the region after them: the lanes' values and offsets
+// stored by one loop over threads, read by the next (contiguous loads when the offsets
+// are one shift), and both loops vectorize.
+// expect-exchanges: warp_down_sum 1
+// expect-vectorized: warp_down_sum
+void warp_down_sum(const float* in, float* out) {
+  float v = in[bid_x() * bdim_x() + tid_x()];
+  for (int o = 16; o > 0; o /= 2) v += shfl_down(v, unsigned(o));
+  if (lane_id() == 0) out[(bid_x() * bdim_x() + tid_x()) / 32] = v;
+}
+
+// A butterfly, unrolled by hand: five shuffle sites, each exchanged in-region.
+// expect-exchanges: warp_xor_sum 5
+// expect-vectorized: warp_xor_sum
+void warp_xor_sum(const float* in, float* out) {
+  float v = in[bid_x() * bdim_x() + tid_x()];
+  v += shfl_xor(v, 16);
+  v += shfl_xor(v, 8);
+  v += shfl_xor(v, 4);
+  v += shfl_xor(v, 2);
+  v += shfl_xor(v, 1);
+  out[bid_x() * bdim_x() + tid_x()] = v;
+}
+
+// Threads that return early put the kernel in mixed mode: its shuffles go through
+// block_runtime (per-thread states), not in-region.
+// expect-exchanges: warp_early_return 0
+void warp_early_return(const float* in, float* out, unsigned n) {
+  unsigned i = bid_x() * bdim_x() + tid_x();
+  if (i >= n) return;
+  float v = in[i];
+  v += shfl_down(v, 1);
+  out[i] = v;
+}
+
 // A call the pass cannot see into may order threads (a lock, a flag).
 // expect-parallel: opaque 1
 void opaque(float* data) {
@@ -87,5 +122,8 @@ extern "C" int bl_ask_all() {
          __weft_cpu_kernel_is_whole_block((const void*)&counted) +
          __weft_cpu_kernel_is_whole_block((const void*)&volatile_rounds) +
          __weft_cpu_kernel_is_whole_block((const void*)&opaque) +
-         __weft_cpu_kernel_is_whole_block((const void*)&plain_call);
+         __weft_cpu_kernel_is_whole_block((const void*)&plain_call) +
+         __weft_cpu_kernel_is_whole_block((const void*)&warp_down_sum) +
+         __weft_cpu_kernel_is_whole_block((const void*)&warp_xor_sum) +
+         __weft_cpu_kernel_is_whole_block((const void*)&warp_early_return);
 }

@@ -125,12 +125,14 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
               << "kernel " << name << " runs whole blocks: " << std::to_string(stats.regions)
               << " regions, " << std::to_string(stats.sync_points) << " barriers/warp operations, "
               << std::to_string(stats.spilled) << " values kept per thread, "
-              << std::to_string(stats.parallel_loops) << " parallel thread loops";
+              << std::to_string(stats.parallel_loops) << " parallel thread loops, "
+              << std::to_string(stats.warp_exchanges) << " in-region warp exchanges";
         });
         if (verbose())
           errs() << kPassName << ": " << name << ": whole block (" << stats.regions << " regions, "
                  << stats.spilled << " values per thread, " << stats.parallel_loops
-                 << " parallel thread loops)\n";
+                 << " parallel thread loops, " << stats.warp_exchanges
+                 << " in-region warp exchanges)\n";
       } else {
         ore.emit([&] {
           return OptimizationRemarkMissed(kPassName, "Fibers", k)

@@ -46,6 +46,7 @@
 #include <llvm/Transforms/Utils/SSAUpdater.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <climits>
 #include <functional>
 #include <map>
 #include <set>
@@ -59,6 +60,9 @@ using namespace llvm;
 // More per-thread state than this, times 1024 threads, would not fit a worker's stack.
 constexpr uint64_t kMaxBytesPerThread = 4096;
 constexpr unsigned kMaxSyncPoints = 4096;
+// Elements before and after each exchange buffer: a shifted read of a lane whose result
+// is its own value may land up to 31 lanes outside the block (selected away).
+constexpr uint32_t kExchangePad = 32;
 
 struct SyncPoint {
   CallInst* call;
@@ -80,6 +84,11 @@ struct Region {
 // Where a region's copy records the sync point each thread goes to next.
 enum class NextState { Known, PerThread, Uniform };
 
+// How a fast copy of the region after an in-region warp exchange reads its result:
+// every source lane is its own lane or one block-uniform shift up or down (__shfl_down,
+// __shfl_up, __shfl_xor with a power of two: contiguous loads), or any lane (a gather).
+enum class Exchange { None, Shift, Gather };
+
 // One copy of a region inside one loop over threads.
 struct RegionCopy {
   const Region* region;
@@ -89,6 +98,9 @@ struct RegionCopy {
   BasicBlock* preheader = nullptr;         // before the loop over threads
   BasicBlock* head = nullptr;              // per thread, before the region's code
   bool slow = false;                       // the predicated copy of mixed mode
+  Exchange exchange = Exchange::None;
+  bool stores_exchange = false;  // some exit leads to an in-region shuffle
+  Value* buffers[2][2] = {};     // [64-bit][read]: exchange buffers, chosen in the preheader
 };
 
 class Rewriter {
@@ -106,11 +118,17 @@ class Rewriter {
   std::string build();
   void emit_entry();
   void emit_dispatch();
-  BasicBlock* emit_fast_loop(const Region& r, BasicBlock* done);
+  BasicBlock* emit_fast_loop(const Region& r, BasicBlock* done, Exchange exchange = Exchange::None);
   BasicBlock* emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done);
   void copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch, NextState next_state,
                    const Value* tid[3]);
   void emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo, Value* hi);
+  bool in_region_exchange(uint32_t state) const {
+    return fast_exchange_ && state != 0 && syncs_[state - 1].marker == Marker::WarpRead;
+  }
+  Value* exchange_buffer(RegionCopy& copy, bool wide, bool read);
+  std::pair<Value*, Value*> exchange_entry(RegionCopy& copy, IRBuilder<>& b, const SyncPoint& s);
+  Value* load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s);
   void spill_cross_region_values();
   void annotate_parallel_loops();
   bool order_free(const Instruction& i);
@@ -152,6 +170,21 @@ class Rewriter {
   Value* xsrc_ = nullptr;   // i32 per thread: source lane / reduce op
   Value* xres_ = nullptr;   // i64 per thread: what the sync point returns
   Value* range_ = nullptr;  // [2 x i32]: the group block_runtime picked
+  // In-region warp exchanges (every warp_read when the kernel has no mixed mode): the
+  // region before a shuffle stores each thread's value and source lane, the region
+  // after it reads the source's value itself; no pass over the block in between.
+  bool fast_exchange_ = false;
+  std::vector<bool> wide_;   // by sync index: a 64-bit value (else 32-bit)
+  Value* xdelta_ = nullptr;  // i32 per thread: source index minus own index
+  Value* xbuf_[2][2] = {};   // [64-bit][parity]: value buffers, padded both sides
+  Value* parity_ = nullptr;  // i32: the buffer the next exchange writes
+  // What the loops storing exchange entries accumulate over the offsets (in the latch, so
+  // LLVM keeps them in registers as reductions): the largest and smallest positive offset,
+  // the smallest and largest negative one. Their accesses stay out of the loops' parallel
+  // access group (a loop they stay in memory in must not vectorize).
+  Value* shift_acc_[4] = {};
+  DenseSet<const Instruction*> ordered_;  // accesses annotate_parallel_loops leaves alone
+  unsigned in_region_exchanges_ = 0;
   Instruction* alloca_point_ = nullptr;
   DenseMap<AllocaInst*, Value*> private_;  // kernel local -> per-thread array
   std::vector<std::unique_ptr<RegionCopy>> copies_;
@@ -269,10 +302,32 @@ void Rewriter::emit_entry() {
     state_ = per_thread(i32_, "thread.state");
     range_ = b.CreateAlloca(ArrayType::get(i32_, 2), nullptr, "group.range");
   }
-  if (!syncs_.empty()) {
+  bool prepared = false;  // some sync point's result comes from __weft_bl_prepare
+  bool any_width[2] = {false, false};
+  for (const SyncPoint& s : syncs_) {
+    if (in_region_exchange(s.state)) any_width[wide_[s.state - 1]] = true;
+    else prepared |= s.marker != Marker::Barrier && s.marker != Marker::WarpSync;
+  }
+  if (prepared || mixed_mode_) {
     xval_ = per_thread(i64_, "sync.value");
     xsrc_ = per_thread(i32_, "sync.lane");
     xres_ = per_thread(i64_, "sync.result");
+  }
+  if (any_width[0] || any_width[1]) {
+    xdelta_ = per_thread(i32_, "xchg.delta");
+    parity_ = b.CreateAlloca(i32_, nullptr, "xchg.parity");
+    b.CreateStore(b.getInt32(0), parity_);
+    const char* names[4] = {"xchg.up.max", "xchg.up.min", "xchg.down.min", "xchg.down.max"};
+    for (int k = 0; k < 4; ++k) shift_acc_[k] = b.CreateAlloca(i32_, nullptr, names[k]);
+    for (int wide = 0; wide < 2; ++wide) {
+      if (!any_width[wide]) continue;
+      Type* t = wide ? i64_ : i32_;
+      Value* n = b.CreateNUWAdd(threads_, b.getInt32(2 * kExchangePad));
+      for (int k = 0; k < 2; ++k) {
+        AllocaInst* a = per_thread(t, wide ? "xchg.buf64" : "xchg.buf32", n);
+        xbuf_[wide][k] = b.CreateConstInBoundsGEP1_32(t, a, kExchangePad, "xchg.buf");
+      }
+    }
   }
   for (Instruction& i : kernel_.getEntryBlock()) {
     auto* a = dyn_cast<AllocaInst>(&i);
@@ -305,7 +360,7 @@ void Rewriter::emit_entry() {
 
 void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo,
                             Value* hi) {
-  if (state == 0) return;
+  if (state == 0 || in_region_exchange(state)) return;
   SyncKind kind = sync_kind(syncs_[state - 1].marker);
   if (kind != kSyncBarrierReduce && kind != kSyncWarpRead && kind != kSyncWarpBallot) return;
   Function* prepare = m_.getFunction("__weft_bl_prepare");
@@ -348,7 +403,11 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
   if (r.state != 0) {
     const SyncPoint& s = syncs_[r.state - 1];
     Type* t = s.call->getType();
-    if (!t->isVoidTy()) {
+    if (in_region_exchange(r.state)) {
+      Value* v = load_exchange(copy, head, s);
+      map[s.call] = v;
+      if (auto* vi = dyn_cast<Instruction>(v)) original_of_[vi] = s.call;
+    } else if (!t->isVoidTy()) {
       auto* result = head.CreateLoad(i64_, slot(xres_, i64_, copy.linear, head), "sync.result");
       Value* v = t->isIntegerTy(64) ? static_cast<Value*>(result) : head.CreateTrunc(result, t);
       map[s.call] = v;
@@ -364,6 +423,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     copy.instructions.push_back(ni);
     if (orig) original_of_[ni] = orig;
   };
+  std::vector<std::pair<BasicBlock*, const SyncPoint*>> exits;  // into the latch
+  DenseMap<BasicBlock*, std::pair<Value*, Value*>> exchanges;   // exit -> value, offset
   for (BasicBlock* orig : r.blocks) {
     auto* nb = cast<BasicBlock>(map[orig]);
     auto sync_it = sync_of_block_.find(orig);
@@ -378,6 +439,15 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           auto* call = sync->call;
           switch (sync->marker) {
             case Marker::WarpRead:
+              if (in_region_exchange(sync->state)) {
+                Instruction* last = nb->empty() ? nullptr : &nb->back();
+                exchanges[nb] = exchange_entry(copy, b, *sync);
+                // What it added reads kernel values (the value, the source lane): remapped below.
+                for (auto it = last ? std::next(last->getIterator()) : nb->begin(); it != nb->end();
+                     ++it)
+                  record(&*it, nullptr);
+                break;
+              }
               record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy.linear, b)),
                      nullptr);
               record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)),
@@ -407,6 +477,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
         if (next_state == NextState::Uniform) b.CreateStore(b.getInt32(next), next_state_);
         b.CreateBr(latch);
+        exits.push_back({nb, sync});
         continue;
       }
       if (map.count(&i)) continue;  // threadIdx, blockDim, a local
@@ -415,6 +486,56 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       nb->getInstList().push_back(ni);
       map[&i] = ni;
       record(ni, &i);
+    }
+  }
+  if (!exchanges.empty()) {
+    // The exits toward in-region shuffles store each thread's entry in the latch, on every
+    // path (what other exits store is never read): one unconditional store per buffer,
+    // which the vectorizer keeps contiguous (stores in the exit blocks would be merged
+    // with the region's own stores on other paths into a scatter).
+    IRBuilder<> lb(latch, latch->getFirstInsertionPt());
+    PHINode* delta = lb.CreatePHI(i32_, unsigned(exits.size()), "xchg.delta.out");
+    PHINode* value[2] = {};
+    for (auto& [exit, sync] : exits) {
+      auto it = exchanges.find(exit);
+      bool wide = it != exchanges.end() && wide_[sync->state - 1];
+      if (it != exchanges.end() && !value[wide])
+        value[wide] = lb.CreatePHI(wide ? i64_ : i32_, unsigned(exits.size()), "xchg.value.out");
+    }
+    for (auto& [exit, sync] : exits) {
+      auto it = exchanges.find(exit);
+      bool is_exchange = it != exchanges.end();
+      delta->addIncoming(is_exchange ? it->second.second : lb.getInt32(0), exit);
+      for (int wide = 0; wide < 2; ++wide) {
+        if (!value[wide]) continue;
+        bool mine = is_exchange && wide_[sync->state - 1] == bool(wide);
+        value[wide]->addIncoming(mine ? it->second.first : PoisonValue::get(value[wide]->getType()),
+                                 exit);
+      }
+    }
+    for (int wide = 0; wide < 2; ++wide) {
+      if (!value[wide]) continue;
+      record(value[wide], nullptr);
+      lb.CreateStore(value[wide], slot(exchange_buffer(copy, wide, false), value[wide]->getType(),
+                                       copy.linear, lb));
+    }
+    record(delta, nullptr);
+    lb.CreateStore(delta, slot(xdelta_, i32_, copy.linear, lb));
+    // The offsets' extremes, for the region after the shuffle to pick its copy: the
+    // largest, the smallest, and (offsets being in [-31, 31]) the smallest positive one as
+    // umin(offset - 1) + 1 and the largest negative one as ~umin(~offset), no selects.
+    copy.stores_exchange = true;
+    IRBuilder<> pb(copy.preheader->getTerminator());
+    const int32_t identity[4] = {0, -1, 0, -1};
+    for (int k = 0; k < 4; ++k)
+      ordered_.insert(pb.CreateStore(pb.getInt32(identity[k]), shift_acc_[k]));
+    Value* term[4] = {delta, lb.CreateSub(delta, lb.getInt32(1)), delta, lb.CreateNot(delta)};
+    const Intrinsic::ID op[4] = {Intrinsic::smax, Intrinsic::umin, Intrinsic::smin,
+                                 Intrinsic::umin};
+    for (int k = 0; k < 4; ++k) {
+      auto* old = lb.CreateLoad(i32_, shift_acc_[k]);
+      ordered_.insert(old);
+      ordered_.insert(lb.CreateStore(lb.CreateBinaryIntrinsic(op[k], old, term[k]), shift_acc_[k]));
     }
   }
   for (Instruction* ni : copy.instructions) {
@@ -428,7 +549,69 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
   }
 }
 
-BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
+// The exchange buffer (of 64-bit or 32-bit lanes) that `copy`'s region reads (the one the
+// region before the shuffle wrote) or writes (for the shuffle it reaches next). Every
+// in-region exchange flips parity_ before the region after it runs, so a region never
+// reads the buffer it writes (another thread may still need the old value).
+Value* Rewriter::exchange_buffer(RegionCopy& copy, bool wide, bool read) {
+  Value*& buffer = copy.buffers[wide][read];
+  if (!buffer) {
+    IRBuilder<> b(copy.preheader->getTerminator());
+    Value* odd = b.CreateICmpNE(b.CreateLoad(i32_, parity_, "xchg.parity"), b.getInt32(0));
+    Value *even_buffer = xbuf_[wide][0], *odd_buffer = xbuf_[wide][1];
+    buffer = read ? b.CreateSelect(odd, even_buffer, odd_buffer, "xchg.read")
+                  : b.CreateSelect(odd, odd_buffer, even_buffer, "xchg.write");
+  }
+  return buffer;
+}
+
+// Before a warp_read: the thread's value, and where its result comes from as an offset
+// from its own index in the block (0: its own value, as when the source lane is outside
+// the warp or past the block's last thread, a partial warp). The latch stores them.
+std::pair<Value*, Value*> Rewriter::exchange_entry(RegionCopy& copy, IRBuilder<>& b,
+                                                   const SyncPoint& s) {
+  bool wide = wide_[s.state - 1];
+  Value* value = s.call->getArgOperand(0);
+  if (!wide) {
+    if (auto* z = dyn_cast<ZExtInst>(value)) value = b.CreateZExt(z->getOperand(0), i32_);
+    else value = b.CreateTrunc(value, i32_);  // a constant
+  }
+  Value* lin = copy.linear;
+  Value* src = s.call->getArgOperand(1);
+  Value* lane = b.CreateAnd(lin, b.getInt32(31), "xchg.lane");
+  Value* from = b.CreateAdd(b.CreateAnd(lin, b.getInt32(~31u)), src, "xchg.from");
+  Value* valid = b.CreateAnd(b.CreateICmpULT(src, b.getInt32(32)), b.CreateICmpULT(from, threads_));
+  Value* delta = b.CreateSelect(valid, b.CreateSub(src, lane), b.getInt32(0), "xchg.delta");
+  return {value, delta};
+}
+
+// After a warp_read: the source lane's value (as the i64 the marker returns).
+Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s) {
+  bool wide = wide_[s.state - 1];
+  Type* t = wide ? i64_ : i32_;
+  Value* lin = copy.linear;
+  Value* buffer = exchange_buffer(copy, wide, true);
+  Value* delta = head.CreateLoad(i32_, slot(xdelta_, i32_, lin, head), "xchg.delta");
+  Value* v;
+  if (copy.exchange == Exchange::Shift) {
+    IRBuilder<> pre(copy.preheader->getTerminator());
+    Value* up = pre.CreateLoad(i32_, shift_acc_[0], "xchg.shift.up");
+    Value* down = pre.CreateLoad(i32_, shift_acc_[2], "xchg.shift.down");
+    Value* from_up = pre.CreateInBoundsGEP(t, buffer, up, "xchg.up");
+    Value* from_down = pre.CreateInBoundsGEP(t, buffer, down, "xchg.down");
+    Value* own = head.CreateLoad(t, slot(buffer, t, lin, head));
+    Value* above = head.CreateLoad(t, slot(from_up, t, lin, head));
+    Value* below = head.CreateLoad(t, slot(from_down, t, lin, head));
+    v = head.CreateSelect(
+        head.CreateICmpSGT(delta, head.getInt32(0)), above,
+        head.CreateSelect(head.CreateICmpSLT(delta, head.getInt32(0)), below, own));
+  } else {
+    v = head.CreateLoad(t, slot(buffer, t, head.CreateNSWAdd(lin, delta), head));
+  }
+  return wide ? v : head.CreateZExt(v, i64_, "xchg.result");
+}
+
+BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange exchange) {
   // do { do { do { body } while (++x < dim.x) } while (++y < dim.y) } while (++z < dim.z)
   auto* pre = BasicBlock::Create(ctx_, "fast.pre", whole_, done);
   auto* zh = BasicBlock::Create(ctx_, "fast.z", whole_, done);
@@ -453,6 +636,7 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done) {
       b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
   copy->preheader = pre;
   copy->head = xh;
+  copy->exchange = exchange;
   const Value* tid[3] = {x, y, z};
   copy_region(*copy, xh, xl,
               r.exits.size() < 2 ? NextState::Known
@@ -528,7 +712,26 @@ void Rewriter::emit_dispatch() {
     IRBuilder<> cb(case_block);
     Constant* null = ConstantPointerNull::get(cast<PointerType>(ptr_));
     emit_prelude(cb, r.state, null, cb.getInt32(0), cb.getInt32(0), threads_);
-    cb.CreateBr(emit_fast_loop(r, done));
+    if (in_region_exchange(r.state)) {
+      // The buffers swap; a run-time look at the lanes' offsets picks the copy that reads
+      // with contiguous loads when they are one shift up or down (or none).
+      cb.CreateStore(cb.CreateXor(cb.CreateLoad(i32_, parity_), cb.getInt32(1)), parity_);
+      // One shift up and/or down: every positive offset is the largest, every negative one
+      // the smallest (or there is none).
+      Value* acc[4];
+      for (int k = 0; k < 4; ++k) acc[k] = cb.CreateLoad(i32_, shift_acc_[k]);
+      Value* zero = cb.getInt32(0);
+      Value* up_min = cb.CreateAdd(acc[1], cb.getInt32(1));
+      Value* down_max = cb.CreateNot(acc[3]);
+      Value* ups = cb.CreateOr(cb.CreateICmpEQ(acc[0], zero), cb.CreateICmpEQ(up_min, acc[0]));
+      Value* downs = cb.CreateOr(cb.CreateICmpEQ(acc[2], zero), cb.CreateICmpEQ(down_max, acc[2]));
+      BasicBlock* by_shift = emit_fast_loop(r, done, Exchange::Shift);
+      BasicBlock* gather = emit_fast_loop(r, done, Exchange::Gather);
+      cb.CreateCondBr(cb.CreateAnd(ups, downs, "xchg.is.shift"), by_shift, gather);
+      ++in_region_exchanges_;
+    } else {
+      cb.CreateBr(emit_fast_loop(r, done));
+    }
     IRBuilder<> db(done);
     if (r.exits.size() == 1) {
       uint32_t next = *r.exits.begin();
@@ -844,10 +1047,17 @@ void Rewriter::annotate_parallel_loops() {
     MDNode* group = MDNode::getDistinct(ctx_, {});
     for (BasicBlock* b : loop->blocks())
       for (Instruction& i : *b)
-        if (i.mayReadOrWriteMemory()) i.setMetadata(LLVMContext::MD_access_group, group);
+        if (i.mayReadOrWriteMemory() && !ordered_.count(&i))
+          i.setMetadata(LLVMContext::MD_access_group, group);
     MDNode* parallel =
         MDNode::get(ctx_, {MDString::get(ctx_, "llvm.loop.parallel_accesses"), group});
-    MDNode* id = MDNode::getDistinct(ctx_, {nullptr, parallel});
+    SmallVector<Metadata*, 3> ops{nullptr, parallel};
+    // Loops around exchanges carry many values (four offset reductions, the buffers):
+    // interleaving them spills vector registers.
+    if (copy->exchange != Exchange::None || copy->stores_exchange)
+      ops.push_back(MDNode::get(ctx_, {MDString::get(ctx_, "llvm.loop.interleave.count"),
+                                       ConstantAsMetadata::get(ConstantInt::get(i32_, 1))}));
+    MDNode* id = MDNode::getDistinct(ctx_, ops);
     id->replaceOperandWith(0, id);
     loop->setLoopID(id);
     ++parallel_loops_;
@@ -915,6 +1125,18 @@ std::string Rewriter::run(RewriteStats& stats) {
   form_regions();
   find_uniform_values();
   classify_exits();
+  // Mixed mode runs a warp's exchange for some lanes at a time (__weft_bl_prepare), with
+  // per-thread states; without it every thread is at the same shuffle when it is exchanged.
+  fast_exchange_ = !mixed_mode_;
+  for (const SyncPoint& s : syncs_) {
+    bool narrow = false;
+    if (s.marker == Marker::WarpRead) {
+      Value* v = s.call->getArgOperand(0);
+      if (auto* z = dyn_cast<ZExtInst>(v)) narrow = z->getSrcTy()->getIntegerBitWidth() <= 32;
+      if (auto* c = dyn_cast<ConstantInt>(v)) narrow = c->getValue().isIntN(32);
+    }
+    wide_.push_back(!narrow);
+  }
   std::string why = build();
   if (!why.empty()) {
     whole_->eraseFromParent();
@@ -925,6 +1147,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.regions = unsigned(regions_.size());
   stats.spilled = spilled_;
   stats.parallel_loops = parallel_loops_;
+  stats.warp_exchanges = in_region_exchanges_;
   return {};
 }
 

@@ -15,6 +15,7 @@ struct RewriteStats {
   unsigned spilled = 0;      // values kept per thread across them
   unsigned regions = 0;
   unsigned parallel_loops = 0;  // thread loops marked llvm.loop.parallel_accesses
+  unsigned warp_exchanges = 0;  // shuffles exchanged inside the region after them
 };
 
 // Empty on success (`kernel` then points at the new function, which took the
