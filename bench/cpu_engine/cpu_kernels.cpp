@@ -4,9 +4,10 @@
 // checked against a serial reference. Not a test: it asserts nothing about time.
 // With the block_loops pass built (issue 18), the same kernels compiled into a CPU
 // code object by clang++-15 and the pass (block_loops/kernels.cpp) run through
-// hipModuleLaunchKernel in the "compiled" column: time ratios weft/OpenMP.
+// hipModuleLaunchKernel in the "compiled" column: time ratios weft/OpenMP. BL_OBJ=path
+// loads another build of that object instead (an older pass: same run, side by side).
 //
-//   build/bench/cpu_engine/bench_cpu_kernels [runs=21]
+//   [BL_OBJ=object.so] build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
 
 #include "../support/cpu_agent.hpp"
@@ -213,13 +214,19 @@ int main(int argc, char** argv) {
               props.name, props.gcnArchName, props.multiProcessorCount, omp_get_max_threads(),
               runs);
   Compiled compiled;
+  // BL_OBJ=path: another build of block_loops/kernels.cpp (an older pass, other flags).
+  const char* object = std::getenv("BL_OBJ");
 #ifdef WEFT_BENCH_BLOCK_LOOPS_OBJECT
-  if (hipModuleLoad(&compiled.module, WEFT_BENCH_BLOCK_LOOPS_OBJECT) != hipSuccess) {
-    std::fprintf(stderr, "cannot load %s: the compiled column stays empty\n",
-                 WEFT_BENCH_BLOCK_LOOPS_OBJECT);
-    compiled.module = nullptr;
-  }
+  if (!object || !*object) object = WEFT_BENCH_BLOCK_LOOPS_OBJECT;
 #endif
+  if (object && *object) {
+    if (hipModuleLoad(&compiled.module, object) != hipSuccess) {
+      std::fprintf(stderr, "cannot load %s: the compiled column stays empty\n", object);
+      compiled.module = nullptr;
+    } else {
+      std::printf("compiled column: %s\n\n", object);
+    }
+  }
   std::printf("| %-34s | %9s | %9s | %9s | %16s | %16s | %8s | %7s | %s |\n", "kernel", "fibers ms",
               "compiled", "OpenMP ms", "weft (best)", "OpenMP", "fib/omp", "cmp/omp", "check");
   std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", std::string(36, '-').c_str(),
