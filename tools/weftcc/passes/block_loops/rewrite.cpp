@@ -627,13 +627,17 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   b.CreateBr(yh);
   b.SetInsertPoint(yh);
   PHINode* y = b.CreatePHI(i32_, 2, "tid.y");
+  // The linear id is an induction of the x loop of its own, as x is: LLVM 15 widens
+  // a value computed from an induction lane by lane in every vector iteration when it
+  // also has scalar uses (addresses), an induction once.
+  Value* row = b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0], "tid.row");
   b.CreateBr(xh);
   b.SetInsertPoint(xh);
   PHINode* x = b.CreatePHI(i32_, 2, "tid.x");
+  PHINode* lin = b.CreatePHI(i32_, 2, "tid");
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
-  copy->linear = b.CreateNUWAdd(
-      b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0]), x, "tid");
+  copy->linear = lin;
   copy->preheader = pre;
   copy->head = xh;
   copy->exchange = exchange;
@@ -645,6 +649,7 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
               tid);
   b.SetInsertPoint(xl);
   Value* x1 = b.CreateNUWAdd(x, b.getInt32(1));
+  Value* lin1 = b.CreateNUWAdd(lin, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
   b.SetInsertPoint(yl);
   Value* y1 = b.CreateNUWAdd(y, b.getInt32(1));
@@ -658,6 +663,8 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   y->addIncoming(y1, yl);
   x->addIncoming(b.getInt32(0), yh);
   x->addIncoming(x1, xl);
+  lin->addIncoming(row, yh);
+  lin->addIncoming(lin1, xl);
   copies_.push_back(std::move(copy));
   return pre;
 }
