@@ -557,8 +557,9 @@ class CpuImage(Scratch):
         self.assertNotIn("-emit-pch", out)
         self.assertEqual(out.count("-include-pch"), 2, out)
         # No PCH and no cache weftcc can write: the passes include the headers as text.
-        # (root writes to any folder whatever its mode: there the cache's parent is a file.)
-        places = [self.write("a-file", "") / "cache"]
+        # (root writes to any folder whatever its mode: there the cache's parent is a file,
+        # and /proc/self is a folder nobody can create files in.)
+        places = [self.write("a-file", "") / "cache", pathlib.Path("/proc/self")]
         if os.geteuid() != 0:
             read_only = self.tmp / "read-only"
             read_only.mkdir(mode=0o555)

@@ -276,6 +276,12 @@ def pch():
                 print(e, e.diagnostics, sep="\n")
                 check(False, f"{target}: -std=c++20 with <string> compiles")
             check(sorted(cache.glob("*.pch")) == before, f"{target}: no PCH for -std=c++20")
+            # A cache weftcc cannot write (a folder nobody can create files in, even
+            # root): the compile goes without a PCH.
+            os.environ["WEFTCC_CACHE"] = "/proc/self"
+            d = w / f"{target}-read-only"
+            d.mkdir()
+            check(build(target, d, source=LANGUAGE) is not None, f"{target}: a read-only cache: compiled without")
         os.environ.pop("WEFTCC_PCH")
 
 

@@ -22,6 +22,7 @@ import hashlib
 import os
 import pathlib
 import re
+import threading
 
 from .targets import Job, TargetError
 
@@ -116,18 +117,29 @@ def pch_for(job: Job, cc1: list, source: str) -> list:
         except OSError:
             return []  # no writable cache: compile without
         # The PCH names its input, which clang checks on every use: the stub lives in
-        # the cache, next to the PCHs.
+        # the cache, next to the PCHs. Temporary names carry the thread too: the GPU
+        # targets of one weftcc run build their PCHs in parallel threads.
+        tag = f"{os.getpid()}.{threading.get_ident()}"
         stub = cache / "weftcc-pch.hip"
-        if not stub.is_file():
-            tmp_stub = cache / f".weftcc-pch.hip.{os.getpid()}"
-            tmp_stub.write_text("#include <hip/hip_runtime.h>\n")
-            os.replace(tmp_stub, stub)
-        tmp = cache / f".{pch.name}.{os.getpid()}"
-        # `base` ends in "-x hip" (its source taken out): the stub is the input.
-        # The headers' template instances are made once, in the PCH.
-        cmd = base + [str(stub), "-fpch-instantiate-templates", "-emit-pch", "-o", str(tmp)]
-        job.run(cmd, "precompiling weft's headers")
-        os.replace(tmp, pch)
+        tmp = cache / f".{pch.name}.{tag}"
+        try:
+            if not stub.is_file():
+                tmp_stub = cache / f".weftcc-pch.hip.{tag}"
+                tmp_stub.write_text("#include <hip/hip_runtime.h>\n")
+                os.replace(tmp_stub, stub)
+            # `base` ends in "-x hip" (its source taken out): the stub is the input.
+            # The headers' template instances are made once, in the PCH.
+            cmd = base + [str(stub), "-fpch-instantiate-templates", "-emit-pch", "-o", str(tmp)]
+            job.run(cmd, "precompiling weft's headers")
+            os.replace(tmp, pch)
+        except (OSError, TargetError):
+            # A cache weftcc cannot write, or headers that do not precompile: the
+            # compile goes without (and shows any error in the headers itself).
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            return []
     return ["-include-pch", str(pch)]
 
 
