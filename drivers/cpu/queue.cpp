@@ -130,6 +130,10 @@ struct CpuQueue::State {
   uint64_t submitted = 0;                   // guarded by mutex
   std::atomic<uint64_t> submitted_hint{0};  // `submitted`, readable without the lock
   bool sleeping = false;                    // the executing thread waits on cv; guarded by mutex
+  // A thread drains the queue (the queue thread, or a synchronizing thread that found
+  // it idle); exactly one at a time, so ops still run one after another in order.
+  bool busy = false;                   // guarded by mutex
+  std::atomic<bool> busy_hint{false};  // `busy`, readable without the lock
   std::atomic<uint64_t> completed{0};
   std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
   Status error;                            // first asynchronous failure; guarded by mutex
@@ -180,30 +184,30 @@ struct CpuQueue::State {
     return Status();
   }
 
-  void loop() {
-    std::unique_lock lock(mutex);
+  // True when items wait to run, in `batch` (taken by an earlier drain) or `items`.
+  bool has_work() const { return !batch.empty() || !items.empty(); }
+
+  // Runs queued items in order on the calling thread until none is left or
+  // `completed` reaches `stop_at`. The caller holds `lock` and has set `busy`
+  // (so it is the only drainer); the lock is released while items run.
+  void drain(std::unique_lock<std::mutex>& lock, uint64_t stop_at) {
     for (;;) {
-      if (items.empty() && !closing) {
-        lock.unlock();
-        uint64_t done = completed.load(std::memory_order_relaxed);
-        spin_until([&] { return submitted_hint.load(std::memory_order_acquire) != done; });
-        lock.lock();
-        sleeping = true;
-        cv.wait(lock, [&] { return closing || !items.empty(); });
-        sleeping = false;
+      if (batch.empty()) {
+        if (items.empty()) return;
+        // Everything submitted so far, in one lock acquisition: a submitting thread
+        // on the other core then rarely finds the lock taken (contended locks cost
+        // futex calls on both sides; the launch rate doubled on 2 cores).
+        batch.swap(items);
+        // The previous batch used up its observers, so `timing` is empty here.
+        if (!observed.empty()) [[unlikely]]
+          timing.swap(observed);
       }
-      if (items.empty()) return;  // closing and drained
-      // Everything submitted so far, in one lock acquisition: a submitting thread
-      // on the other core then rarely finds the lock taken (contended locks cost
-      // futex calls on both sides; the launch rate doubled on 2 cores).
-      batch.swap(items);
-      // The previous batch used up its observers, so `timing` is empty here.
-      if (!observed.empty()) [[unlikely]]
-        timing.swap(observed);
+      if (completed.load(std::memory_order_relaxed) >= stop_at) return;
       lock.unlock();
       while (!batch.empty()) {
-        // This item's number: only this thread counts completions.
+        // This item's number: only the drainer counts completions.
         uint64_t seq = completed.load(std::memory_order_relaxed);
+        if (seq >= stop_at) break;
         OpObserver* observer = nullptr;
         if (!timing.empty() && timing.front().seq == seq) [[unlikely]] {
           observer = timing.front().observer;
@@ -227,8 +231,52 @@ struct CpuQueue::State {
       lock.lock();
     }
   }
-  std::deque<Item> batch;       // used by loop() only
-  std::deque<Observed> timing;  // the batch's observers; used by loop() only
+
+  // Ends a drain by a synchronizing thread: the queue thread takes over what is left.
+  void release_drain(std::unique_lock<std::mutex>& lock) {
+    busy = false;
+    busy_hint.store(false, std::memory_order_release);
+    bool wake = sleeping && (has_work() || closing);
+    lock.unlock();
+    if (wake) cv.notify_one();
+  }
+
+  // The queue thread. It drains whenever no synchronizing thread does (`busy`),
+  // spins a little when idle (SpinKind::kIdle, spin.hpp), then sleeps on `cv`.
+  void loop() {
+    std::unique_lock lock(mutex);
+    for (;;) {
+      if ((busy || !has_work()) && !closing) {  // `batch` is the drainer's: test busy first
+        lock.unlock();
+        spin_until(
+            [&] {
+          return !busy_hint.load(std::memory_order_acquire) &&
+                 submitted_hint.load(std::memory_order_acquire) !=
+                     completed.load(std::memory_order_relaxed);
+            },
+            SpinKind::kIdle);
+        lock.lock();
+        sleeping = true;
+        cv.wait(lock, [&] { return !busy && (closing || has_work()); });
+        sleeping = false;
+      }
+      if (busy) {  // closing while a synchronizing thread drains: it wakes us when done
+        sleeping = true;
+        cv.wait(lock, [&] { return !busy; });
+        sleeping = false;
+        continue;
+      }
+      if (!has_work()) return;  // closing and drained
+      busy = true;
+      busy_hint.store(true, std::memory_order_relaxed);
+      drain(lock, UINT64_MAX);
+      busy = false;
+      busy_hint.store(false, std::memory_order_relaxed);
+    }
+  }
+  // The drainer's batch and its observers; used only by the thread holding `busy`.
+  std::deque<Item> batch;
+  std::deque<Observed> timing;
 };
 
 CpuQueue::CpuQueue(WorkerPool& pool, std::shared_ptr<const std::atomic<size_t>> fiber_stack_bytes,
@@ -259,8 +307,9 @@ namespace {
   return Status();
 }
 
-// Wakes the executing thread after a push if it sleeps (`wake`: it did, under the lock).
-// A spinning executor sees the new item by itself; only a sleeping one needs a futex wake.
+// Wakes the executing thread after a push if it sleeps (`wake`: it did, under the lock, and
+// no synchronizing thread drained). A spinning executor sees the new item by itself; only a
+// sleeping one needs a futex wake.
 inline void wake_if(CpuQueue::State& state, bool wake) {
   if (wake) state.cv.notify_one();
 }
@@ -275,7 +324,7 @@ Status CpuQueue::submit(Op op) {
     state_->items.push_back(std::move(item));
     ++state_->submitted;
     state_->submitted_hint.store(state_->submitted, std::memory_order_release);
-    wake = state_->sleeping;
+    wake = state_->sleeping && !state_->busy;  // a drainer's release wakes it otherwise
   }
   wake_if(*state_, wake);
   return Status();
@@ -296,27 +345,47 @@ Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) {
     observer.detach();  // the queue thread releases it once the op ended
     ++state_->submitted;
     state_->submitted_hint.store(state_->submitted, std::memory_order_release);
-    wake = state_->sleeping;
+    wake = state_->sleeping && !state_->busy;  // a drainer's release wakes it otherwise
   }
   wake_if(*state_, wake);
   return Status();
 }
 
+// A synchronizing thread that finds no thread draining the queue (the queue
+// thread is idle or asleep, or has not yet seen the new items) runs the items up
+// to its target itself: no hand-off to a thread the scheduler must wake first.
+// Otherwise it waits, spinning briefly while a CPU is free (spin.hpp).
 Status CpuQueue::synchronize() {
-  uint64_t target;
-  {
-    std::lock_guard lock(state_->mutex);
-    target = state_->submitted;
+  State& state = *state_;
+  std::unique_lock lock(state.mutex);
+  const uint64_t target = state.submitted;
+  for (;;) {
+    if (state.completed.load(std::memory_order_acquire) >= target) return state.error;
+    if (!state.busy) {
+      state.busy = true;
+      state.busy_hint.store(true, std::memory_order_relaxed);
+      state.drain(lock, target);
+      state.release_drain(lock);
+      lock.lock();
+      continue;
+    }
+    lock.unlock();
+    // Another thread drains: wait for it to pass the target or to stop draining.
+    auto progressed = [&] {
+      return state.completed.load(std::memory_order_acquire) >= target ||
+             !state.busy_hint.load(std::memory_order_acquire);
+    };
+    if (!spin_until(progressed)) {
+      // The drainer notifies only while someone may sleep here (notify_all is a futex call).
+      state.completion_waiters.fetch_add(1, std::memory_order_seq_cst);
+      for (uint64_t done = state.completed.load(std::memory_order_seq_cst);
+           done < target && state.busy_hint.load(std::memory_order_seq_cst);
+           done = state.completed.load(std::memory_order_seq_cst))
+        state.completed.wait(done, std::memory_order_acquire);
+      state.completion_waiters.fetch_sub(1, std::memory_order_relaxed);
+    }
+    lock.lock();
   }
-  spin_until([&] { return state_->completed.load(std::memory_order_acquire) >= target; });
-  // The executor notifies only while someone may sleep here (notify_all is a futex call).
-  state_->completion_waiters.fetch_add(1, std::memory_order_seq_cst);
-  for (uint64_t done = state_->completed.load(std::memory_order_seq_cst); done < target;
-       done = state_->completed.load(std::memory_order_seq_cst))
-    state_->completed.wait(done, std::memory_order_acquire);
-  state_->completion_waiters.fetch_sub(1, std::memory_order_relaxed);
-  std::lock_guard lock(state_->mutex);
-  return state_->error;
 }
 
 Status CpuQueue::run_inline(Op& op, uint64_t generation) {

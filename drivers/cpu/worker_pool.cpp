@@ -54,7 +54,7 @@ void WorkerPool::worker_loop(unsigned unit) {
       // Kernels come in bursts: look for the next job a little before sleeping.
       lock.unlock();
       uint64_t seen = posted_.load(std::memory_order_relaxed);
-      spin_until([&] { return posted_.load(std::memory_order_acquire) != seen; });
+      spin_until([&] { return posted_.load(std::memory_order_acquire) != seen; }, SpinKind::kIdle);
       lock.lock();
       ++sleepers_;
       work_cv_.wait(lock, [&] { return stopping_ || (job = claimable_job(unit)) != nullptr; });
