@@ -9,6 +9,8 @@
 #include "spin.hpp"
 #include "worker_pool.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
@@ -135,8 +137,11 @@ struct CpuQueue::State {
   bool busy = false;                   // guarded by mutex
   std::atomic<bool> busy_hint{false};  // `busy`, readable without the lock
   std::atomic<uint64_t> completed{0};
-  std::atomic<int> completion_waiters{0};  // threads in synchronize() that may sleep on `completed`
-  Status error;                            // first asynchronous failure; guarded by mutex
+  // Threads in synchronize() that may sleep on `wakeups`, which the drainer bumps (and
+  // notifies) after each completion and when it stops draining, while there are any.
+  std::atomic<int> completion_waiters{0};
+  std::atomic<uint32_t> wakeups{0};
+  Status error;  // first asynchronous failure; guarded by mutex
 
   // The units (worker threads) this queue's dispatches may use; null: all (worker_pool.hpp).
   const std::vector<uint32_t> cu_mask;
@@ -226,16 +231,33 @@ struct CpuQueue::State {
         }
         // seq_cst pairs with synchronize(): either it sees this count, or this sees it waiting.
         completed.fetch_add(1, std::memory_order_seq_cst);
-        if (completion_waiters.load(std::memory_order_seq_cst) > 0) completed.notify_all();
+        wake_waiters();
       }
       lock.lock();
     }
   }
 
+  // After a completion or the end of a drain: wakes the threads sleeping in
+  // synchronize() (a futex call, so only while there are any). seq_cst pairs with
+  // synchronize(): either it sees the change, or this sees it waiting.
+  void wake_waiters() {
+    if (completion_waiters.load(std::memory_order_seq_cst) > 0) [[unlikely]] {
+      wakeups.fetch_add(1, std::memory_order_seq_cst);
+      wakeups.notify_all();
+    }
+  }
+
+  // Ends a drain (the caller holds `lock`): a waiting synchronizer whose target is
+  // not reached yet takes over, or else the queue thread.
+  void end_drain() {
+    busy = false;
+    busy_hint.store(false, std::memory_order_seq_cst);
+    wake_waiters();
+  }
+
   // Ends a drain by a synchronizing thread: the queue thread takes over what is left.
   void release_drain(std::unique_lock<std::mutex>& lock) {
-    busy = false;
-    busy_hint.store(false, std::memory_order_release);
+    end_drain();
     bool wake = sleeping && (has_work() || closing);
     lock.unlock();
     if (wake) cv.notify_one();
@@ -270,8 +292,7 @@ struct CpuQueue::State {
       busy = true;
       busy_hint.store(true, std::memory_order_relaxed);
       drain(lock, UINT64_MAX);
-      busy = false;
-      busy_hint.store(false, std::memory_order_relaxed);
+      end_drain();
     }
   }
   // The drainer's batch and its observers; used only by the thread holding `busy`.
@@ -351,17 +372,57 @@ Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) {
   return Status();
 }
 
+namespace {
+// Stack a drain needs beyond the kernels' own frames: the engine's, the runtime's
+// and the caller's frames below synchronize().
+constexpr size_t kDrainStackMargin = 64 * 1024;
+
+// The lowest usable address of the calling thread's stack (above its guard), or
+// UINTPTR_MAX when the thread cannot tell.
+uintptr_t stack_low_bound() {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return UINTPTR_MAX;
+  void* addr = nullptr;
+  size_t size = 0, guard = 0;
+  bool ok = pthread_attr_getstack(&attr, &addr, &size) == 0 && addr != nullptr;
+  if (pthread_attr_getguardsize(&attr, &guard) != 0) guard = 0;
+  pthread_attr_destroy(&attr);
+  return ok ? reinterpret_cast<uintptr_t>(addr) + guard : UINTPTR_MAX;
+}
+
+// Whether the calling thread's stack has room for the ops a drain may run there: a
+// kernel in loop mode runs its GPU threads on the OS thread's stack, and may use as
+// much as a fiber's stack (the device's stack-size limit). A thread created with a
+// small stack leaves its queue's work to the queue thread (an 8 MiB std::thread).
+bool stack_allows_drain(size_t kernel_stack_bytes) {
+  thread_local uintptr_t low = 0;  // 0: not asked yet
+  if (low == 0) [[unlikely]]
+    low = stack_low_bound();
+  auto sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  return sp > low && sp - low >= kernel_stack_bytes + kDrainStackMargin;
+}
+}  // namespace
+
 // A synchronizing thread that finds no thread draining the queue (the queue
 // thread is idle or asleep, or has not yet seen the new items) runs the items up
 // to its target itself: no hand-off to a thread the scheduler must wake first.
-// Otherwise it waits, spinning briefly while a CPU is free (spin.hpp).
+// Otherwise it waits, spinning briefly while a CPU is free (spin.hpp), and takes
+// over when the drainer stops short of its target (another synchronizer's).
 Status CpuQueue::synchronize() {
   State& state = *state_;
   std::unique_lock lock(state.mutex);
   const uint64_t target = state.submitted;
+  if (state.completed.load(std::memory_order_acquire) >= target) return state.error;
+  const bool may_drain = stack_allows_drain(state.stack_bytes->load(std::memory_order_relaxed));
+  // Without a drain of its own the queue thread runs the work: submit() woke it, or
+  // the drainer that was busy then wakes it when it stops.
+  auto progressed = [&] {
+    return state.completed.load(std::memory_order_seq_cst) >= target ||
+           (may_drain && !state.busy_hint.load(std::memory_order_seq_cst));
+  };
   for (;;) {
     if (state.completed.load(std::memory_order_acquire) >= target) return state.error;
-    if (!state.busy) {
+    if (may_drain && !state.busy) {
       state.busy = true;
       state.busy_hint.store(true, std::memory_order_relaxed);
       state.drain(lock, target);
@@ -370,18 +431,14 @@ Status CpuQueue::synchronize() {
       continue;
     }
     lock.unlock();
-    // Another thread drains: wait for it to pass the target or to stop draining.
-    auto progressed = [&] {
-      return state.completed.load(std::memory_order_acquire) >= target ||
-             !state.busy_hint.load(std::memory_order_acquire);
-    };
     if (!spin_until(progressed)) {
       // The drainer notifies only while someone may sleep here (notify_all is a futex call).
       state.completion_waiters.fetch_add(1, std::memory_order_seq_cst);
-      for (uint64_t done = state.completed.load(std::memory_order_seq_cst);
-           done < target && state.busy_hint.load(std::memory_order_seq_cst);
-           done = state.completed.load(std::memory_order_seq_cst))
-        state.completed.wait(done, std::memory_order_acquire);
+      for (;;) {
+        uint32_t seen = state.wakeups.load(std::memory_order_seq_cst);
+        if (progressed()) break;
+        state.wakeups.wait(seen, std::memory_order_acquire);
+      }
       state.completion_waiters.fetch_sub(1, std::memory_order_relaxed);
     }
     lock.lock();

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // An in-order CPU queue: ops are executed by one dedicated host thread, which
-// spreads kernel blocks over the shared WorkerPool. submit() only appends.
-// Destroying the queue lets already-submitted work finish first, without
-// blocking the caller (as hipStreamDestroy requires). Thread-safe.
+// spreads kernel blocks over the shared WorkerPool, or by a thread in
+// synchronize() that finds no thread running them (it runs them itself, in order,
+// up to what it waits for: no wake-up of the queue thread on the way; one thread
+// runs the queue's ops at a time). submit() only appends. Destroying the queue
+// lets already-submitted work finish first, without blocking the caller (as
+// hipStreamDestroy requires). Thread-safe. docs/cpu-engine.md, "The queue".
 #pragma once
 
 #include <weft/driver/device.hpp>

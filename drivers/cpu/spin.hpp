@@ -12,6 +12,12 @@
 // thread waiting for work that runs now, e.g. a synchronize) take precedence
 // over idle spinners (a thread hoping for new work): an idle spinner stops as
 // soon as a waiter would go over the limit.
+//
+// The process's CPUs may still be shared with other processes (a loaded machine):
+// the scheduler then often puts the spinner and the thread it waits for on one
+// CPU, where the spinner keeps the other one from running until its window ends.
+// So after kPoliteAfter of plain spinning a spinner yields its CPU between
+// checks (sched_yield: a no-op when nothing else waits for that CPU).
 #pragma once
 
 #include <sched.h>
@@ -22,6 +28,7 @@
 namespace weft::cpu {
 
 inline constexpr std::chrono::microseconds kSpinWindow{50};
+inline constexpr std::chrono::microseconds kPoliteAfter{2};
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -68,7 +75,8 @@ bool spin_until(Done done, SpinKind kind = SpinKind::kWaiter) {
     return done();
   }
   // A waiter over the limit still spins: an idle spinner sees the count and stops.
-  auto deadline = std::chrono::steady_clock::now() + kSpinWindow;
+  const auto start = std::chrono::steady_clock::now();
+  const auto polite = start + kPoliteAfter, deadline = start + kSpinWindow;
   bool result;
   for (unsigned i = 0;; ++i) {
     if (done()) {
@@ -81,10 +89,12 @@ bool spin_until(Done done, SpinKind kind = SpinKind::kWaiter) {
         result = done();
         break;
       }
-      if (std::chrono::steady_clock::now() > deadline) {
+      auto now = std::chrono::steady_clock::now();
+      if (now > deadline) {
         result = done();
         break;
       }
+      if (now > polite) sched_yield();
     }
   }
   count.fetch_sub(1, std::memory_order_relaxed);
