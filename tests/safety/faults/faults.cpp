@@ -11,6 +11,7 @@
 
 #include <csignal>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -181,6 +182,36 @@ TEST_CASE("Safety_faults_OneBlockOfABigGrid") {
                    nullptr);
   HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorIllegalAddress);
   expect_sticky_then_recover(hipErrorIllegalAddress);
+}
+
+TEST_CASE("Safety_faults_FaultWhileASynchronizingThreadRunsTheKernel") {
+  // The thread in hipStreamSynchronize runs the stream's work itself when the stream's
+  // thread sleeps (docs/cpu-engine.md, "The queue"): a fault there, on the main thread or
+  // on a thread that never ran a kernel before, still ends the launch with the error.
+  if (!can_fault()) return;
+  for (int round = 0; round < 4; ++round) {
+    INFO("round " << round);
+    hipStream_t stream = nullptr;
+    HIP_CHECK(hipStreamCreate(&stream));
+    int* out = nullptr;
+    HIP_CHECK(hipMalloc(&out, 64 * sizeof(int)));
+    HIP_CHECK(hipStreamSynchronize(stream));
+    usleep(1000);  // the stream's thread stops spinning and sleeps
+    if (round < 2) HIP_LAUNCH_CHECK(write_through, dim3(2), dim3(32), 0, stream, nullptr);
+    else HIP_LAUNCH_CHECK(write_null_after_barrier, dim3(1), dim3(64), 0, stream, out, nullptr);
+    hipError_t rc = hipErrorUnknown;
+    if (round % 2 == 0) {
+      rc = hipStreamSynchronize(stream);
+    } else {
+      std::thread waiter([&] {
+        rc = hipSetDevice(hip_test::device());
+        if (rc == hipSuccess) rc = hipStreamSynchronize(stream);
+      });
+      waiter.join();
+    }
+    REQUIRE(rc == hipErrorIllegalAddress);
+    expect_sticky_then_recover(hipErrorIllegalAddress);  // the reset drops stream and buffer
+  }
 }
 
 TEST_CASE("Safety_faults_FaultOutsideKernelsStillCrashes") {
