@@ -14,10 +14,11 @@
 //   replay_launch_us / replay_wait_us
 //                        a further 200 replays with hipGraphLaunch and hipStreamSynchronize
 //                        timed apart (median per replay): where a slow replay's time goes
-//   replay_switches / sync_switches
+//   replay_switches / sync_switches / async_switches
 //                        context switches of all the process's threads (voluntary +
-//                        involuntary, /proc/self/task/*/status) per replay and per launch +
-//                        sync: a thread that went to sleep and was woken costs at least one
+//                        involuntary, /proc/self/task/*/status) per replay, per launch +
+//                        sync and per async launch: a thread that went to sleep and was
+//                        woken costs at least one
 //
 // Not a test: it asserts nothing about time.   bench_cpu_queue [--quick]
 #include <hip/hip_runtime.h>
@@ -116,12 +117,15 @@ int main(int argc, char** argv) {
   {
     const int reps = quick ? 2000 : 20000;
     CHECK(hipDeviceSynchronize());
+    long long before = context_switches();
     auto s = Clock::now();
     for (int i = 0; i < reps; ++i) hipLaunchKernelGGL(empty_kernel, dim3(1), dim3(1), 0, 0);
     double submit = us_since(s) / reps;
     CHECK(hipDeviceSynchronize());
     double total = us_since(s) / reps;
+    long long switches = context_switches() - before;
     std::printf("submit_us %.3f\nthroughput_us %.3f\n", submit, total);
+    std::printf("async_switches %.4f\n", static_cast<double>(switches) / reps);
   }
 
   // Graph replay (bench_graphs' first section, same loop).

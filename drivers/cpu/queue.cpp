@@ -10,6 +10,7 @@
 #include "worker_pool.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -278,9 +279,22 @@ struct CpuQueue::State {
             },
             SpinKind::kIdle);
         lock.lock();
-        sleeping = true;
-        cv.wait(lock, [&] { return !busy && (closing || has_work()); });
-        sleeping = false;
+        auto runnable = [&] { return !busy && (closing || has_work()); };
+        if (!runnable()) {
+          sleeping = true;
+          cv.wait(lock, runnable);
+          sleeping = false;
+          if (!closing) {
+            // Woken by a submit: let the submitting thread go on first when it shares
+            // this CPU (the scheduler tends to run the woken thread at once), so the
+            // items it is about to submit make one batch instead of one wake-up each.
+            // With a CPU of its own this returns at once.
+            lock.unlock();
+            sched_yield();
+            lock.lock();
+            continue;
+          }
+        }
       }
       if (busy) {  // closing while a synchronizing thread drains: it wakes us when done
         sleeping = true;
