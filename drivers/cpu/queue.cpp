@@ -13,6 +13,7 @@
 #include <sched.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
@@ -121,6 +122,9 @@ Status run_dispatch(WorkerPool& pool, weftKernelEntry entry, void* args, const L
   return Status();
 }
 }  // namespace
+
+// How long the queue thread leaves new work on an idle queue to a synchronizing thread.
+inline constexpr std::chrono::microseconds kSyncGrace{2};
 
 struct CpuQueue::State {
   WorkerPool& pool;
@@ -271,29 +275,38 @@ struct CpuQueue::State {
     for (;;) {
       if ((busy || !has_work()) && !closing) {  // `batch` is the drainer's: test busy first
         lock.unlock();
-        spin_until(
+        bool seen = spin_until(
             [&] {
           return !busy_hint.load(std::memory_order_acquire) &&
                  submitted_hint.load(std::memory_order_acquire) !=
                      completed.load(std::memory_order_relaxed);
             },
             SpinKind::kIdle);
+        // New work on an idle queue: a synchronize often follows within a microsecond
+        // or two (launch + sync, a graph launch + sync). Leave it that long to take the
+        // work and run it on its own thread, cache-warm, instead of a hand-off to this one.
+        if (seen && spin_until([&] { return busy_hint.load(std::memory_order_acquire); },
+                               SpinKind::kIdle, kSyncGrace)) {
+          lock.lock();
+          continue;  // a synchronizer drains: watch for the next work again
+        }
         lock.lock();
-        auto runnable = [&] { return !busy && (closing || has_work()); };
-        if (!runnable()) {
+        if (!busy && (closing || has_work())) {
+          // Take the work below.
+        } else {
           sleeping = true;
-          cv.wait(lock, runnable);
+          cv.wait(lock);  // a submit's or a drainer's notify (or a spurious wake-up)
           sleeping = false;
           if (!closing) {
-            // Woken by a submit: let the submitting thread go on first when it shares
-            // this CPU (the scheduler tends to run the woken thread at once), so the
-            // items it is about to submit make one batch instead of one wake-up each.
-            // With a CPU of its own this returns at once.
+            // Let the submitting thread go on first when it shares this CPU (the
+            // scheduler tends to run the woken thread at once), so the items it is about
+            // to submit make one batch instead of one wake-up each. With a CPU of its
+            // own this returns at once.
             lock.unlock();
             sched_yield();
             lock.lock();
-            continue;
           }
+          continue;  // back to the top: spin again if a synchronizer took the work
         }
       }
       if (busy) {  // closing while a synchronizing thread drains: it wakes us when done

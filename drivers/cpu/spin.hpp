@@ -62,10 +62,11 @@ enum class SpinKind {
   kIdle,    // hopes for new work; gives way to waiters
 };
 
-// Spins until done() is true, the window passes, or spinning would take a CPU
+// Spins until done() is true, the window (kSpinWindow unless given) passes, or spinning would take a CPU
 // that another thread needs (see above); returns done().
 template <typename Done>
-bool spin_until(Done done, SpinKind kind = SpinKind::kWaiter) {
+bool spin_until(Done done, SpinKind kind = SpinKind::kWaiter,
+                std::chrono::microseconds window = kSpinWindow) {
   if (done()) return true;
   const unsigned limit = usable_cpus() - 1;  // one CPU stays for the thread doing the work
   if (limit == 0) return done();
@@ -76,7 +77,7 @@ bool spin_until(Done done, SpinKind kind = SpinKind::kWaiter) {
   }
   // A waiter over the limit still spins: an idle spinner sees the count and stops.
   const auto start = std::chrono::steady_clock::now();
-  const auto polite = start + kPoliteAfter, deadline = start + kSpinWindow;
+  const auto polite = start + kPoliteAfter, deadline = start + window;
   bool result;
   for (unsigned i = 0;; ++i) {
     if (done()) {
