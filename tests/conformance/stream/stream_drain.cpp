@@ -227,8 +227,9 @@ TEST_CASE("Unit_hipStreamSynchronize_Drain_ThreadsLaunchAndSynchronizeOneStream"
         if (i % 3 == 0 && (rc[t] = hipStreamQuery(s.get())) == hipErrorNotReady) rc[t] = hipSuccess;
         if (rc[t] != hipSuccess) return;
         if ((rc[t] = hipStreamSynchronize(s.get())) != hipSuccess) return;
-        // This thread's launches were all submitted before its synchronize.
-        if (value[0] < i) ++short_counts[t];
+        // This thread's launches were all submitted before its synchronize. Other threads'
+        // kernels may be adding to the value right now, so read it atomically.
+        if (__atomic_load_n(value.get(), __ATOMIC_RELAXED) < i) ++short_counts[t];
       }
     });
   }
