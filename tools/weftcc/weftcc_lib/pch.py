@@ -23,17 +23,16 @@ import pathlib
 import subprocess
 import tempfile
 
+from . import gpu_pch
+
 FORMAT = "2"  # bump when the way weftcc builds or uses the PCH changes
 
 
 def cache_dir():
-    # The same switch and folder as the GPU steps' PCHs (wcc-gpu's gpu_pch.py).
+    # The same switch and folder as the GPU and x86_64 passes' PCHs (gpu_pch.py).
     if os.environ.get("WEFTCC_PCH", "1") == "0":
         return None
-    if os.environ.get("WEFTCC_CACHE"):
-        return pathlib.Path(os.environ.get("WEFTCC_CACHE"))
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return pathlib.Path(base) / "weftcc"
+    return gpu_pch.cache_dir()
 
 
 def _stat_line(path: pathlib.Path) -> str:
