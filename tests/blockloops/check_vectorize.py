@@ -10,7 +10,10 @@
 #    kept by -fno-discard-value-names);
 #  - "expect-exchanges: KERNEL N": the remark says N of the kernel's warp shuffles are
 #    exchanged inside the region after them (not by a pass over the block between two
-#    regions, block_runtime's __weft_bl_prepare, the slow path).
+#    regions, block_runtime's __weft_bl_prepare, the slow path);
+#  - "expect-shifted: KERNEL N": N of those read their source as the lane plus block-uniform
+#    shifts (contiguous loads and selects), not a gather;
+#  - "expect-kept: KERNEL N": the remark says N values are kept per thread across sync points.
 import re
 import subprocess
 import sys
@@ -26,6 +29,8 @@ if run.returncode != 0:
 
 parallel = {}
 exchanges = {}
+shifted = {}
+kept = {}
 for line in run.stderr.splitlines():
     m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) parallel thread loops', line)
     if m:
@@ -33,6 +38,12 @@ for line in run.stderr.splitlines():
     m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) in-region warp exchanges', line)
     if m:
         exchanges[m.group(1)] = int(m.group(2))
+    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* \((\d+) by lane shifts\)', line)
+    if m:
+        shifted[m.group(1)] = int(m.group(2))
+    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) values kept per thread', line)
+    if m:
+        kept[m.group(1)] = int(m.group(2))
 bodies = {}
 for m in re.finditer(r'^define [^@]*@(\S+)\(.*?^}$', run.stdout, re.M | re.S):
     bodies[m.group(1)] = m.group(0)
@@ -60,6 +71,14 @@ for name, want in re.findall(r'expect-exchanges: ([a-z_]+) (\d+)', text):
         failures.append(f'kernel {name}: no whole-block remark (remarks: {exchanges})')
     elif exchanges[got[0]] != int(want):
         failures.append(f'kernel {name}: {exchanges[got[0]]} in-region warp exchanges, expected {want}')
+for what, counts in (('shifted', shifted), ('kept', kept)):
+    for name, want in re.findall(r'expect-' + what + r': ([a-z_]+) (\d+)', text):
+        checks += 1
+        got = mangled(name, counts)
+        if len(got) != 1:
+            failures.append(f'kernel {name}: no whole-block remark (remarks: {counts})')
+        elif counts[got[0]] != int(want):
+            failures.append(f'kernel {name}: {counts[got[0]]} {what}, expected {want}')
 for name in re.findall(r'expect-vectorized: ([a-z_]+)', text):
     checks += 1
     got = mangled(name, bodies)

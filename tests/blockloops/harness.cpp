@@ -384,6 +384,64 @@ TEST_CASE("blockloops: shuffles at every width, source and block shape", "[block
   }
 }
 
+namespace {
+// The 8 results of shuffle_shifts (kernels.cpp) for one tx x ty block, computed on the host.
+std::vector<unsigned> shuffle_shifts_expected(const unsigned* in, unsigned tx, unsigned n, int d,
+                                              unsigned m) {
+  std::vector<uint64_t> v(in, in + n);
+  std::vector<unsigned> out(size_t(n) * 8);
+  for (unsigned t = 0; t < n; ++t) {
+    unsigned xl = t % tx % 32, l = t % 32;
+    uint32_t from[6] = {segment_source(int(xl) + d, xl, 32), segment_source(int(xl) - d, xl, 16),
+                        segment_source(int(xl ^ m), xl, 32), segment_source(int(l ^ m), l, 16),
+                        segment_source(int(l) + d, l, 8),    segment_source(int(l) - d, l, 32)};
+    for (int k = 0; k < 6; ++k) out[t * 8 + k] = unsigned(gpu_read(v, t, n, from[k]));
+  }
+  auto rounds = [&](int k, auto next_amount, long first, auto source) {
+    std::vector<uint64_t> acc = v;
+    for (long a = first; a > 0; a = next_amount(a)) {
+      std::vector<uint64_t> next = acc;
+      for (unsigned t = 0; t < n; ++t)
+        next[t] = uint32_t(acc[t] + gpu_read(acc, t, n, source(t % 32, a)));
+      acc = next;
+    }
+    for (unsigned t = 0; t < n; ++t) out[t * 8 + k] = unsigned(acc[t]);
+  };
+  auto half = [](long a) { return a / 2; };
+  rounds(6, half, long(m), [](unsigned l, long a) { return segment_source(int(l ^ a), l, 32); });
+  rounds(7, half, long(d), [](unsigned l, long a) { return segment_source(int(l + a), l, 32); });
+  return out;
+}
+}  // namespace
+
+TEST_CASE("blockloops: shuffles by run-time amounts, on threadIdx.x's lane and the warp's",
+          "[blockloops]") {
+  struct Shape {
+    unsigned tx, ty;
+    int d;
+    unsigned m;
+  };
+  // Rows of whole warps and not (2-D), partial last warps, amounts in and out of the warp,
+  // xor masks that are powers of two and not.
+  const Shape shapes[] = {{32, 3, 1, 8},  {20, 3, 3, 6},    {64, 1, 16, 16}, {100, 1, 5, 3},
+                          {48, 2, -3, 1}, {256, 1, 40, 32}, {16, 4, 2, 4},   {7, 5, 31, 31}};
+  for (const Shape& s : shapes) {
+    const unsigned blocks = 2, n = s.tx * s.ty;
+    std::vector<unsigned> in(blocks * n), out(blocks * n * 8, 0);
+    for (unsigned i = 0; i < blocks * n; ++i) in[i] = i * 2246822519u ^ 0x27d4eb2fu;
+    INFO("block " << s.tx << "x" << s.ty << ", d " << s.d << ", m " << s.m);
+    REQUIRE_WHOLE_BLOCK(bl_run_shuffle_shifts(in.data(), out.data(), s.d, s.m, blocks, s.tx, s.ty));
+    for (unsigned b = 0; b < blocks; ++b) {
+      std::vector<unsigned> want = shuffle_shifts_expected(in.data() + b * n, s.tx, n, s.d, s.m);
+      for (unsigned t = 0; t < n; ++t)
+        for (int k = 0; k < 8; ++k) {
+          INFO("block " << b << ", thread " << t << ", form " << k);
+          REQUIRE(out[(b * n + t) * 8 + k] == want[t * 8 + k]);
+        }
+    }
+  }
+}
+
 TEST_CASE("blockloops: a barrier the pass cannot reach stays on fibers, with a reason",
           "[blockloops]") {
   reset();

@@ -214,6 +214,31 @@ void shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint
   out64[g] = __weft_cpu_warp_read(w, lane + 1 < 32 ? lane + 1 : lane);  // 64-bit __shfl_down(w, 1)
 }
 
+// Shuffles by block-uniform amounts known only at run time (block_loops reads a shift with
+// contiguous loads when the source lane is the lane plus a uniform amount and the lane is
+// the warp lane; a gather otherwise): the lane of threadIdx.x (a warp lane only in 1-D
+// blocks or rows of whole warps), widths 8/16/32, xor masks that are or are not powers of
+// two, and loops over halving amounts (a butterfly, a down-sweep as in a warp sum).
+constexpr int kShiftForms = 8;
+void shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m) {
+  unsigned t = linear_tid(), xl = tid_x() % 32, lane = lane_id();
+  unsigned g = bid_x() * (bdim_x() * bdim_y()) + t;
+  unsigned v = in[g], r[kShiftForms];
+  r[0] = read_lane(v, int(xl) + d, xl, 32);      // __shfl_down(v, d), threadIdx.x's lane
+  r[1] = read_lane(v, int(xl) - d, xl, 16);      // __shfl_up(v, d, 16), threadIdx.x's lane
+  r[2] = read_lane(v, int(xl ^ m), xl, 32);      // __shfl_xor(v, m), threadIdx.x's lane
+  r[3] = read_lane(v, int(lane ^ m), lane, 16);  // __shfl_xor(v, m, 16)
+  r[4] = read_lane(v, int(lane) + d, lane, 8);   // __shfl_down(v, d, 8)
+  r[5] = read_lane(v, int(lane) - d, lane, 32);  // __shfl_up(v, d)
+  unsigned sum = v;
+  for (unsigned k = m; k > 0; k /= 2) sum += read_lane(sum, int(lane ^ k), lane, 32);
+  r[6] = sum;
+  unsigned down = v;
+  for (int o = d; o > 0; o /= 2) down += read_lane(down, int(lane) + o, lane, 32);
+  r[7] = down;
+  for (int k = 0; k < kShiftForms; ++k) out[g * kShiftForms + k] = r[k];
+}
+
 // Invalid HIP: half of each warp waits at __syncwarp while the other half waits at
 // __syncthreads. The fiber engine reports a deadlock; so must the rewritten kernel.
 void warp_barrier_deadlock(int* out) {
@@ -285,6 +310,10 @@ int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigne
 int bl_run_shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint64_t* out64,
                          int d, unsigned blocks, unsigned tx, unsigned ty) {
   return BL_LAUNCH(shuffle_forms, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, in64, out64, d);
+}
+int bl_run_shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m, unsigned blocks,
+                          unsigned tx, unsigned ty) {
+  return BL_LAUNCH(shuffle_shifts, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, d, m);
 }
 int bl_run_recursive(int* out, unsigned threads) {
   return BL_LAUNCH(recursive_kernel, (bl_dim3{1}), (bl_dim3{threads}), 0, out);

@@ -25,6 +25,9 @@ int bl_run_two_level_sum(const float* in, float* out, unsigned* ballots, unsigne
 // out: 12 results per thread (kernels.cpp, shuffle_forms), out64: one.
 int bl_run_shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64, uint64_t* out64,
                          int d, unsigned blocks, unsigned tx, unsigned ty);
+// out: 8 results per thread (kernels.cpp, shuffle_shifts).
+int bl_run_shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m, unsigned blocks,
+                          unsigned tx, unsigned ty);
 int bl_run_recursive(int* out, unsigned threads);
 int bl_run_warp_barrier_deadlock(int* out, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);

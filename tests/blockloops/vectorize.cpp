@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Kernels for blockloops_vectorize (check_vectorize.py): compiled only, never run.
+// "expect-shifted: KERNEL N" and "expect-kept: KERNEL N": how many of its in-region
+// shuffles read lane shifts (not a gather), how many values it keeps per thread.
 // "expect-vectorized: KERNEL" says the kernel's loops over threads vectorize without
 // a run-time alias check; "expect-parallel: KERNEL N" says how many of its loops over
 // threads the pass must mark llvm.loop.parallel_accesses (only loops whose accesses
@@ -60,7 +62,12 @@ void volatile_rounds(const float* in, float* out) {
 // Shuffles are exchanged inside the region after them: the lanes' values and offsets
 // stored by one loop over threads, read by the next (contiguous loads when the offsets
 // are one shift), and both loops vectorize.
+// The source lane is recognized as the lane plus a block-uniform shift (read with one
+// contiguous load and a select, no gather), and the shuffled value is read from its own
+// exchange entry (kept per thread: only the loop counter).
 // expect-exchanges: warp_down_sum 1
+// expect-shifted: warp_down_sum 1
+// expect-kept: warp_down_sum 1
 // expect-vectorized: warp_down_sum
 void warp_down_sum(const float* in, float* out) {
   float v = in[bid_x() * bdim_x() + tid_x()];
@@ -70,6 +77,7 @@ void warp_down_sum(const float* in, float* out) {
 
 // A butterfly, unrolled by hand: five shuffle sites, each exchanged in-region.
 // expect-exchanges: warp_xor_sum 5
+// expect-shifted: warp_xor_sum 5
 // expect-vectorized: warp_xor_sum
 void warp_xor_sum(const float* in, float* out) {
   float v = in[bid_x() * bdim_x() + tid_x()];
@@ -79,6 +87,25 @@ void warp_xor_sum(const float* in, float* out) {
   v += shfl_xor(v, 2);
   v += shfl_xor(v, 1);
   out[bid_x() * bdim_x() + tid_x()] = v;
+}
+
+// The HIP header's forms (hip/weft/device/builtins.h: the source clamped to the width's
+// segment) on the linear id's lane, with run-time amounts; a per-lane source is a gather.
+inline float read_lane(float v, int src, unsigned lane, int width) {
+  int segment = int(lane & ~unsigned(width - 1));
+  return shfl(v, (src < segment || src >= segment + width) ? int(lane) : src);
+}
+// expect-exchanges: warp_header_forms 4
+// expect-shifted: warp_header_forms 3
+// expect-vectorized: warp_header_forms
+void warp_header_forms(const float* in, float* out, int d, const int* lanes) {
+  unsigned lane = lane_id(), g = bid_x() * (bdim_x() * bdim_y()) + linear_tid();
+  float v = in[g];
+  v += read_lane(v, int(lane) - d, lane, 16);  // __shfl_up(v, d, 16)
+  for (int m = 4; m > 0; m /= 2) v += read_lane(v, int(lane ^ unsigned(m)), lane, 8);
+  v += read_lane(v, int(lane) + d, lane, 32);  // __shfl_down(v, d)
+  v += read_lane(v, lanes[lane], lane, 32);    // __shfl(v, lanes[lane])
+  out[g] = v;
 }
 
 // Threads that return early put the kernel in mixed mode: its shuffles go through
@@ -125,5 +152,6 @@ extern "C" int bl_ask_all() {
          __weft_cpu_kernel_is_whole_block((const void*)&plain_call) +
          __weft_cpu_kernel_is_whole_block((const void*)&warp_down_sum) +
          __weft_cpu_kernel_is_whole_block((const void*)&warp_xor_sum) +
+         __weft_cpu_kernel_is_whole_block((const void*)&warp_header_forms) +
          __weft_cpu_kernel_is_whole_block((const void*)&warp_early_return);
 }

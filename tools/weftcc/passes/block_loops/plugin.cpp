@@ -126,13 +126,15 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
               << " regions, " << std::to_string(stats.sync_points) << " barriers/warp operations, "
               << std::to_string(stats.spilled) << " values kept per thread, "
               << std::to_string(stats.parallel_loops) << " parallel thread loops, "
-              << std::to_string(stats.warp_exchanges) << " in-region warp exchanges";
+              << std::to_string(stats.warp_exchanges) << " in-region warp exchanges ("
+              << std::to_string(stats.shifted_exchanges) << " by lane shifts)";
         });
         if (verbose())
           errs() << kPassName << ": " << name << ": whole block (" << stats.regions << " regions, "
                  << stats.spilled << " values per thread, " << stats.parallel_loops
                  << " parallel thread loops, " << stats.warp_exchanges
-                 << " in-region warp exchanges)\n";
+                 << " in-region warp exchanges, " << stats.shifted_exchanges
+                 << " by lane shifts)\n";
       } else {
         ore.emit([&] {
           return OptimizationRemarkMissed(kPassName, "Fibers", k)

@@ -41,6 +41,7 @@
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/SSAUpdater.h>
@@ -84,10 +85,37 @@ struct Region {
 // Where a region's copy records the sync point each thread goes to next.
 enum class NextState { Known, PerThread, Uniform };
 
-// How a fast copy of the region after an in-region warp exchange reads its result:
-// every source lane is its own lane or one block-uniform shift up or down (__shfl_down,
-// __shfl_up, __shfl_xor with a power of two: contiguous loads), or any lane (a gather).
-enum class Exchange { None, Shift, Gather };
+// How a fast copy of the region after an in-region warp exchange reads its result. When
+// the kernel computes the source lane as its own lane plus block-uniform shifts (the
+// forms of __shfl_down/__shfl_up/__shfl_xor, at any width: SourceForm), a shifted copy
+// reads each shift with one contiguous load and selects by the kernel's own conditions,
+// recomputed (Shift; ShiftFull when the block has no partial warp, so no source can lie
+// past its last thread); otherwise the source lane is recomputed and read by a gather.
+enum class Exchange { None, Shift, ShiftFull, Gather };
+
+// One way the kernel's source-lane expression can go: its lane plus `amount` (negated for
+// a subtraction), or lane ^ amount read as + amount where that bit is clear (XorUp) and
+// - amount where it is set (XorDown); taken where every condition on `path` has the
+// given value (the selects the expression goes through).
+struct LaneShift {
+  enum Kind { Add, XorUp, XorDown } kind;
+  llvm::Value* amount;  // a kernel value: constant, argument or block-uniform
+  bool negate;
+  std::vector<std::pair<llvm::Value*, bool>> path;
+};
+
+// A shuffle's source lane, recognized in the kernel's code: every value it can take is
+// the thread's lane plus one of `shifts`, its lane, or a lane past the warp (its own
+// value). `lane` is one of the kernel's lane values, (threadIdx.x or the linear id) & 31;
+// threadIdx.x's is the warp lane only when the block is 1-D or its rows are whole warps,
+// and lane ^ m is a shift only for m a power of two: both checked per block.
+struct SourceForm {
+  bool matched = false;
+  llvm::Value* lane = nullptr;
+  bool lane_is_x = false;
+  std::vector<LaneShift> shifts;
+  std::vector<llvm::Value*> xor_masks;
+};
 
 // One copy of a region inside one loop over threads.
 struct RegionCopy {
@@ -100,7 +128,10 @@ struct RegionCopy {
   bool slow = false;                       // the predicated copy of mixed mode
   Exchange exchange = Exchange::None;
   bool stores_exchange = false;  // some exit leads to an in-region shuffle
-  Value* buffers[2][2] = {};     // [64-bit][read]: exchange buffers, chosen in the preheader
+  // Kernel values whose bits the region after a shuffle already has: the shuffled value
+  // is its own exchange entry (read at the region's head), not a per-thread slot as well.
+  std::vector<std::pair<Instruction*, Value*>> own_aliases;
+  Value* buffers[2][2] = {};  // [64-bit][read]: exchange buffers, chosen in the preheader
 };
 
 class Rewriter {
@@ -127,8 +158,17 @@ class Rewriter {
     return fast_exchange_ && state != 0 && syncs_[state - 1].marker == Marker::WarpRead;
   }
   Value* exchange_buffer(RegionCopy& copy, bool wide, bool read);
-  std::pair<Value*, Value*> exchange_entry(RegionCopy& copy, IRBuilder<>& b, const SyncPoint& s);
+  Value* exchange_entry(IRBuilder<>& b, const SyncPoint& s);
   Value* load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s);
+  void match_sources();
+  int lane_kind(Value* v);
+  bool is_uniform_operand(Value* v) const;
+  bool match_source(Value* v, std::vector<std::pair<Value*, bool>>& path, SourceForm& form,
+                    int depth);
+  Value* clone_expr(Value* v, RegionCopy& copy, IRBuilder<>& b, int depth = 0);
+  BasicBlock* emit_exchange_choice(const Region& r, const SourceForm& form, BasicBlock* at,
+                                   BasicBlock* done);
+  void alias_own_values(DominatorTree& dt);
   void spill_cross_region_values();
   void annotate_parallel_loops();
   bool order_free(const Instruction& i);
@@ -174,17 +214,13 @@ class Rewriter {
   // region before a shuffle stores each thread's value and source lane, the region
   // after it reads the source's value itself; no pass over the block in between.
   bool fast_exchange_ = false;
-  std::vector<bool> wide_;   // by sync index: a 64-bit value (else 32-bit)
-  Value* xdelta_ = nullptr;  // i32 per thread: source index minus own index
-  Value* xbuf_[2][2] = {};   // [64-bit][parity]: value buffers, padded both sides
-  Value* parity_ = nullptr;  // i32: the buffer the next exchange writes
-  // What the loops storing exchange entries accumulate over the offsets (in the latch, so
-  // LLVM keeps them in registers as reductions): the largest and smallest positive offset,
-  // the smallest and largest negative one. Their accesses stay out of the loops' parallel
-  // access group (a loop they stay in memory in must not vectorize).
-  Value* shift_acc_[4] = {};
+  std::vector<bool> wide_;                // by sync index: a 64-bit value (else 32-bit)
+  std::vector<SourceForm> forms_;         // by sync index: the shuffle's source lane, recognized
+  Value* xbuf_[2][2] = {};                // [64-bit][parity]: value buffers, padded both sides
+  Value* parity_ = nullptr;               // i32: the buffer the next exchange writes
   DenseSet<const Instruction*> ordered_;  // accesses annotate_parallel_loops leaves alone
   unsigned in_region_exchanges_ = 0;
+  unsigned shifted_exchanges_ = 0;  // of which the source lane is recognized as shifts
   Instruction* alloca_point_ = nullptr;
   DenseMap<AllocaInst*, Value*> private_;  // kernel local -> per-thread array
   std::vector<std::unique_ptr<RegionCopy>> copies_;
@@ -314,11 +350,8 @@ void Rewriter::emit_entry() {
     xres_ = per_thread(i64_, "sync.result");
   }
   if (any_width[0] || any_width[1]) {
-    xdelta_ = per_thread(i32_, "xchg.delta");
     parity_ = b.CreateAlloca(i32_, nullptr, "xchg.parity");
     b.CreateStore(b.getInt32(0), parity_);
-    const char* names[4] = {"xchg.up.max", "xchg.up.min", "xchg.down.min", "xchg.down.max"};
-    for (int k = 0; k < 4; ++k) shift_acc_[k] = b.CreateAlloca(i32_, nullptr, names[k]);
     for (int wide = 0; wide < 2; ++wide) {
       if (!any_width[wide]) continue;
       Type* t = wide ? i64_ : i32_;
@@ -404,6 +437,10 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     const SyncPoint& s = syncs_[r.state - 1];
     Type* t = s.call->getType();
     if (in_region_exchange(r.state)) {
+      // In a block of its own: the values it reads from slots are loaded in the head.
+      auto* read = BasicBlock::Create(ctx_, "xchg.read", whole_, latch);
+      head.CreateBr(read);
+      head.SetInsertPoint(read);
       Value* v = load_exchange(copy, head, s);
       map[s.call] = v;
       if (auto* vi = dyn_cast<Instruction>(v)) original_of_[vi] = s.call;
@@ -424,7 +461,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     if (orig) original_of_[ni] = orig;
   };
   std::vector<std::pair<BasicBlock*, const SyncPoint*>> exits;  // into the latch
-  DenseMap<BasicBlock*, std::pair<Value*, Value*>> exchanges;   // exit -> value, offset
+  DenseMap<BasicBlock*, Value*> exchanges;                      // exit -> value
   for (BasicBlock* orig : r.blocks) {
     auto* nb = cast<BasicBlock>(map[orig]);
     auto sync_it = sync_of_block_.find(orig);
@@ -441,7 +478,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
             case Marker::WarpRead:
               if (in_region_exchange(sync->state)) {
                 Instruction* last = nb->empty() ? nullptr : &nb->back();
-                exchanges[nb] = exchange_entry(copy, b, *sync);
+                exchanges[nb] = exchange_entry(b, *sync);
                 // What it added reads kernel values (the value, the source lane): remapped below.
                 for (auto it = last ? std::next(last->getIterator()) : nb->begin(); it != nb->end();
                      ++it)
@@ -492,9 +529,9 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     // The exits toward in-region shuffles store each thread's entry in the latch, on every
     // path (what other exits store is never read): one unconditional store per buffer,
     // which the vectorizer keeps contiguous (stores in the exit blocks would be merged
-    // with the region's own stores on other paths into a scatter).
+    // with the region's own stores on other paths into a scatter). Where each thread reads
+    // from is the region after's business: it recomputes the source lane.
     IRBuilder<> lb(latch, latch->getFirstInsertionPt());
-    PHINode* delta = lb.CreatePHI(i32_, unsigned(exits.size()), "xchg.delta.out");
     PHINode* value[2] = {};
     for (auto& [exit, sync] : exits) {
       auto it = exchanges.find(exit);
@@ -505,11 +542,10 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     for (auto& [exit, sync] : exits) {
       auto it = exchanges.find(exit);
       bool is_exchange = it != exchanges.end();
-      delta->addIncoming(is_exchange ? it->second.second : lb.getInt32(0), exit);
       for (int wide = 0; wide < 2; ++wide) {
         if (!value[wide]) continue;
         bool mine = is_exchange && wide_[sync->state - 1] == bool(wide);
-        value[wide]->addIncoming(mine ? it->second.first : PoisonValue::get(value[wide]->getType()),
+        value[wide]->addIncoming(mine ? it->second : PoisonValue::get(value[wide]->getType()),
                                  exit);
       }
     }
@@ -519,24 +555,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       lb.CreateStore(value[wide], slot(exchange_buffer(copy, wide, false), value[wide]->getType(),
                                        copy.linear, lb));
     }
-    record(delta, nullptr);
-    lb.CreateStore(delta, slot(xdelta_, i32_, copy.linear, lb));
-    // The offsets' extremes, for the region after the shuffle to pick its copy: the
-    // largest, the smallest, and (offsets being in [-31, 31]) the smallest positive one as
-    // umin(offset - 1) + 1 and the largest negative one as ~umin(~offset), no selects.
     copy.stores_exchange = true;
-    IRBuilder<> pb(copy.preheader->getTerminator());
-    const int32_t identity[4] = {0, -1, 0, -1};
-    for (int k = 0; k < 4; ++k)
-      ordered_.insert(pb.CreateStore(pb.getInt32(identity[k]), shift_acc_[k]));
-    Value* term[4] = {delta, lb.CreateSub(delta, lb.getInt32(1)), delta, lb.CreateNot(delta)};
-    const Intrinsic::ID op[4] = {Intrinsic::smax, Intrinsic::umin, Intrinsic::smin,
-                                 Intrinsic::umin};
-    for (int k = 0; k < 4; ++k) {
-      auto* old = lb.CreateLoad(i32_, shift_acc_[k]);
-      ordered_.insert(old);
-      ordered_.insert(lb.CreateStore(lb.CreateBinaryIntrinsic(op[k], old, term[k]), shift_acc_[k]));
-    }
   }
   for (Instruction* ni : copy.instructions) {
     RemapInstruction(ni, map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
@@ -565,49 +584,203 @@ Value* Rewriter::exchange_buffer(RegionCopy& copy, bool wide, bool read) {
   return buffer;
 }
 
-// Before a warp_read: the thread's value, and where its result comes from as an offset
-// from its own index in the block (0: its own value, as when the source lane is outside
-// the warp or past the block's last thread, a partial warp). The latch stores them.
-std::pair<Value*, Value*> Rewriter::exchange_entry(RegionCopy& copy, IRBuilder<>& b,
-                                                   const SyncPoint& s) {
-  bool wide = wide_[s.state - 1];
+// Before a warp_read: the thread's value (the latch stores it in the exchange buffer).
+Value* Rewriter::exchange_entry(IRBuilder<>& b, const SyncPoint& s) {
   Value* value = s.call->getArgOperand(0);
-  if (!wide) {
+  if (!wide_[s.state - 1]) {
     if (auto* z = dyn_cast<ZExtInst>(value)) value = b.CreateZExt(z->getOperand(0), i32_);
     else value = b.CreateTrunc(value, i32_);  // a constant
   }
-  Value* lin = copy.linear;
-  Value* src = s.call->getArgOperand(1);
-  Value* lane = b.CreateAnd(lin, b.getInt32(31), "xchg.lane");
-  Value* from = b.CreateAdd(b.CreateAnd(lin, b.getInt32(~31u)), src, "xchg.from");
-  Value* valid = b.CreateAnd(b.CreateICmpULT(src, b.getInt32(32)), b.CreateICmpULT(from, threads_));
-  Value* delta = b.CreateSelect(valid, b.CreateSub(src, lane), b.getInt32(0), "xchg.delta");
-  return {value, delta};
+  return value;
 }
 
-// After a warp_read: the source lane's value (as the i64 the marker returns).
+// A copy of the kernel's expression `v` at `b`, for the region after a shuffle to
+// recompute the source lane: arithmetic on thread ids is cloned; block-uniform values,
+// constants, arguments, markers and anything else stay kernel values, which the copy's
+// remapping and spill_cross_region_values resolve (a block-uniform value is read from its
+// slot as of the shuffle: it was computed before it, and nothing ran in between).
+Value* Rewriter::clone_expr(Value* v, RegionCopy& copy, IRBuilder<>& b, int depth) {
+  auto* i = dyn_cast<Instruction>(v);
+  if (!i || i->getFunction() != &kernel_ || marker_of(i) != Marker::None ||
+      uniform_values_.count(i) || depth > 12)
+    return v;
+  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<CmpInst>(i) && !isa<SelectInst>(i))
+    return v;
+  Instruction* ni = i->clone();
+  for (Use& u : ni->operands()) u.set(clone_expr(u.get(), copy, b, depth + 1));
+  b.Insert(ni);
+  return ni;
+}
+
+// 1 for (linear id) & 31, 2 for threadIdx.x & 31: the lane values a kernel computes.
+int Rewriter::lane_kind(Value* v) {
+  using namespace PatternMatch;
+  auto marker = [](Value* x, Marker m, uint64_t d) {
+    auto* call = dyn_cast<CallInst>(x);
+    if (!call || marker_of(call) != m) return false;
+    auto* c = dyn_cast<ConstantInt>(call->getArgOperand(0));
+    return c && c->getZExtValue() == d;
+  };
+  Value *x, *a, *b;
+  if (!match(v, m_And(m_Value(x), m_SpecificInt(31)))) return 0;
+  if (marker(x, Marker::ThreadIdx, 0)) return 2;
+  // x + blockDim.x * (y + blockDim.y * z), in any operand order
+  auto product = [&](Value* p, uint64_t d, Value*& rest) {
+    Value *l, *r;
+    if (!match(p, m_Mul(m_Value(l), m_Value(r)))) return false;
+    if (marker(l, Marker::BlockDim, d)) rest = r;
+    else if (marker(r, Marker::BlockDim, d)) rest = l;
+    else return false;
+    return true;
+  };
+  auto sum = [&](Value* p, uint64_t d, Value*& rest) {
+    Value *l, *r;
+    if (!match(p, m_Add(m_Value(l), m_Value(r)))) return false;
+    if (marker(l, Marker::ThreadIdx, d)) rest = r;
+    else if (marker(r, Marker::ThreadIdx, d)) rest = l;
+    else return false;
+    return true;
+  };
+  Value* z = nullptr;
+  if (sum(x, 0, a) && product(a, 0, b) && sum(b, 1, a) && product(a, 1, z) &&
+      marker(z, Marker::ThreadIdx, 2))
+    return 1;
+  return 0;
+}
+
+bool Rewriter::is_uniform_operand(Value* v) const {
+  if (isa<Constant>(v) || isa<Argument>(v)) return true;
+  auto* i = dyn_cast<Instruction>(v);
+  return i && i->getFunction() == &kernel_ && uniform_values_.count(i);
+}
+
+// Whether the source lane `v` is, on every path through its selects, the thread's lane
+// plus a block-uniform amount, its lane, or a constant lane past the warp.
+bool Rewriter::match_source(Value* v, std::vector<std::pair<Value*, bool>>& path, SourceForm& form,
+                            int depth) {
+  using namespace PatternMatch;
+  if (depth > 8 || form.shifts.size() > 4 || !v->getType()->isIntegerTy(32)) return false;
+  auto lane = [&](Value* l) {
+    int kind = lane_kind(l);
+    if (!kind) return false;
+    if (!form.lane) form.lane = l;
+    form.lane_is_x |= kind == 2;
+    return true;
+  };
+  if (lane(v)) return true;
+  if (auto* c = dyn_cast<ConstantInt>(v)) return c->getValue().uge(32);
+  Value *c, *a, *b;
+  if (match(v, m_Select(m_Value(c), m_Value(a), m_Value(b)))) {
+    path.push_back({c, true});
+    bool ok = match_source(a, path, form, depth + 1);
+    path.back().second = false;
+    ok = ok && match_source(b, path, form, depth + 1);
+    path.pop_back();
+    return ok;
+  }
+  if (match(v, m_Add(m_Value(a), m_Value(b)))) {
+    if (!(lane(a) && is_uniform_operand(b))) std::swap(a, b);
+    if (!(lane(a) && is_uniform_operand(b))) return false;
+    form.shifts.push_back({LaneShift::Add, b, false, path});
+    return true;
+  }
+  if (match(v, m_Sub(m_Value(a), m_Value(b)))) {
+    if (!(lane(a) && is_uniform_operand(b))) return false;
+    form.shifts.push_back({LaneShift::Add, b, true, path});
+    return true;
+  }
+  if (match(v, m_Xor(m_Value(a), m_Value(b)))) {
+    if (!(lane(a) && is_uniform_operand(b))) std::swap(a, b);
+    if (!(lane(a) && is_uniform_operand(b))) return false;
+    form.shifts.push_back({LaneShift::XorUp, b, false, path});
+    form.shifts.push_back({LaneShift::XorDown, b, false, path});
+    form.xor_masks.push_back(b);
+    return true;
+  }
+  return false;
+}
+
+void Rewriter::match_sources() {
+  forms_.resize(syncs_.size());
+  for (const SyncPoint& s : syncs_) {
+    if (s.marker != Marker::WarpRead) continue;
+    SourceForm form;
+    std::vector<std::pair<Value*, bool>> path;
+    if (match_source(s.call->getArgOperand(1), path, form, 0) && form.lane) {
+      form.matched = true;
+      forms_[s.state - 1] = std::move(form);
+    }
+  }
+}
+
+// After a warp_read: the source lane's value (as the i64 the marker returns). `head` is a
+// block of its own after the loop's head (where values kept across the shuffle are read).
 Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s) {
   bool wide = wide_[s.state - 1];
   Type* t = wide ? i64_ : i32_;
   Value* lin = copy.linear;
   Value* buffer = exchange_buffer(copy, wide, true);
-  Value* delta = head.CreateLoad(i32_, slot(xdelta_, i32_, lin, head), "xchg.delta");
-  Value* v;
-  if (copy.exchange == Exchange::Shift) {
-    IRBuilder<> pre(copy.preheader->getTerminator());
-    Value* up = pre.CreateLoad(i32_, shift_acc_[0], "xchg.shift.up");
-    Value* down = pre.CreateLoad(i32_, shift_acc_[2], "xchg.shift.down");
-    Value* from_up = pre.CreateInBoundsGEP(t, buffer, up, "xchg.up");
-    Value* from_down = pre.CreateInBoundsGEP(t, buffer, down, "xchg.down");
-    Value* own = head.CreateLoad(t, slot(buffer, t, lin, head));
-    Value* above = head.CreateLoad(t, slot(from_up, t, lin, head));
-    Value* below = head.CreateLoad(t, slot(from_down, t, lin, head));
-    v = head.CreateSelect(
-        head.CreateICmpSGT(delta, head.getInt32(0)), above,
-        head.CreateSelect(head.CreateICmpSLT(delta, head.getInt32(0)), below, own));
+  BasicBlock* at = head.GetInsertBlock();
+  Instruction* last = at->empty() ? nullptr : &at->back();
+  Value* own = head.CreateLoad(t, slot(buffer, t, lin, head), "xchg.own");
+  Value* v = own;
+  if (copy.exchange == Exchange::Gather) {
+    Value* src = clone_expr(s.call->getArgOperand(1), copy, head);
+    Value* from = head.CreateAdd(head.CreateAnd(lin, head.getInt32(~31u)), src, "xchg.from");
+    Value* valid = head.CreateAnd(head.CreateICmpULT(src, head.getInt32(32)),
+                                  head.CreateICmpULT(from, threads_));
+    Value* index = head.CreateSelect(valid, from, lin, "xchg.index");
+    v = head.CreateLoad(t, slot(buffer, t, index, head), "xchg.gathered");
   } else {
-    v = head.CreateLoad(t, slot(buffer, t, head.CreateNSWAdd(lin, delta), head));
+    // Each shift's lanes read it where the kernel's conditions say it is taken and the
+    // source is in the warp (and the block); every other lane keeps its own value.
+    const SourceForm& form = forms_[s.state - 1];
+    Value* lane = clone_expr(form.lane, copy, head);
+    for (const LaneShift& shift : form.shifts) {
+      Value* amount = clone_expr(shift.amount, copy, head);
+      Value* k = shift.negate || shift.kind == LaneShift::XorDown ? head.CreateNeg(amount) : amount;
+      Value* take = head.CreateICmpULT(head.CreateAdd(lane, k), head.getInt32(32));
+      if (shift.kind != LaneShift::Add) {
+        Value* clear = head.CreateICmpEQ(head.CreateAnd(lane, amount), head.getInt32(0));
+        take = head.CreateAnd(take, shift.kind == LaneShift::XorUp ? clear : head.CreateNot(clear));
+      }
+      for (auto& [cond, want] : shift.path) {
+        Value* c = clone_expr(cond, copy, head);
+        take = head.CreateAnd(take, want ? c : head.CreateNot(c));
+      }
+      if (copy.exchange == Exchange::Shift)
+        take = head.CreateAnd(take, head.CreateICmpULT(head.CreateAdd(lin, k), threads_));
+      // Within the buffer's padding whatever the amount (a lane that takes it has |k| < 32).
+      Value* clamped = head.CreateBinaryIntrinsic(
+          Intrinsic::smin,
+          head.CreateBinaryIntrinsic(Intrinsic::smax, k, head.getInt32(-int32_t(kExchangePad))),
+          head.getInt32(kExchangePad));
+      Value* shifted = head.CreateLoad(t, slot(buffer, t, head.CreateNSWAdd(lin, clamped), head),
+                                       "xchg.shifted");
+      v = head.CreateSelect(take, shifted, v, "xchg.take");
+    }
   }
+  // The shuffled value's own bits are this thread's entry: the region reads the value (and
+  // what it was cast from) from there instead of a per-thread slot of its own.
+  Value* x = s.call->getArgOperand(0);
+  Value* bits = own;
+  if (!wide) {
+    auto* z = dyn_cast<ZExtInst>(x);
+    x = z ? z->getOperand(0) : nullptr;
+    if (x && x->getType() != i32_) bits = head.CreateTrunc(own, x->getType());
+  }
+  for (int depth = 0; x && depth < 2; ++depth) {
+    auto* xi = dyn_cast<Instruction>(x);
+    if (!xi || xi->getFunction() != &kernel_) break;
+    copy.own_aliases.push_back({xi, bits});
+    auto* cast = dyn_cast<BitCastInst>(xi);
+    if (!cast) break;
+    x = cast->getOperand(0);
+    bits = head.CreateBitCast(bits, x->getType());
+  }
+  // What it added reads kernel values (the source lane's operands): remapped with the region.
+  for (auto it = last ? std::next(last->getIterator()) : at->begin(); it != at->end(); ++it)
+    copy.instructions.push_back(&*it);
   return wide ? v : head.CreateZExt(v, i64_, "xchg.result");
 }
 
@@ -703,6 +876,59 @@ BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Va
   return pre;
 }
 
+// The uniform choice between the copies of the region after a recognized shuffle: shifts
+// when the lane the kernel computed is the warp lane (1-D blocks, or rows of whole warps,
+// for threadIdx.x's) and every xor mask is a power of two; without the partial-block check
+// when the block is whole warps. The masks are kernel values (block-uniform, read from
+// their slots): the check is a copy of its own for spill_cross_region_values.
+BasicBlock* Rewriter::emit_exchange_choice(const Region& r, const SourceForm& form,
+                                           BasicBlock* gather, BasicBlock* done) {
+  auto* pre = BasicBlock::Create(ctx_, "xchg.check.pre", whole_, done);
+  auto* check = BasicBlock::Create(ctx_, "xchg.check", whole_, done);
+  auto* whole_warps = BasicBlock::Create(ctx_, "xchg.check.full", whole_, done);
+  BranchInst::Create(check, pre);
+  auto copy = std::make_unique<RegionCopy>();
+  copy->region = &r;
+  copy->preheader = pre;
+  copy->head = pre;
+  for (Argument& a : kernel_.args()) copy->map[&a] = whole_->getArg(a.getArgNo());
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m == Marker::BlockDim) {
+      auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
+      copy->map[&i] = d < 3 ? dim_[d] : ConstantInt::get(i32_, 1);
+    } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
+      auto* c = m == Marker::DynamicShared
+                  ? nullptr
+                  : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+      auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
+      if (it != uniform_.end() && (c || m == Marker::DynamicShared)) copy->map[&i] = it->second;
+    }
+  }
+  IRBuilder<> b(check);
+  Value* ok = b.getTrue();
+  if (form.lane_is_x)
+    ok = b.CreateOr(b.CreateICmpEQ(b.CreateMul(dim_[1], dim_[2]), b.getInt32(1)),
+                    b.CreateICmpEQ(b.CreateAnd(dim_[0], b.getInt32(31)), b.getInt32(0)));
+  for (Value* mask : form.xor_masks) {
+    Value* m = clone_expr(mask, *copy, b);
+    ok = b.CreateAnd(ok,
+                     b.CreateICmpEQ(b.CreateAnd(m, b.CreateSub(m, b.getInt32(1))), b.getInt32(0)));
+  }
+  b.CreateCondBr(ok, whole_warps, gather);
+  for (Instruction& i : *check) {
+    copy->instructions.push_back(&i);
+    RemapInstruction(&i, copy->map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+    hoist_thread_locals(&i);
+  }
+  IRBuilder<> fb(whole_warps);
+  Value* full = fb.CreateICmpEQ(fb.CreateAnd(threads_, fb.getInt32(31)), fb.getInt32(0));
+  fb.CreateCondBr(full, emit_fast_loop(r, done, Exchange::ShiftFull),
+                  emit_fast_loop(r, done, Exchange::Shift));
+  copies_.push_back(std::move(copy));
+  return pre;
+}
+
 void Rewriter::emit_dispatch() {
   IRBuilder<> b(dispatch_);
   current_ = b.CreatePHI(i32_, 4, "block.state");
@@ -720,21 +946,18 @@ void Rewriter::emit_dispatch() {
     Constant* null = ConstantPointerNull::get(cast<PointerType>(ptr_));
     emit_prelude(cb, r.state, null, cb.getInt32(0), cb.getInt32(0), threads_);
     if (in_region_exchange(r.state)) {
-      // The buffers swap; a run-time look at the lanes' offsets picks the copy that reads
-      // with contiguous loads when they are one shift up or down (or none).
+      // The buffers swap; the copy that reads the shifts runs when the block's shape (and
+      // the xor masks) make them warp shifts, the gather copy otherwise.
       cb.CreateStore(cb.CreateXor(cb.CreateLoad(i32_, parity_), cb.getInt32(1)), parity_);
-      // One shift up and/or down: every positive offset is the largest, every negative one
-      // the smallest (or there is none).
-      Value* acc[4];
-      for (int k = 0; k < 4; ++k) acc[k] = cb.CreateLoad(i32_, shift_acc_[k]);
-      Value* zero = cb.getInt32(0);
-      Value* up_min = cb.CreateAdd(acc[1], cb.getInt32(1));
-      Value* down_max = cb.CreateNot(acc[3]);
-      Value* ups = cb.CreateOr(cb.CreateICmpEQ(acc[0], zero), cb.CreateICmpEQ(up_min, acc[0]));
-      Value* downs = cb.CreateOr(cb.CreateICmpEQ(acc[2], zero), cb.CreateICmpEQ(down_max, acc[2]));
-      BasicBlock* by_shift = emit_fast_loop(r, done, Exchange::Shift);
+      const SourceForm& form = forms_[r.state - 1];
       BasicBlock* gather = emit_fast_loop(r, done, Exchange::Gather);
-      cb.CreateCondBr(cb.CreateAnd(ups, downs, "xchg.is.shift"), by_shift, gather);
+      if (form.matched) {
+        BasicBlock* choice = emit_exchange_choice(r, form, gather, done);
+        cb.CreateBr(choice);
+        ++shifted_exchanges_;
+      } else {
+        cb.CreateBr(gather);
+      }
       ++in_region_exchanges_;
     } else {
       cb.CreateBr(emit_fast_loop(r, done));
@@ -831,6 +1054,29 @@ void Rewriter::hoist_thread_locals(Instruction* ni) {
   }
 }
 
+// Uses of a shuffled value (and what it was cast from) in the region after the shuffle,
+// up to the region's own definition of it, read the thread's exchange entry.
+void Rewriter::alias_own_values(DominatorTree& dt) {
+  for (auto& copy : copies_) {
+    for (auto& [x, alias] : copy->own_aliases) {
+      Instruction* def = nullptr;
+      if (auto it = copy->map.find(x); it != copy->map.end())
+        def = dyn_cast<Instruction>(&*it->second);
+      SmallVector<Use*, 8> uses;
+      for (Instruction* ni : copy->instructions)
+        for (Use& u : ni->operands())
+          if (u.get() == x || (def && u.get() == def && !dt.dominates(def, u))) uses.push_back(&u);
+      if (uses.empty()) continue;
+      auto* at = cast<Instruction>(alias)->getParent();
+      SSAUpdater ssa;
+      ssa.Initialize(x->getType(), x->getName());
+      ssa.AddAvailableValue(at, alias);
+      if (def && def->getParent() != at) ssa.AddAvailableValue(def->getParent(), def);
+      for (Use* u : uses) ssa.RewriteUse(*u);
+    }
+  }
+}
+
 // A value computed only from thread ids, block-uniform markers, arguments and
 // constants (an index, an address) is cheaper to compute again in each region
 // than to keep per thread.
@@ -874,6 +1120,7 @@ Value* Rewriter::recompute(Value* v, RegionCopy& copy, Instruction* before) {
 
 void Rewriter::spill_cross_region_values() {
   DominatorTree dt(*whole_);
+  alias_own_values(dt);
   SetVector<Instruction*> spilled;
   for (auto& copy : copies_) {
     for (Instruction* ni : copy->instructions) {
@@ -1107,6 +1354,13 @@ std::string Rewriter::build() {
   whole_ = Function::Create(kernel_.getFunctionType(), kernel_.getLinkage(),
                             kernel_.getAddressSpace(), kernel_.getName() + ".whole.block", &m_);
   whole_->copyAttributesFrom(&kernel_);
+  // On AVX-512 targets the thread loops use 512-bit vectors: LLVM prefers 256 bits there
+  // unless told otherwise, and the loops over a block's threads are long and regular (a
+  // 32-lane warp is two registers). Measured on the quiet H200 host's Xeon with the whole
+  // bench object built -mprefer-vector-width=512 (bench/RESULTS.md, session 10).
+  if (kernel_.getFnAttribute("target-features").getValueAsString().contains("+avx512f") &&
+      !kernel_.hasFnAttribute("prefer-vector-width"))
+    whole_->addFnAttr("prefer-vector-width", "512");
   whole_->setComdat(kernel_.getComdat());
   for (Argument& a : kernel_.args()) whole_->getArg(a.getArgNo())->setName(a.getName());
   entry_ = BasicBlock::Create(ctx_, "entry", whole_);
@@ -1135,6 +1389,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   // Mixed mode runs a warp's exchange for some lanes at a time (__weft_bl_prepare), with
   // per-thread states; without it every thread is at the same shuffle when it is exchanged.
   fast_exchange_ = !mixed_mode_;
+  if (fast_exchange_) match_sources();
   for (const SyncPoint& s : syncs_) {
     bool narrow = false;
     if (s.marker == Marker::WarpRead) {
@@ -1155,6 +1410,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.spilled = spilled_;
   stats.parallel_loops = parallel_loops_;
   stats.warp_exchanges = in_region_exchanges_;
+  stats.shifted_exchanges = shifted_exchanges_;
   return {};
 }
 
