@@ -7,7 +7,10 @@
 // hipModuleLaunchKernel in the "compiled" column: time ratios weft/OpenMP. BL_OBJ=path
 // loads another build of that object instead (an older pass: same run, side by side).
 //
-//   [BL_OBJ=object.so] build/bench/cpu_engine/bench_cpu_kernels [runs=21]
+// BL_SKIP_FIBERS=1 runs each fiber kernel once, untimed (its result is still checked), and
+// leaves out the rows after the launch latencies: the compiled/OpenMP rows in seconds.
+//
+//   [BL_OBJ=object.so] [BL_SKIP_FIBERS=1] build/bench/cpu_engine/bench_cpu_kernels [runs=21]
 #include <hip/hip_runtime.h>
 
 #include "../support/cpu_agent.hpp"
@@ -44,6 +47,21 @@ double median_ms(int runs, const std::function<void()>& body) {
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
+}
+
+bool skip_fibers() {
+  static const bool skip = [] {
+    const char* v = std::getenv("BL_SKIP_FIBERS");
+    return v && *v && *v != '0';
+  }();
+  return skip;
+}
+
+// The fiber column: once, untimed (-1), under BL_SKIP_FIBERS.
+double fibers_ms(int runs, const std::function<void()>& body) {
+  if (!skip_fibers()) return median_ms(runs, body);
+  body();
+  return -1;
 }
 
 // ---- kernels (weft) ----
@@ -116,15 +134,18 @@ struct Row {
 void print_row(const Row& r) {
   double scale = 1e-9 / 1e-3;
   double best = r.compiled_ms > 0 ? r.compiled_ms : r.weft_ms;
-  char compiled[32] = "-", ratio[32] = "-";
+  char compiled[32] = "-", ratio[32] = "-", fibers[32] = "-", fibers_ratio[32] = "-";
+  if (r.weft_ms > 0) {
+    std::snprintf(fibers, sizeof fibers, "%9.3f", r.weft_ms);
+    std::snprintf(fibers_ratio, sizeof fibers_ratio, "%7.2fx", r.weft_ms / r.omp_ms);
+  }
   if (r.compiled_ms > 0) {
     std::snprintf(compiled, sizeof compiled, "%9.3f", r.compiled_ms);
     std::snprintf(ratio, sizeof ratio, "%6.2fx", r.compiled_ms / r.omp_ms);
   }
-  std::printf("| %-34s | %9.3f | %9s | %9.3f | %8.2f %-7s | %8.2f %-7s | %7.2fx | %7s | %s |\n",
-              r.name.c_str(), r.weft_ms, compiled, r.omp_ms, r.work / best * scale, r.unit,
-              r.work / r.omp_ms * scale, r.unit, r.weft_ms / r.omp_ms, ratio,
-              r.ok ? "ok" : "WRONG");
+  std::printf("| %-34s | %9s | %9s | %9.3f | %8.2f %-7s | %8.2f %-7s | %8s | %7s | %s |\n",
+              r.name.c_str(), fibers, compiled, r.omp_ms, r.work / best * scale, r.unit,
+              r.work / r.omp_ms * scale, r.unit, fibers_ratio, ratio, r.ok ? "ok" : "WRONG");
 }
 
 // The block_loops code object (bench/cpu_engine/block_loops), when it was built.
@@ -250,7 +271,7 @@ int main(int argc, char** argv) {
   CHECK(hipMemcpy(b, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
 
   {  // vectorAdd
-    double w = median_ms(runs, [&] {
+    double w = fibers_ms(runs, [&] {
       hipLaunchKernelGGL(vector_add, dim3(blocks), dim3(threads), 0, 0, a, b, c, n);
       CHECK(hipDeviceSynchronize());
     });
@@ -269,7 +290,7 @@ int main(int argc, char** argv) {
   }
   {  // saxpy (y updated in place: reset before each run is part of neither timing)
     CHECK(hipMemcpy(c, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
-    double w = median_ms(runs, [&] {
+    double w = fibers_ms(runs, [&] {
       hipLaunchKernelGGL(saxpy, dim3(blocks), dim3(threads), 0, 0, 1.0001f, a, c, n);
       CHECK(hipDeviceSynchronize());
     });
@@ -296,7 +317,7 @@ int main(int argc, char** argv) {
     print_row({"saxpy 2^24", w, o, cw, 12.0 * n, "GB/s", ok});
   }
   {  // block sum
-    double w = median_ms(runs, [&] {
+    double w = fibers_ms(runs, [&] {
       hipLaunchKernelGGL(block_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
       CHECK(hipDeviceSynchronize());
     });
@@ -325,7 +346,7 @@ int main(int argc, char** argv) {
     print_row({"block sum __shared__+__syncthreads", w, o, cw, 4.0 * n, "GB/s", ok});
   }
   {  // warp sum
-    double w = median_ms(runs, [&] {
+    double w = fibers_ms(runs, [&] {
       hipLaunchKernelGGL(warp_sum, dim3(blocks), dim3(threads), 0, 0, a, partial);
       CHECK(hipDeviceSynchronize());
     });
@@ -367,7 +388,7 @@ int main(int argc, char** argv) {
     CHECK(hipMemcpy(dA, A.data(), m * m * sizeof(float), hipMemcpyHostToDevice));
     CHECK(hipMemcpy(dB, B.data(), m * m * sizeof(float), hipMemcpyHostToDevice));
     int sruns = std::max(3, runs / 3);
-    double w = median_ms(sruns, [&] {
+    double w = fibers_ms(sruns, [&] {
       hipLaunchKernelGGL(sgemm, dim3(m / kTile, m / kTile), dim3(kTile, kTile), 0, 0, dA, dB, dC,
                          m);
       CHECK(hipDeviceSynchronize());
@@ -437,6 +458,14 @@ int main(int argc, char** argv) {
                   "compiled empty kernel (module) launch + sync", ct[reps / 2], o[reps / 2],
                   ct[reps / 2] / o[reps / 2]);
     }
+  }
+  if (skip_fibers()) {
+    CHECK(hipFree(a));
+    CHECK(hipFree(b));
+    CHECK(hipFree(c));
+    CHECK(hipFree(partial));
+    if (compiled.module) CHECK(hipModuleUnload(compiled.module));
+    return 0;
   }
   {
     const int reps = 20000;

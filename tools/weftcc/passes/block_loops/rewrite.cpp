@@ -90,8 +90,9 @@ enum class NextState { Known, PerThread, Uniform };
 // forms of __shfl_down/__shfl_up/__shfl_xor, at any width: SourceForm), a shifted copy
 // reads each shift with one contiguous load and selects by the kernel's own conditions,
 // recomputed (Shift; ShiftFull when the block has no partial warp, so no source can lie
-// past its last thread); otherwise the source lane is recomputed and read by a gather.
-enum class Exchange { None, Shift, ShiftFull, Gather };
+// past its last thread; ShiftWarps when its rows are whole warps, run warp by warp);
+// otherwise the source lane is recomputed and read by a gather.
+enum class Exchange { None, Shift, ShiftFull, ShiftWarps, Gather };
 
 // One way the kernel's source-lane expression can go: its lane plus `amount` (negated for
 // a subtraction), or lane ^ amount read as + amount where that bit is clear (XorUp) and
@@ -127,6 +128,7 @@ struct RegionCopy {
   BasicBlock* head = nullptr;              // per thread, before the region's code
   bool slow = false;                       // the predicated copy of mixed mode
   Exchange exchange = Exchange::None;
+  Value* dim_x = nullptr;        // blockDim.x as this copy reads it
   bool stores_exchange = false;  // some exit leads to an in-region shuffle
   // Kernel values whose bits the region after a shuffle already has: the shuffled value
   // is its own exchange entry (read at the region's head), not a per-thread slot as well.
@@ -422,7 +424,9 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       if (m == Marker::ThreadIdx || m == Marker::BlockDim) {
         auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
         map[&i] = d < 3
-                    ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d]) : dim_[d])
+                    ? (m == Marker::ThreadIdx ? const_cast<Value*>(tid[d])
+                       : d == 0 && copy.dim_x ? copy.dim_x
+                                              : dim_[d])
                     : static_cast<Value*>(ConstantInt::get(i32_, m == Marker::ThreadIdx ? 0 : 1));
       } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
         auto* c = m == Marker::DynamicShared
@@ -748,7 +752,7 @@ Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPo
         Value* c = clone_expr(cond, copy, head);
         take = head.CreateAnd(take, want ? c : head.CreateNot(c));
       }
-      if (copy.exchange == Exchange::Shift)
+      if (copy.exchange == Exchange::Shift)  // a partial warp: the source may be past the block
         take = head.CreateAnd(take, head.CreateICmpULT(head.CreateAdd(lin, k), threads_));
       // Within the buffer's padding whatever the amount (a lane that takes it has |k| < 32).
       Value* clamped = head.CreateBinaryIntrinsic(
@@ -786,14 +790,30 @@ Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPo
 
 BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange exchange) {
   // do { do { do { body } while (++x < dim.x) } while (++y < dim.y) } while (++z < dim.z)
+  // A ShiftWarps copy (rows of whole warps) runs x in warps of 32 lanes: the inner loop
+  // has a constant trip count and starts at a multiple of 32 (blockDim.x is read as
+  // dim.x & ~31 there), so once it is vectorized and unrolled each vector's lanes are
+  // constants: the masks that pick shifts and lanes fold or leave the loop.
+  bool warps = exchange == Exchange::ShiftWarps;
+  // Thread indices stay below 1024 (a block's limit): their arithmetic wraps neither way,
+  // which lets SCEV drop the vectorizer's run-time overflow checks on sign-extended indices.
+  auto add_nw = [](IRBuilder<>& b, Value* l, Value* r, const Twine& name = "") {
+    return b.CreateAdd(l, r, name, true, true);
+  };
+  auto mul_nw = [](IRBuilder<>& b, Value* l, Value* r, const Twine& name = "") {
+    return b.CreateMul(l, r, name, true, true);
+  };
   auto* pre = BasicBlock::Create(ctx_, "fast.pre", whole_, done);
   auto* zh = BasicBlock::Create(ctx_, "fast.z", whole_, done);
   auto* yh = BasicBlock::Create(ctx_, "fast.y", whole_, done);
+  auto* wh = warps ? BasicBlock::Create(ctx_, "fast.warp", whole_, done) : nullptr;
   auto* xh = BasicBlock::Create(ctx_, "fast.x", whole_, done);
   auto* xl = BasicBlock::Create(ctx_, "fast.x.next", whole_, done);
+  auto* wl = warps ? BasicBlock::Create(ctx_, "fast.warp.next", whole_, done) : nullptr;
   auto* yl = BasicBlock::Create(ctx_, "fast.y.next", whole_, done);
   auto* zl = BasicBlock::Create(ctx_, "fast.z.next", whole_, done);
   IRBuilder<> b(pre);
+  Value* dim_x = warps ? b.CreateAnd(dim_[0], b.getInt32(~31u), "block.dim.x.warps") : dim_[0];
   b.CreateBr(zh);
   b.SetInsertPoint(zh);
   PHINode* z = b.CreatePHI(i32_, 2, "tid.z");
@@ -803,17 +823,27 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   // The linear id is an induction of the x loop of its own, as x is: LLVM 15 widens
   // a value computed from an induction lane by lane in every vector iteration when it
   // also has scalar uses (addresses), an induction once.
-  Value* row = b.CreateNUWMul(b.CreateNUWAdd(b.CreateNUWMul(z, dim_[1]), y), dim_[0], "tid.row");
+  Value* row = mul_nw(b, add_nw(b, mul_nw(b, z, dim_[1]), y), dim_x, "tid.row");
+  PHINode *xw = nullptr, *lane = nullptr;
+  Value* lin0 = row;
+  if (warps) {
+    b.CreateBr(wh);
+    b.SetInsertPoint(wh);
+    xw = b.CreatePHI(i32_, 2, "tid.x.warp");
+    lin0 = add_nw(b, row, xw, "tid.warp");
+  }
   b.CreateBr(xh);
   b.SetInsertPoint(xh);
   PHINode* x = b.CreatePHI(i32_, 2, "tid.x");
   PHINode* lin = b.CreatePHI(i32_, 2, "tid");
+  if (warps) lane = b.CreatePHI(i32_, 2, "tid.lane");
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
   copy->linear = lin;
   copy->preheader = pre;
   copy->head = xh;
   copy->exchange = exchange;
+  copy->dim_x = dim_x;
   const Value* tid[3] = {x, y, z};
   copy_region(*copy, xh, xl,
               r.exits.size() < 2 ? NextState::Known
@@ -821,22 +851,36 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
                                  : NextState::PerThread,
               tid);
   b.SetInsertPoint(xl);
-  Value* x1 = b.CreateNUWAdd(x, b.getInt32(1));
-  Value* lin1 = b.CreateNUWAdd(lin, b.getInt32(1));
-  b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
+  Value* x1 = add_nw(b, x, b.getInt32(1));
+  Value* lin1 = add_nw(b, lin, b.getInt32(1));
+  if (warps) {
+    Value* lane1 = add_nw(b, lane, b.getInt32(1));
+    b.CreateCondBr(b.CreateICmpULT(lane1, b.getInt32(32)), xh, wl);
+    lane->addIncoming(b.getInt32(0), wh);
+    lane->addIncoming(lane1, xl);
+    b.SetInsertPoint(wl);
+    Value* xw1 = add_nw(b, xw, b.getInt32(32));
+    b.CreateCondBr(b.CreateICmpULT(xw1, dim_x), wh, yl);
+    xw->addIncoming(b.getInt32(0), yh);
+    xw->addIncoming(xw1, wl);
+    x->addIncoming(xw, wh);
+    lin->addIncoming(lin0, wh);
+  } else {
+    b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
+    x->addIncoming(b.getInt32(0), yh);
+    lin->addIncoming(row, yh);
+  }
   b.SetInsertPoint(yl);
-  Value* y1 = b.CreateNUWAdd(y, b.getInt32(1));
+  Value* y1 = add_nw(b, y, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(y1, dim_[1]), yh, zl);
   b.SetInsertPoint(zl);
-  Value* z1 = b.CreateNUWAdd(z, b.getInt32(1));
+  Value* z1 = add_nw(b, z, b.getInt32(1));
   b.CreateCondBr(b.CreateICmpULT(z1, dim_[2]), zh, done);
   z->addIncoming(b.getInt32(0), pre);
   z->addIncoming(z1, zl);
   y->addIncoming(b.getInt32(0), zh);
   y->addIncoming(y1, yl);
-  x->addIncoming(b.getInt32(0), yh);
   x->addIncoming(x1, xl);
-  lin->addIncoming(row, yh);
   lin->addIncoming(lin1, xl);
   copies_.push_back(std::move(copy));
   return pre;
@@ -922,9 +966,13 @@ BasicBlock* Rewriter::emit_exchange_choice(const Region& r, const SourceForm& fo
     hoist_thread_locals(&i);
   }
   IRBuilder<> fb(whole_warps);
+  auto* rows = BasicBlock::Create(ctx_, "xchg.check.rows", whole_, done);
   Value* full = fb.CreateICmpEQ(fb.CreateAnd(threads_, fb.getInt32(31)), fb.getInt32(0));
-  fb.CreateCondBr(full, emit_fast_loop(r, done, Exchange::ShiftFull),
-                  emit_fast_loop(r, done, Exchange::Shift));
+  fb.CreateCondBr(full, rows, emit_fast_loop(r, done, Exchange::Shift));
+  IRBuilder<> rb(rows);
+  Value* warp_rows = rb.CreateICmpEQ(rb.CreateAnd(dim_[0], rb.getInt32(31)), rb.getInt32(0));
+  rb.CreateCondBr(warp_rows, emit_fast_loop(r, done, Exchange::ShiftWarps),
+                  emit_fast_loop(r, done, Exchange::ShiftFull));
   copies_.push_back(std::move(copy));
   return pre;
 }
