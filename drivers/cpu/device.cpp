@@ -122,7 +122,8 @@ CpuDevice::CpuDevice(HostFacts facts, unsigned workers, size_t fiber_stack_bytes
   caps_.host_can_access_device_memory = true;
   caps_.owns_unlisted_device_memory = false;  // every device address is in the pointer table
   caps_.timing_events = true;
-  caps_.queue_cu_masks = true;  // a mask picks the pool threads (worker_pool.hpp)
+  caps_.queue_cu_masks = true;        // a mask picks the pool threads (worker_pool.hpp)
+  caps_.cooperative_launches = true;  // one OS thread per block (cooperative.hpp)
   // The thread that submits a dispatch works too, so the pool has one fewer.
   pool_ = new WorkerPool(workers > 0 ? workers - 1 : 0);
 }

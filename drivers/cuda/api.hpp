@@ -74,6 +74,9 @@ namespace weft::cuda {
   X(cuFuncSetAttribute)                 \
   O(cuFuncGetParamInfo)                 \
   X(cuLaunchKernel)                     \
+  O(cuLaunchCooperativeKernel)          \
+  O(cuCtxSetLimit)                      \
+  O(cuCtxGetLimit)                      \
   X(cuIpcGetMemHandle)                  \
   X(cuIpcOpenMemHandle)                 \
   X(cuIpcCloseMemHandle)                \

@@ -19,6 +19,8 @@ CudaDevice::CudaDevice(const Api& api, CUdevice device, DeviceFacts facts)
   caps_.host_can_access_device_memory = false;
   caps_.owns_unlisted_device_memory = true;  // cuModuleGetGlobal addresses
   caps_.timing_events = true;
+  caps_.faults_lose_context = true;   // CUDA's sticky errors (docs/nvidia.md, "Device faults")
+  caps_.cooperative_launches = true;  // cuLaunchCooperativeKernel (queue.cpp)
 }
 
 CudaDevice::~CudaDevice() {
@@ -54,6 +56,16 @@ Status CudaDevice::make_current() {
   CUcontext current = nullptr;
   if (api_.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == ctx) return Status();
   WEFT_CU_RETURN_IF_ERROR(api_.cuCtxSetCurrent(ctx));
+  return Status();
+}
+
+Status CudaDevice::set_thread_stack_bytes(size_t bytes) {
+  if (!api_.cuCtxSetLimit || !api_.cuCtxGetLimit) return Status();  // the core keeps the value
+  WEFT_RETURN_IF_ERROR(make_current());
+  WEFT_CU_RETURN_IF_ERROR(api_.cuCtxSetLimit(CU_LIMIT_STACK_SIZE, bytes));
+  size_t in_effect = bytes;
+  if (api_.cuCtxGetLimit(&in_effect, CU_LIMIT_STACK_SIZE) != CUDA_SUCCESS) in_effect = bytes;
+  stack_bytes_.store(in_effect, std::memory_order_relaxed);
   return Status();
 }
 

@@ -35,6 +35,12 @@ class CudaDevice final : public Device {
   void properties(hipDeviceProp_tR0600& props) const override { props = facts_.props; }
   Result<int> attribute(hipDeviceAttribute_t attr) const override;
   MemoryInfo memory_info() const override;
+  // hipLimitStackSize is CUDA's CU_LIMIT_STACK_SIZE (per-thread stack, bytes): set with
+  // cuCtxSetLimit, read back with cuCtxGetLimit (0 before the first set: the core's default).
+  size_t thread_stack_bytes() const override {
+    return stack_bytes_.load(std::memory_order_relaxed);
+  }
+  Status set_thread_stack_bytes(size_t bytes) override;
 
   Result<void*> allocate(MemoryKind kind, size_t bytes, unsigned flags) override;
   Status deallocate(void* ptr, size_t bytes, MemoryKind kind) override;
@@ -102,6 +108,7 @@ class CudaDevice final : public Device {
   std::atomic<CUcontext> context_{nullptr};
   int least_priority_ = 0;  // CUDA's stream priority range, read with the context
   int greatest_priority_ = 0;
+  std::atomic<size_t> stack_bytes_{0};  // CU_LIMIT_STACK_SIZE after the last set
   WordPool words_;
 };
 

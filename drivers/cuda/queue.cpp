@@ -89,6 +89,20 @@ Status CudaQueue::run(DispatchOp& op) {
   // otherwise hand over the blob itself through `extra`.
   constexpr size_t kMaxParams = 64;
   const size_t count = info.args.size();
+  // A cooperative launch (every block resident, so blocks may wait for each other at
+  // grid.sync(): weft's sm_* images keep their own grid barrier, hip/weft/device/nvptx.h)
+  // goes through cuLaunchCooperativeKernel, which guarantees residency and refuses a grid
+  // too large for it. It takes kernelParams only; a kernel whose layout the driver cannot
+  // tell launches as usual (the core checked the grid against the occupancy limit).
+  const bool known_layout = count <= kMaxParams && (count > 0 || op.kernarg.empty());
+  if (op.cooperative && api_.cuLaunchCooperativeKernel && known_layout) {
+    void* params[kMaxParams];
+    for (size_t i = 0; i < count; ++i) params[i] = op.kernarg.data() + info.args[i].offset;
+    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchCooperativeKernel(
+        kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
+        d.dynamic_shared_bytes, stream_, count > 0 ? params : nullptr));
+    return Status();
+  }
   if (count > 0 && count <= kMaxParams) {
     void* params[kMaxParams];
     for (size_t i = 0; i < count; ++i) params[i] = op.kernarg.data() + info.args[i].offset;

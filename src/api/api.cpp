@@ -54,6 +54,17 @@ hipError_t sticky_error_of_current_device() {
   return device ? device->sticky_error() : hipSuccess;
 }
 
+Status sticky_status(hipError_t sticky) {
+  DeviceState* device = Runtime::get().device(thread_state().device);
+  if (device && device->driver_device().caps().faults_lose_context)
+    return Status(sticky, fmt::format("device {} lost its context to a device fault earlier ({}); "
+                                      "this agent cannot recover it, not by hipDeviceReset "
+                                      "either: restart the process",
+                                      device->ordinal(), error_name(sticky)));
+  return Status(sticky,
+                "the device is in an error state from earlier work (hipDeviceReset clears it)");
+}
+
 Result<DeviceState*> current_device() {
   Runtime& rt = Runtime::get();
   if (rt.device_count() == 0) return Status(hipErrorNoDevice, "no HIP agent is available");

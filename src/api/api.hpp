@@ -84,6 +84,10 @@ struct CallLog {
 
 // The current device's sticky error, if any (hipSuccess otherwise).
 hipError_t sticky_error_of_current_device();
+// What a call answers while the current device holds sticky error `sticky`: where the
+// agent's faults lose its context (DeviceCaps::faults_lose_context) the message says
+// the process must restart; elsewhere that hipDeviceReset clears it.
+[[gnu::cold]] Status sticky_status(hipError_t sticky);
 
 // WEFT_TRACE: the outermost call of a thread becomes a slice (src/trace). Off,
 // this is one relaxed load and a branch, and a test of a flag at the end: the
@@ -129,7 +133,7 @@ hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   Status status;
   try {
     if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
-      status = Status(sticky, "the device is in an error state from earlier work");
+      status = sticky_status(sticky);
     else status = body();
   } catch (const std::bad_alloc&) {
     status = Status(hipErrorOutOfMemory, "host memory exhausted");

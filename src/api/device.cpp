@@ -485,7 +485,10 @@ WEFT_EXPORT hipError_t hipDeviceReset(void) {
   auto device = current_device();
   if (!device.ok()) return finish("hipDeviceReset", device.status(), "");
   DeviceState* d = device.value();
-  (void)d->synchronize();
+  (void)d->synchronize();  // a fault not seen yet becomes the sticky error here
+  // Where a fault lost the context for good (CUDA), a reset would only pretend.
+  if (d->sticky_error() != hipSuccess && d->driver_device().caps().faults_lose_context)
+    return finish("hipDeviceReset", sticky_status(d->sticky_error()), "");
   Runtime& rt = Runtime::get();
   for (auto& stream : rt.streams().remove_if([d](Stream& s) { return &s.device() == d; }))
     d->remove_stream(stream.get());

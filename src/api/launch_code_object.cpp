@@ -154,7 +154,7 @@ int active_blocks_per_unit(const hipDeviceProp_tR0600& p, const KernelInfo& info
   int max_block = std::min<int>(p.maxThreadsPerBlock, static_cast<int>(info.max_threads_per_block));
   if (block_size <= 0 || block_size > max_block) return 0;
   size_t shared = dynamic_shared + info.static_shared_bytes;
-  if (shared > p.sharedMemPerBlock) return 0;
+  if (shared > std::max(p.sharedMemPerBlock, p.sharedMemPerBlockOptin)) return 0;  // check_launch
   int warp = p.warpSize > 0 ? p.warpSize : 1;
   long threads = (block_size + warp - 1) / warp * warp;
   long limit = p.maxBlocksPerMultiProcessor > 0 ? p.maxBlocksPerMultiProcessor : 1L << 30;

@@ -2,8 +2,10 @@
 // Cooperative launches: hipLaunchCooperativeKernel and friends. Every block of
 // such a launch is resident at once, so blocks may wait for each other
 // (grid.sync(), hip/hip_cooperative_groups.h). The CPU agent runs each block on an
-// OS thread of its own (drivers/cpu/cooperative.hpp); the grid may have at most
-// as many blocks as the occupancy queries say fit at once.
+// OS thread of its own (drivers/cpu/cooperative.hpp), the NVIDIA agent launches with
+// cuLaunchCooperativeKernel; agents whose queues honour DispatchOp::cooperative say so
+// (DeviceCaps::cooperative_launches). The grid may have at most as many blocks as the
+// occupancy queries say fit at once.
 #include "api/api.hpp"
 #include "api/launch_code_object.hpp"
 #include "api/launch_host_kernel.hpp"
@@ -24,8 +26,7 @@ namespace weft::api {
 Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3 grid, dim3 block,
                          size_t dynamic_shared) {
   const auto& p = device.props();
-  // Only the CPU agent's queues honour DispatchOp::cooperative so far.
-  if (!p.cooperativeLaunch || !device.driver_device().caps().runs_host_kernels)
+  if (!p.cooperativeLaunch || !device.driver_device().caps().cooperative_launches)
     return Status(hipErrorNotSupported,
                   fmt::format("device {} ({}) does not run cooperative launches", device.ordinal(),
                               device.driver_device().target_id()));

@@ -8,8 +8,15 @@
 #include "graph/host_kernels.hpp"
 
 #include <weft/common/env.hpp>
+#include <weft/common/log.hpp>
 
 #include <hip/weft/kernel_abi.h>
+
+#include <algorithm>
+#include <mutex>
+#include <set>
+#include <string>
+#include <utility>
 
 using namespace weft;
 using namespace weft::api;
@@ -33,9 +40,13 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
   if (grid.x > unsigned(p.maxGridSize[0]) || grid.y > unsigned(p.maxGridSize[1]) ||
       grid.z > unsigned(p.maxGridSize[2]))
     return invalid_value("grid exceeds the device's maximum grid size");
-  if (shared_bytes > p.sharedMemPerBlock)
+  // A launch may use the opt-in limit without asking first, as on AMD GPUs (HIP programs
+  // take 64 KiB for granted): the NVIDIA driver opts the kernel in itself above the 48 KiB
+  // CUDA gives by default (drivers/cuda/queue.cpp).
+  const size_t limit = std::max(p.sharedMemPerBlock, p.sharedMemPerBlockOptin);
+  if (shared_bytes > limit)
     return invalid_value(fmt::format("{} bytes of dynamic shared memory exceed the limit of {}",
-                                     shared_bytes, p.sharedMemPerBlock));
+                                     shared_bytes, limit));
   return Status();
 }
 
@@ -43,14 +54,35 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
 
 namespace weft::api {
 
+namespace {
+
+// A single-source kernel on an agent that cannot run host code. Said once per kernel and
+// device whatever the log level, as for a fat binary without an image for the device
+// (RegisteredFunction::function_for): a g++-built program on a GPU should say so plainly.
+[[gnu::cold]] Status no_binary_for_gpu(const HostKernel& kernel, const DeviceState& device) {
+  Status status(hipErrorNoBinaryForGpu,
+                fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run "
+                            "it (a host compiler's kernels run on the CPU agent; weftcc "
+                            "--offload-arch={} builds an image for this device)",
+                            kernel.name(), device.ordinal(), device.driver_device().target_id(),
+                            device.driver_device().target_id()));
+  static std::mutex mutex;
+  static auto* reported = new std::set<std::pair<std::string, int>>;
+  bool first = false;
+  {
+    std::lock_guard lock(mutex);
+    first = reported->emplace(kernel.name(), device.ordinal()).second;
+  }
+  if (first) log::write(log::Level::kError, "hipErrorNoBinaryForGpu: " + status.message());
+  return status;
+}
+
+}  // namespace
+
 Status submit_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
                           const Ref<Stream>& s, bool cooperative) {
   DeviceState& device = s->device();
-  if (!device.driver_device().caps().runs_host_kernels)
-    return Status(
-        hipErrorNoBinaryForGpu,
-        fmt::format("kernel {} was compiled for the host only; device {} ({}) cannot run it",
-                    kernel->name(), device.ordinal(), device.driver_device().target_id()));
+  if (!device.driver_device().caps().runs_host_kernels) return no_binary_for_gpu(*kernel, device);
   WEFT_RETURN_IF_ERROR(check_launch(device, grid, block, shared_bytes));
   if (cooperative) {
     // What occupancy queries assume for a single-source kernel (facts_of_host_function).

@@ -33,9 +33,18 @@ DeviceState::DeviceState(int ordinal, Ref<Device> device)
 
 void DeviceState::set_sticky_error(hipError_t error) {
   hipError_t expected = hipSuccess;
-  if (sticky_.compare_exchange_strong(expected, error))
-    log::error("device {} is now in error state {}: every later call on it fails", ordinal_,
-               static_cast<int>(error));
+  if (!sticky_.compare_exchange_strong(expected, error)) return;
+  if (device_->caps().faults_lose_context)
+    log::error(
+        "device {} is now in error state {}: a device fault lost its context, which this "
+        "agent cannot recover (hipDeviceReset cannot either); every later call on it "
+        "fails until the process restarts",
+        ordinal_, static_cast<int>(error));
+  else
+    log::error(
+        "device {} is now in error state {}: every later call on it fails until "
+        "hipDeviceReset",
+        ordinal_, static_cast<int>(error));
 }
 
 Result<Stream*> DeviceState::null_stream() {

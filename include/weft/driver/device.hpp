@@ -51,6 +51,14 @@ struct DeviceCaps {
   bool owns_unlisted_device_memory = false;
   bool timing_events = true;
   bool queue_cu_masks = false;  // create_queue honours QueueOptions::cu_mask
+  // The queues honour DispatchOp::cooperative (every block of the launch resident at
+  // once, so blocks may wait for each other at grid.sync()).
+  bool cooperative_launches = false;
+  // A device fault (failed device assert, illegal address, launch failure) loses the
+  // device's context for good: every later call fails and hipDeviceReset cannot bring
+  // it back; only a new process can (CUDA's sticky errors). False where a reset
+  // recovers (the CPU agent).
+  bool faults_lose_context = false;
 };
 
 struct MemoryInfo {

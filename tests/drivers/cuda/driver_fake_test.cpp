@@ -188,6 +188,55 @@ TEST_CASE("Cuda_Fake_Dispatch_PacksArgumentsIntoOneBuffer") {
   CHECK(state().launches[1].args == op.kernarg);
 }
 
+TEST_CASE("Cuda_Fake_Dispatch_CooperativeThroughCuLaunchCooperativeKernel") {
+  FakeCuda fake;
+  auto device = only_device();
+  CHECK(device->caps().cooperative_launches);
+  CHECK(device->caps().faults_lose_context);
+  std::byte image[16] = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
+  auto module = value_of(device->load_module(image));
+  auto kernel = value_of(module->kernel("k"));
+  auto queue = value_of(device->create_queue(weft::QueueOptions{}));
+  weft::DispatchOp op;
+  op.kernel = kernel;
+  op.dims.grid = dim3(6, 1, 1);
+  op.dims.block = dim3(64, 1, 1);
+  op.kernarg.resize(16);
+  for (size_t i = 0; i < 16; ++i) op.kernarg[i] = std::byte(i + 3);
+  op.cooperative = true;
+  REQUIRE(queue->submit(op).ok());
+  op.cooperative = false;
+  REQUIRE(queue->submit(op).ok());
+  REQUIRE(state().launches.size() == 2);
+  CHECK(state().launches[0].cooperative);
+  CHECK(state().launches[0].had_params);
+  CHECK(state().launches[0].args == op.kernarg);
+  CHECK(state().launches[0].grid[0] == 6);
+  CHECK_FALSE(state().launches[1].cooperative);
+
+  // No layout (an old driver): cuLaunchCooperativeKernel takes no `extra`, so the blob
+  // goes through cuLaunchKernel (the core has checked the grid against the occupancy).
+  state().param_sizes.clear();
+  op.kernel = value_of(module->kernel("k"));
+  op.cooperative = true;
+  REQUIRE(queue->submit(op).ok());
+  REQUIRE(state().launches.size() == 3);
+  CHECK_FALSE(state().launches[2].cooperative);
+  CHECK(state().launches[2].had_extra);
+}
+
+TEST_CASE("Cuda_Fake_StackLimit_IsCudasStackSize") {
+  FakeCuda fake;
+  auto device = only_device();
+  CHECK(device->thread_stack_bytes() == 0);  // never set: the core's default applies
+  REQUIRE(device->set_thread_stack_bytes(4096).ok());
+  CHECK(state().stack_limit == 4096);
+  CHECK(device->thread_stack_bytes() == 4096);
+  // CUDA refuses: the error comes back, the limit in effect stays.
+  CHECK(device->set_thread_stack_bytes(size_t(1) << 40).code() == hipErrorInvalidValue);
+  CHECK(device->thread_stack_bytes() == 4096);
+}
+
 TEST_CASE("Cuda_Fake_HostKernel_NoBinaryForGpu") {
   FakeCuda fake;
   auto device = only_device();

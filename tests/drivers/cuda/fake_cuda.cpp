@@ -310,6 +310,24 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
   g_state->launches.push_back(std::move(l));
   return CUDA_SUCCESS;
 }
+CUresult launch_cooperative(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                            unsigned by, unsigned bz, unsigned shared, CUstream s, void** params) {
+  if (CUresult r = launch(f, gx, gy, gz, bx, by, bz, shared, s, params, nullptr); r != CUDA_SUCCESS)
+    return r;
+  g_state->launches.back().cooperative = true;
+  return CUDA_SUCCESS;
+}
+CUresult set_limit(CUlimit limit, size_t value) {
+  if (limit != CU_LIMIT_STACK_SIZE) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  if (value > g_state->stack_limit_max) return CUDA_ERROR_INVALID_VALUE;
+  g_state->stack_limit = value;
+  return CUDA_SUCCESS;
+}
+CUresult get_limit(size_t* value, CUlimit limit) {
+  if (limit != CU_LIMIT_STACK_SIZE) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  *value = g_state->stack_limit;
+  return CUDA_SUCCESS;
+}
 CUresult memcpy_1d(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream) {
   std::memcpy(reinterpret_cast<void*>(dst), reinterpret_cast<void*>(src), n);
   g_state->copies_1d.push_back(n);
@@ -453,6 +471,9 @@ FakeCuda::FakeCuda() : api_(new weft::cuda::Api()) {
   api_->cuFuncSetAttribute = func_set_attribute;
   api_->cuFuncGetParamInfo = param_info;
   api_->cuLaunchKernel = launch;
+  api_->cuLaunchCooperativeKernel = launch_cooperative;
+  api_->cuCtxSetLimit = set_limit;
+  api_->cuCtxGetLimit = get_limit;
   api_->cuMemcpyAsync = memcpy_1d;
   api_->cuMemcpy2DAsync = memcpy_2d;
   api_->cuMemsetD8Async = memset_1d<1, unsigned char>;

@@ -26,7 +26,8 @@ struct Launch {
   CUstream stream = nullptr;
   std::vector<std::byte> args;  // the CU_LAUNCH_PARAM_BUFFER_POINTER contents
   bool had_extra = false;
-  bool had_params = false;  // kernelParams (pointers into the blob)
+  bool had_params = false;   // kernelParams (pointers into the blob)
+  bool cooperative = false;  // through cuLaunchCooperativeKernel
 };
 
 struct Memset {
@@ -96,6 +97,8 @@ struct State {
   std::vector<VmCall> vm_calls;        // cuMem* virtual memory calls, in order
   std::vector<ImageCall> image_calls;  // arrays, texture and surface objects, in order
   std::vector<std::pair<CUDA_MEMCPY3D, CUstream>> copies_3d;
+  size_t stack_limit = 1024;            // CU_LIMIT_STACK_SIZE (cuCtxSetLimit/GetLimit)
+  size_t stack_limit_max = 512 * 1024;  // larger requests answer CUDA_ERROR_INVALID_VALUE
 };
 
 State& state();

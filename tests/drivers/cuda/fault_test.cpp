@@ -51,5 +51,8 @@ TEST_CASE("Cuda_Fault_IllegalAddress_IsStickyAndProcessSurvives") {
   HIP_CHECK_ERROR(hipMalloc(&p, 256), hipErrorIllegalAddress);
   HIP_CHECK_ERROR(hipDeviceSynchronize(), hipErrorIllegalAddress);
   CHECK(hipGetLastError() == hipErrorIllegalAddress);
+  // A reset cannot bring the context back (DeviceCaps::faults_lose_context): it says so.
+  HIP_CHECK_ERROR(hipDeviceReset(), hipErrorIllegalAddress);
+  HIP_CHECK_ERROR(hipMalloc(&p, 256), hipErrorIllegalAddress);
   WARN("after the fault: " << s.message() << "; the process is still running");
 }
