@@ -2,8 +2,8 @@
 // Test cases that fault the device on purpose (a failed device assert, a failed launch).
 //
 // Such a fault is sticky on a GPU agent (CUDA, HSA): it loses the device's context until the
-// process ends, and hipDeviceReset cannot bring it back, so every later case of the binary
-// would fail. Only weft's CPU agent recovers in-process (hipDeviceReset clears the fault).
+// process ends, and hipDeviceReset cannot bring it back (it answers the fault), so every
+// later case of the binary would fail. Only weft's CPU agent recovers in-process (hipDeviceReset clears the fault).
 // Implemented in hip_test.cpp.
 #ifndef WEFT_TESTS_SUPPORT_FAULT_ISOLATION_HPP
 #define WEFT_TESTS_SUPPORT_FAULT_ISOLATION_HPP
@@ -26,6 +26,12 @@ bool device_recovers_from_faults();
 // returns. In that child it returns false, and the case stops after the checks of the fault
 // itself where !device_recovers_from_faults(): the child's context is lost.
 bool ran_isolated();
+
+// In an isolated case after its fault, where !device_recovers_from_faults(): on an agent
+// whose faults lose the context (a GPU) hipDeviceReset answers `fault` and the device stays
+// failed (hipMalloc answers it too); where WEFT_TEST_ISOLATE=1 forced the isolation on the
+// CPU agent, the reset recovers.
+void reset_after_fault(hipError_t fault);
 
 }  // namespace hip_test
 

@@ -102,11 +102,27 @@ const hipDeviceProp_t& props() {
 
 void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
 
+namespace {
+bool cpu_agent_recovers() {
+  const std::string arch = props().gcnArchName;
+  return arch == "x86_64" || arch == "aarch64";
+}
+}  // namespace
+
 bool device_recovers_from_faults() {
   if (const char* forced = std::getenv("WEFT_TEST_ISOLATE"); forced != nullptr && *forced != '\0')
     return std::strcmp(forced, "0") == 0;
-  const std::string arch = props().gcnArchName;
-  return arch == "x86_64" || arch == "aarch64";
+  return cpu_agent_recovers();
+}
+
+void reset_after_fault(hipError_t fault) {
+  if (cpu_agent_recovers()) {  // isolation forced on the CPU agent: the reset recovers
+    HIP_CHECK(hipDeviceReset());
+    return;
+  }
+  HIP_CHECK_ERROR(hipDeviceReset(), fault);
+  void* p = nullptr;
+  HIP_CHECK_ERROR(hipMalloc(&p, 4), fault);
 }
 
 namespace {
@@ -129,9 +145,13 @@ std::string exact_test_spec(const std::string& name) {
 
 bool ran_isolated() {
   const std::string name = Catch::getResultCapture().getCurrentTestName();
+  // Reads (and caches) the device's properties now: after the fault every call fails,
+  // hipGetDeviceProperties too, and the case still asks device_recovers_from_faults().
+  (void)props();
+  const bool recovers = device_recovers_from_faults();
   if (const char* child = std::getenv(kIsolatedCaseEnv); child != nullptr && name == child)
     return false;  // this is the child: run the case
-  if (device_recovers_from_faults()) return false;
+  if (recovers) return false;
 
   std::vector<std::string> env_text;
   for (char** e = environ; *e != nullptr; ++e)

@@ -145,7 +145,7 @@ TEST_CASE("Unit_assert_Negative_FailureInALaterBlockOfTheGrid") {
   HIP_LAUNCH_CHECK(assert_in_block, dim3(600), dim3(64), 0, nullptr, 437, touched.get());
   REQUIRE(hipDeviceSynchronize() == hipErrorAssert);
   if (!hip_test::device_recovers_from_faults()) {  // a GPU: the context is lost (a child process)
-    (void)hipDeviceReset();  // frees what it can (weft's state); a GPU's context stays lost
+    hip_test::reset_after_fault(hipErrorAssert);   // the reset answers the fault, which stays
     (void)touched.release();
     return;
   }

@@ -20,7 +20,7 @@ __global__ void bits(const unsigned* in, int* out) {
 __global__ void math(float* out) {
   float x = 0.25f + threadIdx.x;
   out[threadIdx.x * 4 + 0] = rsqrtf(x);
-  out[threadIdx.x * 4 + 1] = __expf(x) - std::exp(x);
+  out[threadIdx.x * 4 + 1] = __expf(x);
   out[threadIdx.x * 4 + 2] = __saturatef(x - 1.0f);
   out[threadIdx.x * 4 + 3] =
       static_cast<float>(min(3, static_cast<int>(threadIdx.x)) + max(1.5f, x));
@@ -73,7 +73,9 @@ TEST_CASE("Unit_intrinsics_Positive_DeviceMath") {
   for (int t = 0; t < n; ++t) {
     float x = 0.25f + t;
     REQUIRE(std::fabs(h[t * 4 + 0] - 1.0f / std::sqrt(x)) < 1e-6f);
-    REQUIRE(h[t * 4 + 1] == 0.0f);
+    // __expf is the fast approximation (exact on the CPU agent; NVIDIA's ex2.approx and AMD's
+    // native exp are a few ulp off, CUDA documents 2 + 1.16|x| ulp): close, not equal.
+    REQUIRE(std::fabs(h[t * 4 + 1] - std::exp(x)) <= 1e-5f * std::exp(x));
     REQUIRE(h[t * 4 + 2] == (x - 1.0f < 0 ? 0.0f : (x - 1.0f > 1 ? 1.0f : x - 1.0f)));
     REQUIRE(h[t * 4 + 3] == static_cast<float>(std::min(3, t) + std::max(1.5f, x)));
   }

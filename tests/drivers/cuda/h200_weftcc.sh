@@ -10,6 +10,10 @@
 #       sm_90,x86_64) into STAGE_DIR/bin, with the helper files the tests open
 #       (child programs, code objects, the export list) and libamdhip64 plus the
 #       shared libraries it needs in STAGE_DIR/lib, stripped
+#       ($WEFTCC_STAGE_KEEP=1 keeps what STAGE_DIR/bin holds already: programs staged by
+#       an earlier call stay, so a long staging can run one program per call)
+#   h200_weftcc.sh stage-lib BUILD_DIR STAGE_DIR
+#       only the helper files and the libraries (again: after a rebuilt library)
 #   h200_weftcc.sh stage-base BUILD_DIR STAGE_DIR [PROGRAM...]
 #       the same programs as BUILD_DIR's g++ build made them (no GPU image: their
 #       kernels skip on the NVIDIA agent), with the same helper files and libraries,
@@ -19,7 +23,9 @@
 #       run (verdict, Catch2's totals, how many cases skipped) and the totals; full
 #       logs go to LOG_DIR; $WEFT_TEST_TIMEOUT (seconds, default 180) bounds each run,
 #       programs not started by $WEFT_DEADLINE (epoch seconds) are listed as not run,
-#       and $WEFT_AGENTS picks the agents (default "gpu cpu")
+#       and $WEFT_AGENTS picks the agents (default "gpu cpu"). An example (not a Catch2
+#       program) that exits non-zero with hipErrorNoBinaryForGpu is NOBIN: the answer a
+#       program gets on an agent its binary has no image for (a g++ build on a GPU)
 # Without an sm_* image a conformance case skips on the NVIDIA agent ("cannot run
 # single-source kernels"); with weftcc's image it runs there.
 set -u
@@ -38,7 +44,8 @@ stage() {
   build=$(cd "$2" && pwd) out=$3
   shift 3
   src=$(cd "$(dirname "$0")/../../.." && pwd)
-  rm -rf "$out" && mkdir -p "$out/bin" "$out/lib"
+  [ "${WEFTCC_STAGE_KEEP:-0}" = 1 ] || rm -rf "$out"
+  mkdir -p "$out/bin" "$out/lib"
   out=$(cd "$out" && pwd)
   if [ $# -eq 0 ]; then
     for f in $(programs "$build"); do set -- "$@" "$(basename "$f")"; done
@@ -47,11 +54,19 @@ stage() {
     for n in "$@"; do
       for f in $(programs "$build"); do [ "$(basename "$f")" = "$n" ] && cp "$f" "$out/bin/"; done
     done
-    echo "$# programs of the g++ build staged" | tee "$out/build.txt"
+    echo "$# programs of the g++ build staged" | tee -a "$out/build.txt"
   else
     python3 "$src/tests/weftcc_cpu/suite.py" "$build" --offload-arch="${WEFTCC_STAGE_ARCH:-sm_90,x86_64}" \
-      --stage "$out/bin" --no-run "$@" | tee "$out/build.txt" | grep -E '^[a-z_0-9]+: |programs built'
+      --stage "$out/bin" --no-run "$@" | tee -a "$out/build.txt" | grep -E '^[a-z_0-9]+: |programs built'
   fi
+  stage_lib "$build" "$out"
+}
+
+stage_lib() {  # the files the tests open and the libraries, into STAGE_DIR
+  build=$(cd "$1" && pwd) out=$2
+  src=$(cd "$(dirname "$0")/../../.." && pwd)
+  mkdir -p "$out/bin" "$out/lib"
+  out=$(cd "$out" && pwd)
   # Files the tests open (hip_test::helper_file looks in $WEFT_TEST_HELPER_DIR).
   for f in "$build"/tests/conformance/context_kernels.so \
            "$build"/tests/conformance/module/conformance_module_kernels.so \
@@ -99,13 +114,19 @@ run() {
       esac
       rc=$?
       verdict=PASS; [ $rc -eq 77 ] && verdict=SKIP; [ $rc -ne 0 ] && [ $rc -ne 77 ] && verdict="FAIL($rc)"
+      case $n in
+        conformance_*|language_*) ;;
+        *) [ $rc -ne 0 ] && grep -q hipErrorNoBinaryForGpu "$log" && verdict=NOBIN ;;
+      esac
       total=$(grep -E '^(All tests passed|test cases:)' "$log" | tail -1)
       n_cases=$(echo "$total" | sed -n 's/.*(\([0-9]*\) assertions* in \([0-9]*\) test cases*).*/\2/p; s/^test cases*: *\([0-9]*\).*/\1/p' | head -1)
       n_skip=$(grep -c 'SKIPPED:' "$log")
       files=$((files + 1)); [ $verdict = PASS ] && passed=$((passed + 1))
       cases=$((cases + ${n_cases:-0})); skipped=$((skipped + n_skip))
       echo "$verdict ${agent}_$n: ${total:-no Catch2 totals} (skipped cases: $n_skip)" | tee -a "$summary"
-      if [ "$verdict" != PASS ] && [ "$verdict" != SKIP ]; then
+      if [ "$verdict" = NOBIN ]; then
+        grep -m1 hipErrorNoBinaryForGpu "$log" >>"$summary"
+      elif [ "$verdict" != PASS ] && [ "$verdict" != SKIP ]; then
         grep -E -B2 -A10 'FAILED|failed|with expansion|due to unexpected' "$log" | head -40 >>"$summary"
         tail -5 "$log" >>"$summary"
       fi
@@ -118,6 +139,7 @@ run() {
 case ${1:-} in
   stage) shift; stage weftcc "$@" ;;
   stage-base) shift; stage base "$@" ;;
+  stage-lib) shift; stage_lib "$@" ;;
   run) run "$2" "${3:-}" ;;
-  *) echo "usage: $0 stage|stage-base BUILD STAGE [PROGRAM...] | run STAGE [LOGS]" >&2; exit 2 ;;
+  *) echo "usage: $0 stage|stage-base BUILD STAGE [PROGRAM...] | stage-lib BUILD STAGE | run STAGE [LOGS]" >&2; exit 2 ;;
 esac

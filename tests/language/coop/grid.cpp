@@ -245,7 +245,7 @@ TEST_CASE("Unit_cg_GridGroup_Negative_FailedBlockBreaksTheGridBarrier") {
   HIP_CHECK(hipLaunchCooperativeKernel(fail_before_sync, dim3(blocks), dim3(32), args, 0, nullptr));
   REQUIRE(hipDeviceSynchronize() == hipErrorAssert);
   if (!hip_test::device_recovers_from_faults()) {  // a GPU: the context is lost (a child process)
-    (void)hipDeviceReset();  // frees what it can (weft's state); a GPU's context stays lost
+    hip_test::reset_after_fault(hipErrorAssert);   // the reset answers the fault, which stays
     (void)d_out.release();
     return;
   }

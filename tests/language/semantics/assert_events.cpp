@@ -41,7 +41,7 @@ TEST_CASE("Language_assert_events_EventSynchronizeReportsAssert") {
   void* p = nullptr;
   REQUIRE(hipMalloc(&p, 4) == hipErrorAssert);     // sticky, as after a device synchronize
   if (!hip_test::device_recovers_from_faults()) {  // a GPU: the context is lost (a child process)
-    (void)hipDeviceReset();  // frees what it can (weft's state); a GPU's context stays lost
+    hip_test::reset_after_fault(hipErrorAssert);   // the reset answers the fault, which stays
     (void)touched.release();
     return;
   }
@@ -59,7 +59,7 @@ TEST_CASE("Language_assert_events_EventQueryReportsAssert") {
   while ((query = hipEventQuery(event)) == hipErrorNotReady) hip_test::sleep_ms(1);
   REQUIRE(query == hipErrorAssert);
   if (!hip_test::device_recovers_from_faults()) {  // a GPU: the context is lost (a child process)
-    (void)hipDeviceReset();  // frees what it can (weft's state); a GPU's context stays lost
+    hip_test::reset_after_fault(hipErrorAssert);   // the reset answers the fault, which stays
     (void)touched.release();
     return;
   }

@@ -2,12 +2,15 @@
 // hipDeviceSetLimit(hipLimitStackSize) sizes the stacks of the CPU agent's GPU
 // threads: a kernel whose threads keep a large local array across __syncthreads
 // (so every thread runs on a fiber of its own) runs once the limit is raised,
-// and hipDeviceGetLimit reads back the size in effect.
+// and hipDeviceGetLimit reads back the size in effect. On a GPU agent the limit is the
+// driver's per-thread stack (CUDA's CU_LIMIT_STACK_SIZE, 1 KiB by default): set and read
+// back, a value the GPU cannot hold refused.
 #include "hip_test.hpp"
 
 #include <hip/hip_runtime.h>
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 namespace {
@@ -25,10 +28,21 @@ __global__ void big_frame(int* out) {
   out[threadIdx.x] = static_cast<int>(sum);
 }
 
+bool cpu_agent() {
+  const std::string arch = hip_test::props().gcnArchName;
+  return arch == "x86_64" || arch == "aarch64";
+}
+
 }  // namespace
 
 TEST_CASE("Language_stack_limit_RaisedLimitSizesFiberStacks") {
   if (!hip_test::kernels_supported()) return;
+  if (!cpu_agent()) {
+    hip_test::skip(
+        "a 768 KiB frame per thread is beyond a GPU thread's local memory (512 KiB "
+        "on NVIDIA); the fiber stacks this case sizes are the CPU agent's");
+    return;
+  }
   size_t initial = 0;
   HIP_CHECK(hipDeviceGetLimit(&initial, hipLimitStackSize));
   REQUIRE(initial >= 16 * 1024);  // what the CPU agent's fibers really get, not a GPU figure
@@ -58,9 +72,23 @@ TEST_CASE("Language_stack_limit_SmallAndHugeValues") {
   if (!hip_test::kernels_supported()) return;
   size_t initial = 0;
   HIP_CHECK(hipDeviceGetLimit(&initial, hipLimitStackSize));
+  REQUIRE(initial > 0);
+  size_t now = 0;
+  if (!cpu_agent()) {
+    // The GPU's own per-thread stack: what is set is what is read back.
+    HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 4096));
+    HIP_CHECK(hipDeviceGetLimit(&now, hipLimitStackSize));
+    REQUIRE(now >= 4096);
+    const size_t set = now;
+    // 1 TiB per thread: the driver refuses (the error it names), the limit stays.
+    REQUIRE(hipDeviceSetLimit(hipLimitStackSize, size_t(1) << 40) != hipSuccess);
+    HIP_CHECK(hipDeviceGetLimit(&now, hipLimitStackSize));
+    REQUIRE(now == set);
+    HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, initial));
+    return;
+  }
   // A GPU-sized limit is raised to what a fiber needs, and reported as such.
   HIP_CHECK(hipDeviceSetLimit(hipLimitStackSize, 1024));
-  size_t now = 0;
   HIP_CHECK(hipDeviceGetLimit(&now, hipLimitStackSize));
   REQUIRE(now >= 16 * 1024);
   HIP_CHECK_ERROR(hipDeviceSetLimit(hipLimitStackSize, size_t(1) << 40), hipErrorInvalidValue);
