@@ -176,6 +176,13 @@ __global__ void early_return(int* out) {
 
 TEST_CASE("Unit_cg_GridGroup_Positive_BlocksThatReturnDoNotHoldTheBarrier") {
   if (!hip_test::kernels_supported()) return;
+  const std::string arch = hip_test::props().gcnArchName;
+  if (arch != "x86_64" && arch != "aarch64") {
+    // CUDA and HIP: every block of the grid must reach grid.sync(); the others wait for one
+    // that returned forever (the H200 run of session 11 hung here).
+    hip_test::skip("only the CPU agent lets blocks that returned out of a grid barrier");
+    return;
+  }
   const unsigned blocks = static_cast<unsigned>(std::min(cooperative_limit(32), 6));
   hip_test::DeviceBuffer<int> d_out(blocks);
   HIP_CHECK(hipMemset(d_out.get(), 0, d_out.bytes()));
