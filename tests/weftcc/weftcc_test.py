@@ -36,6 +36,11 @@ def env_without_override(**extra):
     return env
 
 
+def commands_with(out, flag):
+    """How many of the commands weftcc -v printed (not clang's own -v lines) pass `flag`."""
+    return sum(1 for line in out.splitlines() if line.startswith("/") and f" {flag} " in line)
+
+
 def run(cmd, cwd=None, env=None, expect=0):
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env or env_without_override(),
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
@@ -154,20 +159,68 @@ class Cli(Scratch):
         self.assertNotIn("-include-pch", off)
         self.assertIn("-include hip/weft/device/prelude.h", off)
 
-    def test_no_precompiled_prelude_for_cxx20(self):
-        # clang-15 cannot read a C++20 PCH of the prelude once <string> follows it
-        # (gpu_pch.cxx20_or_later): the host pass takes the prelude as text, and no PCH is
-        # built, or marked unusable, on the way.
-        src = self.write("k.hip", "#include <hip/hip_runtime.h>\n#include <string>\n"
-                         "__global__ void k(int* p) { p[0] = 1; }\nstd::string host_name() { return \"k\"; }\n")
+    def test_precompiled_prelude_for_cxx20(self):
+        # clang-15's C++20 modules merge host and device overloads of one signature when
+        # reading a PCH (the prelude's placement new, clang's own operator new/delete):
+        # C++20 PCHs are built and read with -fno-cxx-modules (gpu_pch.CXX20_PCH_FLAGS),
+        # and <string> after the PCH compiles; nothing is marked unusable.
+        src = self.write("k.hip", "#include <hip/hip_runtime.h>\n#include <string>\n#include <vector>\n"
+                         "__global__ void k(int* p) { p[0] = 1; }\nstd::string host_name() { return \"k\"; }\n"
+                         "std::vector<unsigned char> bytes() { return std::vector<unsigned char>(3); }\n")
         cache = self.tmp / "cache"
-        out = run([WEFTCC, "-v", "--no-offload-arch=all", "-std=c++20", "-c", src, "-o", self.tmp / "k.o"],
-                  env=env_without_override(WEFTCC_CACHE=str(cache))).stdout
-        self.assertNotIn("-emit-pch", out)
-        self.assertNotIn("-include-pch", out)
-        self.assertIn("-include hip/weft/device/prelude.h", out)
-        self.assertEqual(list(cache.glob("*")) if cache.exists() else [], [])
-        self.assertIn("host_name", run(["nm", self.tmp / "k.o"]).stdout)
+        for _ in range(2):
+            out = run([WEFTCC, "-v", "--offload-arch=x86_64", "-std=c++20", "-c", src, "-o", self.tmp / "k.o"],
+                      env=env_without_override(WEFTCC_CACHE=str(cache))).stdout
+            self.assertEqual(commands_with(out, "-include-pch"), 3, out)  # host pass, discovery, image
+            self.assertEqual(commands_with(out, "-fno-cxx-modules"), 3 + out.count("-emit-pch"), out)
+            self.assertNotIn("-include hip/weft/device/prelude.h", out)
+            self.assertIn("host_name", run(["nm", self.tmp / "k.o"]).stdout)
+        self.assertNotIn("-emit-pch", out)  # the second run reuses both
+        self.assertEqual(list(cache.glob("*.unusable")), [])
+        self.assertEqual(len(list(cache.glob("*.pch"))), 2)
+
+    def test_precompiled_first_header(self):
+        # The PCH covers the source's first header too (a test's "hip_test.hpp"): one PCH
+        # serves every source that starts with it; an edit of it builds a new one; a header
+        # next to the source is included by its absolute path; a header without an include
+        # guard still compiles (the pass with the PCH fails, the text pass decides).
+        inc = self.tmp / "inc"
+        inc.mkdir()
+        (inc / "common.h").write_text("#pragma once\n#include <hip/hip_runtime.h>\n#include <vector>\n"
+                                      "#define COMMON_VALUE 5\n")
+        a = self.write("a.hip", '#include "common.h"\n__global__ void ka(int* p) { p[0] = COMMON_VALUE; }\n'
+                       "int main() { std::vector<int> v(1); return v[0]; }\n")
+        b = self.write("b.hip", '// b\n#include "common.h"\n#include <string>\n'
+                       "__global__ void kb(int* p) { p[0] = COMMON_VALUE + 1; }\n")
+        cache = self.tmp / "cache"
+        env = env_without_override(WEFTCC_CACHE=str(cache))
+
+        def compile_(src, *extra):
+            return run([WEFTCC, "-v", "--offload-arch=x86_64", f"-I{inc}", "-std=c++20", *extra, "-c", src, "-o",
+                        self.tmp / (src.stem + ".o")], env=env).stdout
+
+        first = compile_(a)
+        self.assertEqual(first.count("-emit-pch"), 2, first)
+        second = compile_(b)
+        self.assertNotIn("-emit-pch", second)
+        self.assertEqual(commands_with(second, "-include-pch"), 3, second)
+        self.assertIn("_Z2kbPi", run(["nm", self.tmp / "b.o"]).stdout)
+        self.assertEqual(len(list(cache.glob("*.pch"))), 2)
+        (inc / "common.h").write_text("#pragma once\n#include <hip/hip_runtime.h>\n#include <vector>\n"
+                                      "#define COMMON_VALUE 6\n")
+        self.assertEqual(compile_(b).count("-emit-pch"), 2)
+        # Beside the source: its absolute path in the stub (another key).
+        (self.tmp / "common.h").write_text("#pragma once\n#include <hip/hip_runtime.h>\n#include <vector>\n"
+                                           "#define COMMON_VALUE 7\n")
+        compile_(a)
+        stubs = "".join(p.read_text() for p in cache.glob("*-stub-*.hip"))
+        self.assertIn(f'#include "{(self.tmp / "common.h").resolve()}"', stubs)
+        (self.tmp / "common.h").unlink()
+        # No include guard: the PCH pass fails, the text pass compiles, the key goes unusable.
+        (inc / "twice.h").write_text("#include <hip/hip_runtime.h>\nstruct Twice { int v; };\n")
+        c = self.write("c.hip", '#include "twice.h"\n__global__ void kc(Twice* p) { p->v = 1; }\n')
+        out = compile_(c)
+        self.assertIn("_Z2kcP5Twice", run(["nm", self.tmp / "c.o"]).stdout, out)
 
     def test_preprocess_and_dependency_files(self):
         src = self.write("k.hip", '#include "dep.h"\nint v = VALUE;\n')
@@ -480,8 +533,8 @@ class CpuImage(Scratch):
             stub.unlink()
         self.assertEqual(self.genco_x86(src, cache).count("-emit-pch"), 1)
         self.assert_no_temporaries(cache)
-        # C++20, and WEFTCC_PCH=0: the headers as text.
-        for extra, env, why in ((["-std=c++20"], {}, "no PCH for C++20"), ([], {"WEFTCC_PCH": "0"}, "WEFTCC_PCH=0")):
+        # WEFTCC_PCH=0: the headers as text.
+        for extra, env, why in (([], {"WEFTCC_PCH": "0"}, "WEFTCC_PCH=0"),):
             out = run([WEFTCC, "-v", "--offload-arch=x86_64", "--genco", *extra, src, "-o", self.tmp / "t.co"],
                       env=env_without_override(WEFTCC_CACHE=str(cache), **env)).stdout
             self.assertIn(why, out)

@@ -2,17 +2,28 @@
 """A precompiled header shared by the two device passes of the x86_64 step (cpu_image.py).
 
 Both passes of the CPU image (kernel discovery, then the wrapper that includes the
-source) start with weft's prelude and, for the usual HIP source, <hip/hip_runtime.h>:
-parsing those is most of each pass (~1.4 of ~1.7 CPU-s for bench/weftcc/kernels.hip).
-weftcc precompiles them once per distinct device command line and passes -include-pch to
-both passes instead of `-include prelude.h`.
+source) start with weft's prelude and the source's first header (<hip/hip_runtime.h>
+for the usual HIP source, a test's "hip_test.hpp" with Catch2 and half of libstdc++):
+parsing those is most of each pass (~1.4 of ~1.7 CPU-s for bench/weftcc/kernels.hip,
+~1.9 of ~2.2 for a conformance test). weftcc precompiles them once per distinct device
+command line and first header and passes -include-pch to both passes instead of
+`-include prelude.h`.
 
-- What it covers: the prelude, plus hip_runtime.h when the source's first directive
-  includes it (gpu_pch.starts_with_runtime_include), so the PCH is exactly what the pass
-  would have parsed first; the wrapper's first directive includes the source. The
-  headers' template instances are made in the PCH (-fpch-instantiate-templates).
+- What it covers: the prelude, plus the header the source's first directive includes
+  (gpu_pch.first_include), so the PCH is exactly what the pass would have parsed
+  first; the source's own #include of it is then a no-op (its include guard or #pragma
+  once is in the PCH), and the wrapper's first directive includes the source. A quoted
+  header found next to the source is included by its absolute path (the stub lives
+  elsewhere); any other is included as the source spells it, through the same -iquote/-I
+  folders. The headers' template instances are made in the PCH
+  (-fpch-instantiate-templates). A header that does not work as a PCH (no include
+  guard, say) fails the pass with the PCH, which then reruns as text and marks the
+  key unusable (below).
+- C++20 and later: the PCH is built and read with -Xclang -fno-cxx-modules
+  (gpu_pch.CXX20_PCH_FLAGS: clang-15's C++20 modules merge host and device overloads
+  of one signature when reading a PCH).
 - Key (the file name): the device command line without input and output, the compiler
-  (real path, size, mtime) and the variant. A manifest next to the PCH lists every file
+  (real path, size, mtime) and the stub's text. A manifest next to the PCH lists every file
   the PCH read (clang's dependency list: the stub, weft's headers, the C and C++
   libraries) with size, mtime and SHA-256; it is checked before each use (a file whose
   size or mtime changed is hashed), and a file whose contents changed, or a missing or
@@ -23,8 +34,7 @@ both passes instead of `-include prelude.h`.
   reject it.
 - The stub source the PCH is built from (one `#include` line or two) lives in the cache
   folder, next to the PCHs: clang records its path and looks for it on every use.
-- Not used: for C++20 and later (gpu_pch.cxx20_or_later: clang-15 merges the prelude's
-  device placement new with libstdc++'s host one when it reads a C++20 PCH), with a user `-include` (other than the prelude's
+- Not used: with a user `-include` (other than the prelude's
   own, as tests/weftcc_cpu/suite.py passes it), with WEFTCC_PCH=0, without
   a cache folder weftcc can write and no PCH in it yet ($WEFTCC_CACHE, else
   $XDG_CACHE_HOME/weftcc, else ~/.cache/weftcc).
@@ -55,12 +65,11 @@ except ImportError:  # not POSIX: no lock, each process builds its own PCH
 from . import gpu_pch
 from .targets import Job, TargetError
 
-FORMAT = "2"  # bump when the way the PCH is built or used changes
+FORMAT = "3"  # bump when the way the PCH is built or used changes
 # The headers' own template instances are done once, in the PCH, rather than at the end
 # of every pass (discovery 0.25 -> 0.11 CPU-s for bench/weftcc/kernels.hip).
 INSTANTIATE = ["-Xclang", "-fpch-instantiate-templates"]
 PRELUDE = "hip/weft/device/prelude.h"
-RUNTIME = "hip/hip_runtime.h"
 
 # What clang says when a PCH no longer fits its inputs or cannot be read.
 _STALE = ("has been modified since the precompiled header", "could not find file",
@@ -181,18 +190,34 @@ class _Lock:
         return False
 
 
+def lead_include(source: pathlib.Path) -> str:
+    """How the PCH's stub includes the source's first header (`<a/b.h>`, `"b.h"`, or a
+    quoted absolute path when the header is next to the source), or "" for none."""
+    spelled = gpu_pch.first_include(source)
+    if not spelled:
+        return ""
+    if spelled.startswith('"'):
+        beside = pathlib.Path(source).parent / spelled[1:-1]
+        if beside.is_file():
+            path = str(beside.resolve())
+            return f'"{path}"' if '"' not in path and "\\" not in path else ""
+    return spelled
+
+
 class Pch:
     """The x86_64 step's PCH for one job: `run()` runs a pass with it (the PCH when usable,
     else the prelude as text). `path` is the PCH in use, `reason` why there is none."""
 
-    def __init__(self, job: Job, flags: list):
+    def __init__(self, job: Job, flags: list, prefix: str = "cpu"):
         self.job = job
+        self.prefix = prefix  # the cache files' names: "cpu" (x86_64 step), "prelude" (host pass)
         self.flags = flags  # device-mode flags without the prelude include
         self.path = None
         self.reason = ""
         self.built = False  # this job built the PCH (rather than reusing one)
         self._pch = None  # the PCH's place in the cache, once a key is known
-        self._runtime = False
+        self._lead = ""  # the stub's include of the source's first header, if any
+        self._language = gpu_pch.pch_language_flags(job.lang_std)  # both sides of the PCH
 
     def text_args(self) -> list:
         return ["-include", PRELUDE]
@@ -208,18 +233,14 @@ class Pch:
         if not gpu_pch.enabled():
             self.reason = "WEFTCC_PCH=0"
             return
-        if gpu_pch.cxx20_or_later(job.lang_std):
-            self.reason = f"-std={job.lang_std}: no PCH for C++20 and later"
-            return
         if _forces_other_includes(job.extra_flags):
             self.reason = "the command line forces includes"
             return
-        self._runtime = gpu_pch.starts_with_runtime_include(job.source)
+        self._lead = lead_include(job.source)
         h = hashlib.sha256()
-        for part in [FORMAT, "runtime" if self._runtime else "prelude", _compiler_identity(self.flags[0]),
-                     *self.flags]:
+        for part in [FORMAT, self._stub_text(), _compiler_identity(self.flags[0]), *self.flags, *self._language]:
             h.update(str(part).encode() + b"\0")
-        self._pch = gpu_pch.cache_dir() / f"cpu-{h.hexdigest()[:32]}.pch"
+        self._pch = gpu_pch.cache_dir() / f"{self.prefix}-{h.hexdigest()[:32]}.pch"
         self._find_or_build()
 
     def _usable(self) -> bool:
@@ -248,11 +269,14 @@ class Pch:
                 return
             self._build()
 
+    def _stub_text(self) -> str:
+        return f"#include <{PRELUDE}>\n" + (f"#include {self._lead}\n" if self._lead else "")
+
     def _stub(self, cache: pathlib.Path) -> pathlib.Path:
-        """The PCH's source in the cache folder (clang records its path). Rewriting it
-        with the same text is harmless: the PCH has no timestamps."""
-        text = f"#include <{PRELUDE}>\n" + (f"#include <{RUNTIME}>\n" if self._runtime else "")
-        stub = cache / f"cpu-stub-{'runtime' if self._runtime else 'prelude'}.hip"
+        """The PCH's source in the cache folder (clang records its path), named by its
+        text. Rewriting it with the same text is harmless: the PCH has no timestamps."""
+        text = self._stub_text()
+        stub = cache / f"{self.prefix}-stub-{hashlib.sha256(text.encode()).hexdigest()[:16]}.hip"
         try:
             if stub.read_text() == text:
                 return stub
@@ -272,7 +296,7 @@ class Pch:
         deps = pathlib.Path(job.workdir) / "cpu_pch.d"
         try:
             stub = self._stub(cache)
-            job.run([*self.flags, "-Xclang", "-fno-pch-timestamp", *INSTANTIATE, "-Xclang", "-emit-pch", "-MD",
+            job.run([*self.flags, *self._language, "-Xclang", "-fno-pch-timestamp", *INSTANTIATE, "-Xclang", "-emit-pch", "-MD",
                      "-MF", str(deps), "-c", str(stub), "-o", str(tmp)], "precompiling weft's headers (x86_64)")
             files = manifest_entries(parse_depfile(deps.read_text(errors="replace")))
             tmp_manifest.write_text(json.dumps({"format": FORMAT, "files": files}, indent=0))
@@ -302,7 +326,7 @@ class Pch:
         if not self.path:
             return self.job.run(text, what)
         try:
-            return self.job.run([*cmd_before, "-include-pch", str(self.path), *cmd_after], what)
+            return self.job.run([*cmd_before, *self._language, "-include-pch", str(self.path), *cmd_after], what)
         except TargetError as e:
             first = e
         if is_stale(first.diagnostics):
@@ -312,7 +336,7 @@ class Pch:
             self._find_or_build(rebuild=True)
             if self.path:
                 try:
-                    return self.job.run([*cmd_before, "-include-pch", str(self.path), *cmd_after], what)
+                    return self.job.run([*cmd_before, *self._language, "-include-pch", str(self.path), *cmd_after], what)
                 except TargetError as e:
                     first = e
         failed, self.path = self._pch, None

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import traceback
 
-from . import bundle, cli, detect, gpu_pch, pch, targets
+from . import bundle, cli, cpu_pch, detect, gpu_pch, pch, targets
 
 DEFAULT_STD = "c++17"
 PRELUDE = "hip/weft/device/prelude.h"  # weft's include dir; see hip_host_command
@@ -186,19 +186,33 @@ class Driver:
         # The prelude comes first, before any header of the source (the user's -include
         # ones included): it makes the C library and <cmath> callable from kernels
         # (host+device), as clang's wrapper headers do for hipcc, and every device step
-        # includes it the same way. `prelude` is a PCH of it (pch.py), else it is text.
+        # includes it the same way. `prelude` is a PCH of it and the source's first header
+        # (prelude_pch), else it is text.
         base = self.hip_host_base()
-        first = ["-include-pch", str(prelude)] if prelude else ["-include", PRELUDE]
+        first = ["-include", PRELUDE]
+        if prelude:
+            first = [*gpu_pch.pch_language_flags(self.opts.lang_std or DEFAULT_STD), "-include-pch", str(prelude)]
         return base[:6] + first + base[6:] + [source]
 
-    def prelude_pch(self):
-        """A cached PCH of the prelude for this command line, or None (pch.py)."""
-        if any(f == "-include" for f in self.opts.compile_flags):
-            return None  # the user's forced includes would have to go into it too
-        if gpu_pch.cxx20_or_later(self.opts.lang_std or DEFAULT_STD):
-            return None  # clang-15 cannot read a C++20 PCH of the prelude (gpu_pch.py)
-        base = self.hip_host_base()
-        return pch.prelude_pch(base, self.paths.weft_include / PRELUDE, self.paths.weft_include, self.show)
+    def prelude_pch(self, source: str, workdir: pathlib.Path):
+        """A cached PCH of the prelude and the source's first header for this command line,
+        or None: cpu_pch.Pch's cache, key, manifest and lock, with the host pass's flags
+        (cache files prelude-*). In C++20 mode it is built and read with
+        gpu_pch.CXX20_PCH_FLAGS."""
+        o = self.opts
+        if not gpu_pch.enabled():
+            return None
+        job = targets.Job(
+            source=pathlib.Path(source).resolve(), target="host", lang_std=o.lang_std or DEFAULT_STD, defines=[],
+            undefines=[], include_dirs=[], opt=o.opt or "", debug=o.debug, extra_flags=list(o.compile_flags),
+            workdir=workdir, clang=self.tools.need("clang"), weft_include=self.paths.weft_include,
+            weft_libdir=self.paths.weft_libdir, verbose=o.verbose, log=log)
+        headers = cpu_pch.Pch(job, self.hip_host_base(), prefix="prelude")
+        headers.prepare()  # None with the user's own -include (other than the prelude)
+        if o.verbose:
+            log(f"weftcc: host pass: precompiled header {headers.path} ({'built' if headers.built else 'reused'})"
+                if headers.path else f"weftcc: host pass: no precompiled header ({headers.reason})")
+        return headers.path
 
     def make_job(self, source: pathlib.Path, target: str, workdir: pathlib.Path) -> targets.Job:
         o = self.opts
@@ -400,7 +414,7 @@ class HostPass:
     def __init__(self, driver: "Driver", source: str, middle: list, tail: list, workdir: pathlib.Path):
         self.driver, self.source, self.middle, self.tail = driver, source, middle, tail
         self.log_path = workdir / "host-pass.log"
-        self.pch = driver.prelude_pch()
+        self.pch = driver.prelude_pch(source, workdir)
         self.proc = None
 
     def command(self, prelude) -> list:

@@ -50,6 +50,22 @@ def cxx20_or_later(std: str) -> bool:
     return bool(_CXX20_OR_LATER.match(std or ""))
 
 
+# clang-15 turns C++20 modules on with -std=c++20 and, reading a PCH, then merges every
+# pair of declarations of the same signature that differ only in __host__/__device__
+# (the global operator new/delete clang declares for each side, the prelude's device
+# placement new next to libstdc++'s host one): "'operator new' has different definitions
+# in different modules", then "no matching function for call to 'operator new'". Without
+# C++20 modules (which no HIP source can use with weftcc anyway) nothing is merged, and
+# the PCH reads as in C++17. Every compile that builds or reads a PCH in C++20 mode and
+# later passes this (the same language options on both sides); text compiles do not.
+CXX20_PCH_FLAGS = ["-Xclang", "-fno-cxx-modules"]
+
+
+def pch_language_flags(std: str) -> list:
+    """The driver flags a PCH compile adds for `std` (CXX20_PCH_FLAGS from C++20 on)."""
+    return list(CXX20_PCH_FLAGS) if cxx20_or_later(std) else []
+
+
 def cache_dir() -> pathlib.Path:
     if os.environ.get("WEFTCC_CACHE"):
         return pathlib.Path(os.environ["WEFTCC_CACHE"])
@@ -71,6 +87,27 @@ def starts_with_runtime_include(source: pathlib.Path) -> bool:
             continue
         return bool(_FIRST_DIRECTIVE.match(line))
     return False
+
+
+_FIRST_INCLUDE = re.compile(r'\s*#\s*include\s*(<[^<>"]+>|"[^"]+")\s*$')
+
+
+def first_include(source: pathlib.Path):
+    """The header the source's first preprocessing directive (after comments) includes,
+    as the directive spells it (`<a/b.h>` or `"b.h"`), or None when the first directive
+    is anything else (a #define, #if, #pragma, a computed #include) or there is none."""
+    try:
+        text = source.read_text(errors="replace")
+    except OSError:
+        return None
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    for line in text.splitlines():
+        line = line.split("//", 1)[0]
+        if not line.strip():
+            continue
+        m = _FIRST_INCLUDE.match(line)
+        return m.group(1) if m else None
+    return None
 
 
 def shaping_args(cc1: list, source: str) -> list:
