@@ -469,6 +469,30 @@ class CpuImage(Scratch):
                          ["host-x86_64-unknown-linux-gnu", "hipv4-x86_64-unknown-linux-gnu-x86_64"])
         self.assertIn("block_sum ok", run([self.tmp / "sum"], env=env_without_override(HIP_VISIBLE_DEVICES="")).stdout)
 
+    def test_no_device_code(self):
+        # A unit without kernels or device variables: its device step stops after
+        # discovery, and the object carries no bundle (clang registers nothing).
+        plain = self.write("plain.hip", "#include <hip/hip_runtime.h>\nint host_only() { return 3; }\n")
+        out = run([WEFTCC, "-v", "--offload-arch=x86_64", "-c", plain, "-o", self.tmp / "plain.o"]).stdout
+        self.assertIn("has no device code", out)
+        self.assertFalse(bundle.has_section(self.tmp / "plain.o", bundle.SECTION))
+        self.assertNotIn("cpu_image.hip", out)  # no wrapper compile
+        # A device variable alone is device code: an image with it.
+        var = self.write("var.hip", "#include <hip/hip_runtime.h>\n__device__ int counter;\n")
+        out = run([WEFTCC, "-v", "--offload-arch=x86_64", "-c", var, "-o", self.tmp / "var.o"]).stdout
+        self.assertNotIn("has no device code", out)
+        self.assertEqual([e for e, _ in bundle.read_entries(self.tmp / "var.o")],
+                         ["host-x86_64-unknown-linux-gnu", "hipv4-x86_64-unknown-linux-gnu-x86_64"])
+        # A module that claims "no device code" where the host pass registers kernels:
+        # weftcc builds the image after all, and the program runs.
+        src = self.write("sum.hip", "#define HIP_CHECK_OR_RETURN(x) do { if ((x) != hipSuccess) return 2; } while (0)\n"
+                         + CPU_PROGRAM)
+        claims = [sys.executable, str(HERE / "run_with_module.py"), "cpu_image", str(HERE / "claims_no_device_code.py"),
+                  str(WEFTCC)]
+        out = run([*claims, "-v", "--offload-arch=x86_64", "-O2", src, "-o", self.tmp / "sum"]).stdout
+        self.assertIn("the host pass registers device code; building x86_64", out)
+        self.assertIn("block_sum ok", run([self.tmp / "sum"], env=env_without_override(HIP_VISIBLE_DEVICES="")).stdout)
+
     def test_shared_library_and_objects(self):
         lib = self.write("lib.hip", "#include <hip/hip_runtime.h>\n"
                          "__global__ void twice(int* p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x;"

@@ -30,6 +30,9 @@ import time
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
 TEST_MAIN = SOURCE / "tests" / "support" / "test_main.cpp"
 HIP_TEST = SOURCE / "tests" / "support" / "hip_test.cpp"
+# The support libraries test programs link (tests/support/meson.build): the plain one and
+# the one built with HIP_TEST_NO_DEVICE_SETUP.
+SUPPORT_LIBRARIES = ("hip_test_support", "hip_test_support_nodev")
 # Until weftcc passes it to the host pass itself (it is harmless twice).
 PRELUDE = ["-include", "hip/weft/device/prelude.h"]
 
@@ -45,9 +48,17 @@ def parse_args():
 
 
 def introspect(build):
+    """({executable name: target}, {support library name: its compile flags})."""
     out = subprocess.run(["meson", "introspect", "--targets", str(build)], stdout=subprocess.PIPE,
                          check=True, text=True).stdout
-    return {t["name"]: t for t in json.loads(out) if t["type"] == "executable"}
+    targets = json.loads(out)
+    support = {}
+    for t in targets:
+        if t["name"] in SUPPORT_LIBRARIES:
+            for group in t["target_sources"]:
+                if group.get("language") == "cpp":
+                    support[t["name"]] = compile_flags(group["parameters"])
+    return {t["name"]: t for t in targets if t["type"] == "executable"}, support
 
 
 def nodev_targets(build):
@@ -61,8 +72,19 @@ def nodev_targets(build):
 
 
 def compile_flags(parameters):
-    """-I, -D, -U and -std of a meson compile command (warnings are the compiler's own)."""
-    return [p for p in parameters if p.startswith(("-I", "-D", "-U", "-std="))]
+    """-I, -D, -U and -std of a meson compile command (warnings are the compiler's own),
+    without the target's private folder (`NAME.p`) when it holds nothing but meson's
+    object files: an -I of it then changes nothing (no source includes a .o), and
+    without it the programs of one folder share weftcc's precompiled headers (their
+    key is the command line)."""
+    return [p for p in parameters if p.startswith(("-I", "-D", "-U", "-std=")) and not _empty_private_dir(p)]
+
+
+def _empty_private_dir(flag):
+    if not (flag.startswith("-I") and flag.endswith(".p")):
+        return False
+    folder = pathlib.Path(flag[2:])
+    return folder.is_dir() and all(p.suffix == ".o" for p in folder.rglob("*") if p.is_file())
 
 
 def run(cmd, cwd, timeout=900):
@@ -75,8 +97,9 @@ def run(cmd, cwd, timeout=900):
     return proc.returncode, proc.stdout
 
 
-# The Catch2 main and hip_test.cpp come out the same for most programs: compiled once per
-# run for each set of flags (they are about half of a small program's compile time).
+# The Catch2 main and hip_test.cpp are the support library's sources: compiled by weftcc
+# once per run with that library's own flags (as meson builds it), not once per program
+# (about half of a small program's compile time each).
 _SUPPORT_OBJECTS = {}
 _SUPPORT_DIR = None
 
@@ -94,7 +117,7 @@ def support_object(key, compile_into):
     return obj, rc, out
 
 
-def build_program(weftcc, arch, target, nodev, work):
+def build_program(weftcc, arch, target, nodev, support_flags, work):
     sources, flags = [], []
     for group in target["target_sources"]:
         if group.get("language") != "cpp":
@@ -107,7 +130,12 @@ def build_program(weftcc, arch, target, nodev, work):
     objects = []
     for i, src in enumerate(sources):
         obj = work / f"{i}-{src.stem}.o"
-        extra = ["-DHIP_TEST_NO_DEVICE_SETUP"] if support and nodev and src in (TEST_MAIN, HIP_TEST) else []
+        library = SUPPORT_LIBRARIES[1 if nodev else 0]
+        own = flags
+        if support and src in (TEST_MAIN, HIP_TEST):
+            # The library's flags (HIP_TEST_NO_DEVICE_SETUP in the nodev one's); a build
+            # without them (older trees) keeps the program's flags plus the define.
+            own = support_flags.get(library) or flags + (["-DHIP_TEST_NO_DEVICE_SETUP"] if nodev else [])
         # The Catch2 main holds no kernels: plain C++ (clang 15 crashes on libstdc++'s
         # <regex> in HIP mode with -std=c++20).
         # hip_test.cpp's probe and gate kernels need GPU images only when a GPU target is
@@ -115,9 +143,9 @@ def build_program(weftcc, arch, target, nodev, work):
         # kernels run on the CPU agent), as the CI groups were measured.
         plain = src == TEST_MAIN or (src == HIP_TEST and arch == "x86_64")
         lang = ["-x", "c++"] if plain else ["-x", "hip", *PRELUDE]
-        cmd = [weftcc, f"--offload-arch={arch}", *lang, "-O2", *flags, *extra, "-c", src]
+        cmd = [weftcc, f"--offload-arch={arch}", *lang, "-O2", *own, "-c", src]
         if support and src in (TEST_MAIN, HIP_TEST):
-            obj, rc, out = support_object((src, arch, tuple(lang + flags + extra)),
+            obj, rc, out = support_object((src, arch, tuple(lang + own)),
                                           lambda o: run([*cmd, "-o", o], work))
         else:
             rc, out = run([*cmd, "-o", obj], work)
@@ -138,7 +166,7 @@ def main():
     if not weftcc.exists():
         print(f"SKIPPED: {weftcc} not built")
         return 77
-    targets = introspect(build)
+    targets, support_flags = introspect(build)
     nodev = nodev_targets(build)
     if args.stage:
         args.stage.mkdir(parents=True, exist_ok=True)
@@ -150,7 +178,8 @@ def main():
             continue
         with tempfile.TemporaryDirectory(prefix=f"weftcc-{name}-") as tmp:
             start = time.monotonic()
-            exe, out = build_program(weftcc, args.offload_arch, targets[name], name in nodev, pathlib.Path(tmp))
+            exe, out = build_program(weftcc, args.offload_arch, targets[name], name in nodev, support_flags,
+                                     pathlib.Path(tmp))
             built = time.monotonic() - start
             ok = exe is not None
             if ok and args.stage:

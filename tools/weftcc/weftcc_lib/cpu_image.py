@@ -32,7 +32,7 @@ import re
 import shutil
 import subprocess
 
-from . import cpu_pch
+from . import cpu_pch, targets
 from .targets import Job, TargetError
 
 DEVICE_TRIPLE = "x86_64-unknown-linux-gnu"
@@ -84,6 +84,8 @@ _ANNOTATION_WITH_ARGS = re.compile(r'\{ ptr (@(?:"[^"]+"|[\w.$-]+)), ptr (@(?:"[
 _ARGS_GLOBAL = re.compile(r'^(@[\w.$"-]+) = .*constant \{ [^}]* \} \{ i\d+ (-?\d+)', re.M)
 LAUNCH_BOUNDS_ANNOTATION = "weft.launch_bounds"
 DEFAULT_MAX_THREADS = 1024  # the CPU agent's maxThreadsPerBlock
+# Any global or function the device pass defined (a module without device code has none).
+_DEFINITION = re.compile(r"^(@|define )", re.M)
 _EXTERNAL_TLS = re.compile(r'^@("[^"]+"|[\w.$-]+) = external (?:[\w_]+ )*thread_local (?:[\w_]+ )*global ', re.M)
 
 
@@ -288,6 +290,12 @@ def build(job: Job) -> pathlib.Path:
                         str(ir_path)], what="device compile")
     ir = ir_path.read_text(errors="replace")
     kernels, shared = discover(ir)
+    if job.image_optional and not kernels and not shared and not _DEFINITION.search(ir):
+        # No kernel, no device variable, nothing at all for the device: the wrapper would
+        # compile to an image without records (the host pass registers nothing either).
+        if job.verbose:
+            job.log(f"weftcc: x86_64: {job.source} has no device code; no image unless the host pass registers any")
+        return targets.no_device_code(job)
     warnings = []
     wrapper = work / "cpu_image.hip"
     wrapper.write_text(wrapper_source(job.source, kernels, _demangle(kernels, job), shared,

@@ -215,6 +215,7 @@ class Pch:
         self.path = None
         self.reason = ""
         self.built = False  # this job built the PCH (rather than reusing one)
+        self.build_output = ""  # clang's output (warnings) when this job built it
         self._pch = None  # the PCH's place in the cache, once a key is known
         self._lead = ""  # the stub's include of the source's first header, if any
         self._language = gpu_pch.pch_language_flags(job.lang_std)  # both sides of the PCH
@@ -296,8 +297,9 @@ class Pch:
         deps = pathlib.Path(job.workdir) / "cpu_pch.d"
         try:
             stub = self._stub(cache)
-            job.run([*self.flags, *self._language, "-Xclang", "-fno-pch-timestamp", *INSTANTIATE, "-Xclang", "-emit-pch", "-MD",
-                     "-MF", str(deps), "-c", str(stub), "-o", str(tmp)], "precompiling weft's headers (x86_64)")
+            self.build_output = job.run(
+                [*self.flags, *self._language, "-Xclang", "-fno-pch-timestamp", *INSTANTIATE, "-Xclang", "-emit-pch",
+                 "-MD", "-MF", str(deps), "-c", str(stub), "-o", str(tmp)], f"precompiling headers ({job.target})")
             files = manifest_entries(parse_depfile(deps.read_text(errors="replace")))
             tmp_manifest.write_text(json.dumps({"format": FORMAT, "files": files}, indent=0))
             os.replace(tmp, pch)

@@ -209,25 +209,35 @@ class Driver:
             weft_libdir=self.paths.weft_libdir, verbose=o.verbose, log=log)
         headers = cpu_pch.Pch(job, self.hip_host_base(), prefix="prelude")
         headers.prepare()  # None with the user's own -include (other than the prelude)
+        if headers.built and headers.build_output and not o.verbose:
+            # The headers' warnings, once: later passes read them from the PCH, silently.
+            sys.stderr.write(headers.build_output)
+            sys.stderr.flush()
         if o.verbose:
             log(f"weftcc: host pass: precompiled header {headers.path} ({'built' if headers.built else 'reused'})"
                 if headers.path else f"weftcc: host pass: no precompiled header ({headers.reason})")
         return headers.path
 
-    def make_job(self, source: pathlib.Path, target: str, workdir: pathlib.Path) -> targets.Job:
+    def make_job(self, source: pathlib.Path, target: str, workdir: pathlib.Path,
+                 image_optional: bool = False) -> targets.Job:
         o = self.opts
         jobdir = workdir / target.replace(":", "_").replace("+", "on").replace("-", "off")
+        if image_optional is False and jobdir.exists():  # the step again, for a real image
+            shutil.rmtree(jobdir)
         jobdir.mkdir()
         return targets.Job(
             source=source.resolve(), target=target, lang_std=o.lang_std or DEFAULT_STD,
             defines=list(o.defines), undefines=list(o.undefines), include_dirs=list(o.include_dirs),
             opt=o.opt or DEFAULT_DEVICE_OPT, debug=o.debug, extra_flags=device_flags(o.compile_flags, target),
             workdir=jobdir, clang=self.tools.need("clang"), weft_include=self.paths.weft_include,
-            weft_libdir=self.paths.weft_libdir, verbose=o.verbose, rdc=o.rdc, log=log)
+            weft_libdir=self.paths.weft_libdir, verbose=o.verbose, rdc=o.rdc, image_optional=image_optional,
+            log=log)
 
-    def device_images(self, source: pathlib.Path, chosen: list, workdir: pathlib.Path) -> list:
-        """[(target, image path)] in the order of `chosen`; every failing target is reported."""
-        jobs = [self.make_job(source, t, workdir) for t in chosen]
+    def device_images(self, source: pathlib.Path, chosen: list, workdir: pathlib.Path,
+                      image_optional: bool = False) -> list:
+        """[(target, image path)] in the order of `chosen`; every failing target is reported.
+        With image_optional a target may answer targets.no_device_code (see there)."""
+        jobs = [self.make_job(source, t, workdir, image_optional) for t in chosen]
 
         def build(job):
             module = targets.module_for(job.target)
@@ -239,6 +249,8 @@ class Driver:
                 detail = traceback.format_exc() if self.opts.verbose else ""
                 raise targets.TargetError(job.target, f"internal error in {module.__name__}: {e!r}", detail)
             image = pathlib.Path(image)
+            if targets.is_no_device_code(image) and not job.image_optional:
+                raise targets.TargetError(job.target, f"{module.__name__} returned no image for a required one")
             if not image.is_file() or image.stat().st_size == 0:
                 raise targets.TargetError(job.target, f"{module.__name__} returned no image ({image})")
             return image
@@ -292,8 +304,7 @@ class Driver:
         host.start()
         device_error = None
         try:
-            images = self.device_images(src, chosen, workdir)
-            self.write_bundle(images, fatbin)
+            images = self.device_images(src, chosen, workdir, image_optional=True)
         except WeftccError as e:
             device_error = e
         try:
@@ -304,6 +315,13 @@ class Driver:
         if device_error is not None:
             raise device_error  # the failing targets, named
         if bundle.has_section(host_object, bundle.SECTION):
+            skipped = [t for t, path in images if targets.is_no_device_code(path)]
+            if skipped:  # the host pass registers something after all: build those images
+                if self.opts.verbose:
+                    log(f"weftcc: {source}: the host pass registers device code; building {', '.join(skipped)}")
+                again = dict(self.device_images(src, skipped, workdir))
+                images = [(t, again.get(t, path)) for t, path in images]
+            self.write_bundle(images, fatbin)
             self.run_quiet([objcopy, f"--update-section={bundle.SECTION}={fatbin}", host_object, output])
         else:  # no kernel and no device variable: clang registered nothing, so no bundle
             shutil.copyfile(host_object, output)

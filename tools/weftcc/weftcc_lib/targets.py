@@ -64,6 +64,7 @@ class Job:
     weft_libdir: pathlib.Path     # the folder holding weft's libamdhip64
     verbose: bool = False         # -v: print every command before running it
     rdc: bool = False             # -fgpu-rdc (weftcc refuses it today; modules may ignore it)
+    image_optional: bool = False  # the host pass decides whether an image is needed (no_device_code)
     log: Callable[[str], None] = lambda text: print(text, file=sys.stderr)
 
     def common_flags(self) -> list:
@@ -93,6 +94,25 @@ class Job:
         if proc.stdout and self.verbose:
             self.log(proc.stdout.rstrip("\n"))
         return proc.stdout
+
+
+# A translation unit without device code (no kernel, no device variable: most of a test
+# suite's sources) needs no image when its host pass registers nothing. With
+# job.image_optional a module may return no_device_code(job) instead of building an
+# image it saw to be empty; weftcc then uses it only if the host object has no bundle
+# (clang emits none for such a unit), and otherwise runs the step again without the
+# option (image_optional is never set for --genco or without objcopy).
+NO_DEVICE_CODE = "no-device-code"
+
+
+def no_device_code(job: Job) -> pathlib.Path:
+    path = pathlib.Path(job.workdir) / NO_DEVICE_CODE
+    path.write_text(f"{job.source}: no device code for {job.target}\n")
+    return path
+
+
+def is_no_device_code(path) -> bool:
+    return pathlib.Path(path).name == NO_DEVICE_CODE
 
 
 # ---------------------------------------------------------------------------
