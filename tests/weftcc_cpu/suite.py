@@ -18,6 +18,8 @@ counts as a failure here: the CPU agent runs every kernel); the output of a fail
 printed. Exit status: 0 when all passed, 1 otherwise.
 """
 import argparse
+import fcntl
+import hashlib
 import json
 import os
 import pathlib
@@ -28,6 +30,8 @@ import tempfile
 import time
 
 SOURCE = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(SOURCE / "tools" / "weftcc"))
+from weftcc_lib import cpu_pch  # noqa: E402  (the manifest of a kept support object)
 TEST_MAIN = SOURCE / "tests" / "support" / "test_main.cpp"
 HIP_TEST = SOURCE / "tests" / "support" / "hip_test.cpp"
 # The support libraries test programs link (tests/support/meson.build): the plain one and
@@ -101,23 +105,42 @@ def run(cmd, cwd, timeout=900):
 # once per run with that library's own flags (as meson builds it), not once per program
 # (about half of a small program's compile time each).
 _SUPPORT_OBJECTS = {}
-_SUPPORT_DIR = None
 
 
-def support_object(key, compile_into):
-    global _SUPPORT_DIR
+def support_object(build, weftcc, key, cmd):
+    """The object of the support source compiled by `cmd` (without -o), built once and
+    kept in BUILD/tests/weftcc_cpu/support/ for every suite.py process (meson runs the
+    groups in parallel: one compiles, the others wait for it under a lock). It is used
+    again while weftcc, the command and every file the compile read (its -MD list:
+    the source, Catch2, weft's headers) are unchanged (cpu_pch's manifest)."""
     if key in _SUPPORT_OBJECTS:
         return _SUPPORT_OBJECTS[key], 0, ""
-    if _SUPPORT_DIR is None:
-        _SUPPORT_DIR = tempfile.TemporaryDirectory(prefix="weftcc-support-")
-    obj = pathlib.Path(_SUPPORT_DIR.name) / f"{len(_SUPPORT_OBJECTS)}-{key[0].stem}.o"
-    rc, out = compile_into(obj)
-    if rc == 0:
-        _SUPPORT_OBJECTS[key] = obj
+    folder = build / "tests" / "weftcc_cpu" / "support"
+    folder.mkdir(parents=True, exist_ok=True)
+    tools = [weftcc, *sorted((SOURCE / "tools" / "weftcc" / "weftcc_lib").glob("*.py")),
+             pathlib.Path(os.path.realpath(shutil.which("clang++-15") or "clang++-15"))]
+    identity = [str(c) for c in cmd] + [f"{p} {p.stat().st_mtime_ns}" for p in tools if p.exists()]
+    name = hashlib.sha256("\0".join(identity).encode()).hexdigest()[:24]
+    obj, manifest, deps = folder / f"{name}.o", folder / f"{name}.manifest", folder / f"{name}.d"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if obj.is_file() and cpu_pch.manifest_ok(manifest):
+            _SUPPORT_OBJECTS[key] = obj
+            return obj, 0, ""
+        tmp = folder / f".{name}.{os.getpid()}.o"
+        rc, out = run([*cmd, "-MD", "-MF", deps, "-o", tmp], folder)
+        if rc != 0:
+            return obj, rc, out
+        files = cpu_pch.manifest_entries(cpu_pch.parse_depfile(deps.read_text(errors="replace")))
+        tmp_manifest = folder / f".{name}.{os.getpid()}.manifest"
+        tmp_manifest.write_text(json.dumps({"format": cpu_pch.FORMAT, "files": files}))
+        os.replace(tmp, obj)
+        os.replace(tmp_manifest, manifest)
+    _SUPPORT_OBJECTS[key] = obj
     return obj, rc, out
 
 
-def build_program(weftcc, arch, target, nodev, support_flags, work):
+def build_program(build, weftcc, arch, target, nodev, support_flags, work):
     sources, flags = [], []
     for group in target["target_sources"]:
         if group.get("language") != "cpp":
@@ -145,8 +168,7 @@ def build_program(weftcc, arch, target, nodev, support_flags, work):
         lang = ["-x", "c++"] if plain else ["-x", "hip", *PRELUDE]
         cmd = [weftcc, f"--offload-arch={arch}", *lang, "-O2", *own, "-c", src]
         if support and src in (TEST_MAIN, HIP_TEST):
-            obj, rc, out = support_object((src, arch, tuple(lang + own)),
-                                          lambda o: run([*cmd, "-o", o], work))
+            obj, rc, out = support_object(build, weftcc, (src, arch, tuple(lang + own)), cmd)
         else:
             rc, out = run([*cmd, "-o", obj], work)
         if rc != 0:
@@ -178,7 +200,7 @@ def main():
             continue
         with tempfile.TemporaryDirectory(prefix=f"weftcc-{name}-") as tmp:
             start = time.monotonic()
-            exe, out = build_program(weftcc, args.offload_arch, targets[name], name in nodev, support_flags,
+            exe, out = build_program(build, weftcc, args.offload_arch, targets[name], name in nodev, support_flags,
                                      pathlib.Path(tmp))
             built = time.monotonic() - start
             ok = exe is not None
