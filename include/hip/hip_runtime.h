@@ -59,6 +59,11 @@
 #ifdef __cplusplus
 #if defined(__HIP__)
 #include <hip/weft/device/language.h>
+#if !defined(__HIP_DEVICE_COMPILE__) || defined(__x86_64__)
+/* weftcc's host pass and x86_64 image: the CPU agent's software sampler, host+device
+ * (inside the region above); the GPU passes have no tex*D yet. */
+#include <hip/weft/texture_fetch.h>
+#endif
 #else
 #include <hip/weft/single_source.h>
 #include <hip/weft/texture_fetch.h> /* tex*D, surf*D on the CPU agent (docs/textures.md) */

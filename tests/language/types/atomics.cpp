@@ -23,26 +23,28 @@ static_assert(std::is_same<decltype(atomicCAS_system(static_cast<double*>(nullpt
                            double>::value);
 
 // A spread of values per thread: negative ones for signed types and floating point.
+// The helpers are __host__ __device__: every_op calls them in kernels (clang's HIP
+// mode, weftcc, rejects host functions there), host_result on the host.
 template <class T>
-T key(unsigned tid) {
+__host__ __device__ T key(unsigned tid) {
   long long k = static_cast<long long>((tid * 7919ull) % 10007);
   if constexpr (std::is_signed<T>::value || std::is_floating_point<T>::value) k -= 5003;
   return static_cast<T>(k);
 }
 template <class T>
-T small(unsigned tid) {
+__host__ __device__ T small(unsigned tid) {
   return static_cast<T>(tid % 13 + 1);
 }
 // Bit patterns are built unsigned (no shift into a sign bit), then converted.
 template <class T>
-T and_mask(unsigned tid) {
+__host__ __device__ T and_mask(unsigned tid) {
   using U = std::make_unsigned_t<T>;
   constexpr unsigned bits = sizeof(T) * 8;
   return tid % 97 == 0 ? static_cast<T>(static_cast<U>(~(U(1) << (tid / 97 % bits))))
                        : static_cast<T>(~U(0));
 }
 template <class T>
-T or_bit(unsigned tid) {
+__host__ __device__ T or_bit(unsigned tid) {
   using U = std::make_unsigned_t<T>;
   return static_cast<T>(U(1) << (tid % 29 % (sizeof(T) * 8)));
 }
@@ -93,7 +95,7 @@ Slots<T> host_result() {
 }
 
 template <class T, class Cas>
-void cas_increment(T* p, Cas cas) {
+__host__ __device__ void cas_increment(T* p, Cas cas) {
   T assumed = T(0);
   for (;;) {
     T old = cas(p, assumed, static_cast<T>(assumed + 1));
