@@ -256,7 +256,8 @@ inline T __hip_atomic_fetch_max(T* address, U value, int /*order*/, int /*scope*
   return ::weft::detail::atomic_max(address, static_cast<T>(value));
 }
 #endif  // Clang's builtins
-#if defined(__clang__) && __has_builtin(__hip_atomic_fetch_add) && !__has_builtin(__hip_atomic_fetch_sub)
+#if defined(__clang__) && __has_builtin(__hip_atomic_fetch_add) && \
+    !__has_builtin(__hip_atomic_fetch_sub)
 // clang-15 (weftcc's HIP mode) has the other builtins but not fetch_sub: a fetch_add of the
 // negated operand (modular for unsigned types, as a subtraction). A macro, because the
 // builtin wants its order and scope as constants.
