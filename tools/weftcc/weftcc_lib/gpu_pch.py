@@ -76,17 +76,22 @@ def cache_dir() -> pathlib.Path:
 def starts_with_runtime_include(source: pathlib.Path) -> bool:
     """Whether the first preprocessing directive (after comments) includes hip_runtime.h:
     only then is the PCH exactly what the source would have parsed first."""
+    line = _first_code_line(source)
+    return line is not None and bool(_FIRST_DIRECTIVE.match(line))
+
+
+def _first_code_line(source: pathlib.Path):
+    """The source's first line that is not blank or a comment, or None (unreadable, empty)."""
     try:
         text = source.read_text(errors="replace")
     except OSError:
-        return False
+        return None
     text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
     for line in text.splitlines():
         line = line.split("//", 1)[0]
-        if not line.strip():
-            continue
-        return bool(_FIRST_DIRECTIVE.match(line))
-    return False
+        if line.strip():
+            return line
+    return None
 
 
 _FIRST_INCLUDE = re.compile(r'\s*#\s*include\s*(<[^<>"]+>|"[^"]+")\s*$')
@@ -96,18 +101,9 @@ def first_include(source: pathlib.Path):
     """The header the source's first preprocessing directive (after comments) includes,
     as the directive spells it (`<a/b.h>` or `"b.h"`), or None when the first directive
     is anything else (a #define, #if, #pragma, a computed #include) or there is none."""
-    try:
-        text = source.read_text(errors="replace")
-    except OSError:
-        return None
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    for line in text.splitlines():
-        line = line.split("//", 1)[0]
-        if not line.strip():
-            continue
-        m = _FIRST_INCLUDE.match(line)
-        return m.group(1) if m else None
-    return None
+    line = _first_code_line(source)
+    m = _FIRST_INCLUDE.match(line) if line is not None else None
+    return m.group(1) if m else None
 
 
 def shaping_args(cc1: list, source: str) -> list:
