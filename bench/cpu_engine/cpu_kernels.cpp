@@ -267,6 +267,14 @@ int main(int argc, char** argv) {
   CHECK(hipMalloc(&b, n * sizeof(float)));
   CHECK(hipMalloc(&c, n * sizeof(float)));
   CHECK(hipMalloc(&partial, n * sizeof(float)));
+  auto release = [&] {  // main's return value once the rows are printed
+    CHECK(hipFree(a));
+    CHECK(hipFree(b));
+    CHECK(hipFree(c));
+    CHECK(hipFree(partial));
+    if (compiled.module) CHECK(hipModuleUnload(compiled.module));
+    return 0;
+  };
   CHECK(hipMemcpy(a, ha.data(), n * sizeof(float), hipMemcpyHostToDevice));
   CHECK(hipMemcpy(b, hb.data(), n * sizeof(float), hipMemcpyHostToDevice));
 
@@ -459,14 +467,7 @@ int main(int argc, char** argv) {
                   ct[reps / 2] / o[reps / 2]);
     }
   }
-  if (skip_fibers()) {
-    CHECK(hipFree(a));
-    CHECK(hipFree(b));
-    CHECK(hipFree(c));
-    CHECK(hipFree(partial));
-    if (compiled.module) CHECK(hipModuleUnload(compiled.module));
-    return 0;
-  }
+  if (skip_fibers()) return release();  // BL_SKIP_FIBERS: the fiber-only rows below are left out
   {
     const int reps = 20000;
     CHECK(hipDeviceSynchronize());
@@ -519,10 +520,5 @@ int main(int argc, char** argv) {
     std::printf("| %-44s | %9.2f ns | %9.2f ns | %6.2fx |\n",
                 "context switch: weft inline | Boost.Context", ours, boost, ours / boost);
   }
-  CHECK(hipFree(a));
-  CHECK(hipFree(b));
-  CHECK(hipFree(c));
-  CHECK(hipFree(partial));
-  if (compiled.module) CHECK(hipModuleUnload(compiled.module));
-  return 0;
+  return release();
 }

@@ -27,23 +27,20 @@ if run.returncode != 0:
     print(run.stderr)
     sys.exit('FAIL: clang++ failed: ' + ' '.join(cmd))
 
+# The pass's remark per kernel: each count it reports, by the words after the number.
 parallel = {}
 exchanges = {}
 shifted = {}
 kept = {}
+remark_counts = [(parallel, r'(\d+) parallel thread loops'),
+                 (exchanges, r'(\d+) in-region warp exchanges'),
+                 (shifted, r'\((\d+) by lane shifts\)'),
+                 (kept, r'(\d+) values kept per thread')]
 for line in run.stderr.splitlines():
-    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) parallel thread loops', line)
-    if m:
-        parallel[m.group(1)] = int(m.group(2))
-    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) in-region warp exchanges', line)
-    if m:
-        exchanges[m.group(1)] = int(m.group(2))
-    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* \((\d+) by lane shifts\)', line)
-    if m:
-        shifted[m.group(1)] = int(m.group(2))
-    m = re.search(r'remark: kernel (\S+) runs whole blocks: .* (\d+) values kept per thread', line)
-    if m:
-        kept[m.group(1)] = int(m.group(2))
+    for counts, words in remark_counts:
+        m = re.search(r'remark: kernel (\S+) runs whole blocks: .* ' + words, line)
+        if m:
+            counts[m.group(1)] = int(m.group(2))
 bodies = {}
 for m in re.finditer(r'^define [^@]*@(\S+)\(.*?^}$', run.stdout, re.M | re.S):
     bodies[m.group(1)] = m.group(0)
