@@ -134,13 +134,17 @@ Result<Ref<Module>> FatBinary::module_for(DeviceState& device, std::string_view 
 }
 
 Result<Ref<Function>> RegisteredFunction::function_for(DeviceState& device) {
-  std::lock_guard lock(mutex_);
   const size_t ordinal = size_t(device.ordinal());
+  if (ordinal < kFastDevices)
+    if (Function* f = fast_[ordinal].load(std::memory_order_acquire)) return Ref<Function>(f);
+  std::lock_guard lock(mutex_);
   if (by_device_.size() > ordinal && by_device_[ordinal]) return by_device_[ordinal];
   Result<Ref<Function>> found = load_locked(device);
   if (found.ok()) {
     if (by_device_.size() <= ordinal) by_device_.resize(ordinal + 1);
     by_device_[ordinal] = found.value();
+    if (ordinal < kFastDevices)
+      fast_[ordinal].store(found.value().get(), std::memory_order_release);
     Registry::get().functions().add(found.value());
   } else if (found.status().code() == hipErrorNoBinaryForGpu) {
     // Said once per kernel and device whatever the log level, as clr does: a
@@ -224,9 +228,22 @@ void Registry::add_function(void** h, const void* host_function, const char* nam
     if (!live_handles().count(handle)) return;
     handle->functions.push_back(host_function);
   }
-  auto f = make_ref<RegisteredFunction>(handle->fatbin, name);
-  std::unique_lock lock(mutex_);
-  by_host_function_[host_function] = std::move(f);
+  auto f = make_ref<RegisteredFunction>(handle->fatbin, name, host_function);
+  Ref<RegisteredFunction> replaced;
+  {
+    std::unique_lock lock(mutex_);
+    Ref<RegisteredFunction>& entry = by_host_function_[host_function];
+    if (entry) uncache_locked(entry.get());
+    replaced = std::move(entry);
+    entry = f;
+    function_cache_[function_slot(host_function)].store(f.get(), std::memory_order_seq_cst);
+  }
+  if (replaced) hazard::wait_unguarded(replaced.get());
+}
+
+void Registry::uncache_locked(const RegisteredFunction* f) {
+  auto& entry = function_cache_[function_slot(f->host_function())];
+  if (entry.load(std::memory_order_relaxed) == f) entry.store(nullptr, std::memory_order_seq_cst);
 }
 
 void Registry::add_variable(void** h, const void* host_shadow, const char* name, size_t size) {
@@ -281,6 +298,7 @@ void Registry::remove_fat_binary(void** h) {
     for (const void* key : handle->functions) {
       auto it = by_host_function_.find(key);
       if (it == by_host_function_.end() || &it->second->fatbin() != handle->fatbin.get()) continue;
+      uncache_locked(it->second.get());
       removed.push_back(std::move(it->second));
       by_host_function_.erase(it);
     }
@@ -289,8 +307,10 @@ void Registry::remove_fat_binary(void** h) {
       if (it != by_host_variable_.end()) by_host_variable_.erase(it);
     }
   }
-  for (auto& f : removed)
+  for (auto& f : removed) {
+    hazard::wait_unguarded(f.get());
     for (auto& loaded : f->loaded_functions()) functions_.remove(loaded.get());
+  }
   if (handle->fatbin->image().any_loaded()) {
     // Kernels of this binary may still be queued: let them finish before their
     // code goes away (clr also synchronizes here).
@@ -302,6 +322,21 @@ void Registry::remove_fat_binary(void** h) {
 }
 
 Ref<RegisteredFunction> Registry::function(const void* host_function) const {
+  // The cache first: publish a guard on the candidate, check it is still the
+  // entry (whoever removes it clears the entry before it scans the guards), and
+  // only then read its key and take a reference.
+  const auto& entry = function_cache_[function_slot(host_function)];
+  if (RegisteredFunction* candidate = entry.load(std::memory_order_acquire)) {
+    if (hazard::Record* guard = hazard::record()) {
+      guard->guarded.store(candidate, std::memory_order_seq_cst);
+      Ref<RegisteredFunction> hit;
+      if (entry.load(std::memory_order_seq_cst) == candidate &&
+          candidate->host_function() == host_function)
+        hit = Ref<RegisteredFunction>(candidate);
+      guard->guarded.store(nullptr, std::memory_order_release);
+      if (hit) return hit;
+    }
+  }
   std::shared_lock lock(mutex_);
   auto it = by_host_function_.find(host_function);
   return it == by_host_function_.end() ? Ref<RegisteredFunction>() : it->second;

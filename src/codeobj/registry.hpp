@@ -11,9 +11,11 @@
 
 #include "codeobj/code_image.hpp"
 #include "runtime/handle_registry.hpp"
+#include "runtime/hazard.hpp"
 
 #include <weft/driver/device.hpp>
 
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <shared_mutex>
@@ -85,10 +87,12 @@ class FatBinary final : public RefCounted {
 
 class RegisteredFunction final : public RefCounted {
  public:
-  RegisteredFunction(Ref<FatBinary> fatbin, std::string name)
-      : fatbin_(std::move(fatbin)), name_(std::move(name)) {}
+  RegisteredFunction(Ref<FatBinary> fatbin, std::string name, const void* host_function)
+      : fatbin_(std::move(fatbin)), name_(std::move(name)), host_function_(host_function) {}
   const std::string& name() const { return name_; }
   FatBinary& fatbin() const { return *fatbin_; }
+  // The host stub it was registered for (the key hipLaunchKernel gets).
+  const void* host_function() const { return host_function_; }
   // The kernel on `device`; hipErrorNoBinaryForGpu when the binary has none for it.
   Result<Ref<Function>> function_for(DeviceState& device);
   std::vector<Ref<Function>> loaded_functions();
@@ -101,9 +105,13 @@ class RegisteredFunction final : public RefCounted {
 
   Ref<FatBinary> fatbin_;
   std::string name_;
+  const void* const host_function_;
   std::mutex mutex_;
-  std::vector<Ref<Function>> by_device_;
-  std::vector<bool> reported_;  // by device: the no-binary failure was logged
+  std::vector<Ref<Function>> by_device_;  // entries, once set, stay until destruction
+  std::vector<bool> reported_;            // by device: the no-binary failure was logged
+  // by_device_[i] readable without the lock (every <<<>>> launch asks), set under it.
+  static constexpr size_t kFastDevices = 16;
+  std::array<std::atomic<Function*>, kFastDevices> fast_{};
 };
 
 class RegisteredVariable final : public RefCounted {
@@ -154,8 +162,21 @@ class Registry {
   Registry() = default;
   struct Handle;
 
+  // Requires mutex_ (unique): the cache entry of `f`, if it has one, goes; the
+  // caller then waits for lookups that may be taking a reference
+  // (hazard::wait_unguarded) before it lets the last reference go.
+  void uncache_locked(const RegisteredFunction* f);
+  static size_t function_slot(const void* host_function) {
+    return hazard::cache_slot<kFunctionCacheBits>(host_function);
+  }
+
   mutable std::shared_mutex mutex_;
   std::unordered_map<const void*, Ref<RegisteredFunction>> by_host_function_;
+  // A lock-free lookup cache in front of by_host_function_ (a subset of it,
+  // written under mutex_, found by the object's host_function(); references
+  // taken under a hazard pointer, runtime/hazard.hpp).
+  static constexpr unsigned kFunctionCacheBits = 8;
+  std::array<std::atomic<RegisteredFunction*>, size_t(1) << kFunctionCacheBits> function_cache_{};
   std::unordered_map<const void*, Ref<RegisteredVariable>> by_host_variable_;
   HandleRegistry<Function> functions_;
   HandleRegistry<ModuleHandle> modules_;

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+// Per-thread hazard pointers for the lock-free lookups of registered kernels
+// (codeobj/registry.hpp): while a thread takes a reference to an object
+// it found without a lock, its record names the object, and whoever removes the
+// object from the registry waits until no record does before the registry's
+// reference may go. A lookup holds its guard for a few instructions and never
+// blocks, so the wait is short. One record per thread (lookups do not nest),
+// taken on its first lookup and handed back when the thread exits; records are
+// never freed. Thread-safe.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace weft::hazard {
+
+struct alignas(64) Record {
+  std::atomic<const void*> guarded{nullptr};
+  std::atomic<bool> in_use{false};
+  Record* next = nullptr;  // immutable once the record is published
+};
+
+extern __thread Record* t_record __attribute__((tls_model("initial-exec")));
+
+// This thread's record; null while the thread is exiting (lookups then take the lock).
+Record* acquire_record();
+inline Record* record() {
+  if (Record* r = t_record) [[likely]]
+    return r;
+  return acquire_record();
+}
+
+// Returns once no thread's record guards `object`.
+void wait_unguarded(const void* object);
+
+// The slot of a handle in a direct-mapped lookup cache of 2^Bits entries (the
+// caches the guarded lookups probe).
+template <unsigned Bits>
+inline size_t cache_slot(const void* handle) {
+  return size_t((reinterpret_cast<uintptr_t>(handle) >> 4) * 0x9E3779B97F4A7C15ull >> (64 - Bits));
+}
+
+}  // namespace weft::hazard
