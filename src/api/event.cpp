@@ -101,7 +101,9 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
       [&] {
     WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
     WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
-    WEFT_RETURN_IF_ERROR(device_error(*e, e->driver_event().synchronize()));
+    Status waited = e->driver_event().synchronize();
+    if (!waited.ok()) [[unlikely]]
+      return device_error(*e, std::move(waited));
     mempool::after_synchronize();  // pools release memory above their thresholds
     return Status();
       },

@@ -67,8 +67,9 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
         hipErrorInvalidHandle,
         fmt::format("kernel {} was loaded on device {} but the stream belongs to device {}",
                     info.name, function.device().ordinal(), device.ordinal()));
-  WEFT_RETURN_IF_ERROR(
-      check_launch(device, grid, block, dynamic_shared + info.static_shared_bytes));
+  if (!launch_shape_fits(device, grid, block, dynamic_shared + info.static_shared_bytes))
+      [[unlikely]]
+    return check_launch(device, grid, block, dynamic_shared + info.static_shared_bytes);
   uint64_t threads = uint64_t(block.x) * block.y * block.z;
   if (threads > info.max_threads_per_block)
     return Status(hipErrorInvalidConfiguration,

@@ -23,9 +23,12 @@ using namespace weft::api;
 
 namespace weft::api {
 
-// Checks a launch configuration against the device's limits, with HIP 7's codes.
-Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes) {
-  const auto& p = device.props();
+namespace {
+
+// What check_launch found wrong (out of line: the checks themselves are on
+// every launch).
+[[gnu::cold, gnu::noinline]] Status launch_error(const hipDeviceProp_tR0600& p, dim3 grid,
+                                                 dim3 block, size_t shared_bytes) {
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return invalid_value(
         fmt::format("grid {{{},{},{}}} has a zero dimension", grid.x, grid.y, grid.z));
@@ -44,9 +47,16 @@ Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t sha
   // take 64 KiB for granted): the NVIDIA driver opts the kernel in itself above the 48 KiB
   // CUDA gives by default (drivers/cuda/queue.cpp).
   const size_t limit = std::max(p.sharedMemPerBlock, p.sharedMemPerBlockOptin);
-  if (shared_bytes > limit)
-    return invalid_value(fmt::format("{} bytes of dynamic shared memory exceed the limit of {}",
-                                     shared_bytes, limit));
+  return invalid_value(
+      fmt::format("{} bytes of dynamic shared memory exceed the limit of {}", shared_bytes, limit));
+}
+
+}  // namespace
+
+// Checks a launch configuration against the device's limits, with HIP 7's codes.
+Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes) {
+  if (!launch_shape_fits(device, grid, block, shared_bytes)) [[unlikely]]
+    return launch_error(device.props(), grid, block, shared_bytes);
   return Status();
 }
 

@@ -5,11 +5,25 @@
 
 #include "api/api.hpp"
 
+#include <algorithm>
+
 namespace weft::api {
 
 // Checks grid, block and dynamic shared memory against the device's limits, with
 // HIP 7's error codes.
 Status check_launch(const DeviceState& device, dim3 grid, dim3 block, size_t shared_bytes);
+// The same test without the error: true when check_launch would succeed.
+inline bool launch_shape_fits(const DeviceState& device, dim3 grid, dim3 block,
+                              size_t shared_bytes) {
+  const auto& p = device.props();
+  uint64_t threads = uint64_t(block.x) * block.y * block.z;
+  return grid.x != 0 && grid.y != 0 && grid.z != 0 && threads != 0 &&
+         threads <= uint64_t(p.maxThreadsPerBlock) && block.x <= unsigned(p.maxThreadsDim[0]) &&
+         block.y <= unsigned(p.maxThreadsDim[1]) && block.z <= unsigned(p.maxThreadsDim[2]) &&
+         grid.x <= unsigned(p.maxGridSize[0]) && grid.y <= unsigned(p.maxGridSize[1]) &&
+         grid.z <= unsigned(p.maxGridSize[2]) &&
+         shared_bytes <= std::max(p.sharedMemPerBlock, p.sharedMemPerBlockOptin);
+}
 
 // Submits a single-source kernel (arguments packed) to `stream`.
 Status launch_host_kernel(Ref<HostKernel> kernel, dim3 grid, dim3 block, size_t shared_bytes,
