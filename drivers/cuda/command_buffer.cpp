@@ -32,7 +32,7 @@ struct KernelParams {
   void* extra[5];
 
   // Fills the parameters; the op's kernel must be a CudaKernel.
-  Status build(DispatchOp& op, CudaKernel& kernel) {
+  Status build(const DispatchOp& op, CudaKernel& kernel) {
     std::memset(&p, 0, sizeof p);
     const KernelInfo& info = kernel.info();
     const LaunchDims& d = op.dims;
@@ -48,7 +48,8 @@ struct KernelParams {
     p.sharedMemBytes = d.dynamic_shared_bytes;
     const size_t count = info.args.size();
     if (count > 0 && count <= kMaxParams) {
-      for (size_t i = 0; i < count; ++i) args[i] = op.kernarg.data() + info.args[i].offset;
+      auto* base = const_cast<std::byte*>(op.kernarg.data());  // CUDA only reads them
+      for (size_t i = 0; i < count; ++i) args[i] = base + info.args[i].offset;
       p.kernelParams = args;
       return Status();
     }
@@ -56,7 +57,7 @@ struct KernelParams {
     size = info.kernarg_size ? info.kernarg_size : op.kernarg.size();
     if (size == 0) return Status();
     extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-    extra[1] = op.kernarg.data();
+    extra[1] = const_cast<std::byte*>(op.kernarg.data());
     extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
     extra[3] = &size;
     extra[4] = CU_LAUNCH_PARAM_END;
@@ -405,48 +406,60 @@ Status CudaCommandBuffer::update(size_t index, const Op& op) {
     return Status();
   }
   WEFT_RETURN_IF_ERROR(device_->make_current());
+  if (s.kind == Kind::kKernel) return update_kernel(s, op);
   if (classify(op) != s.kind)
     return Status(hipErrorNotSupported, "the new parameters cannot stay in the native graph");
   CUgraphExec exec = segments_[s.segment].exec;
   std::lock_guard lock(segments_[s.segment].graph->mutex);
-  Op next = op;
   CUresult r = CUDA_SUCCESS;
   switch (s.kind) {
-    case Kind::kKernel: {
-      auto& d = std::get<DispatchOp>(next);
-      KernelParams k;
-      WEFT_RETURN_IF_ERROR(k.build(d, *cuda_kernel(d)));
-      r = api_.cuGraphExecKernelNodeSetParams(exec, s.node, &k.p);
-      if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecKernelNodeSetParams");
-      break;
-    }
+    case Kind::kKernel: break;  // update_kernel
     case Kind::kCopy: {
-      CUDA_MEMCPY3D c = copy_params(std::get<CopyOp>(next));
+      CUDA_MEMCPY3D c = copy_params(std::get<CopyOp>(op));
       r = api_.cuGraphExecMemcpyNodeSetParams(exec, s.node, &c, device_->context());
       if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecMemcpyNodeSetParams");
       break;
     }
     case Kind::kFill: {
-      CUDA_MEMSET_NODE_PARAMS m = fill_params(std::get<FillOp>(next));
+      CUDA_MEMSET_NODE_PARAMS m = fill_params(std::get<FillOp>(op));
       r = api_.cuGraphExecMemsetNodeSetParams(exec, s.node, &m, device_->context());
       if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecMemsetNodeSetParams");
       break;
     }
     case Kind::kRecord: {
-      auto* e = static_cast<CudaEvent*>(std::get<EventRecordOp>(next).event.get());
+      auto* e = static_cast<CudaEvent*>(std::get<EventRecordOp>(op).event.get());
       r = api_.cuGraphExecEventRecordNodeSetEvent(exec, s.node, e->handle());
       if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecEventRecordNodeSetEvent");
       break;
     }
     case Kind::kWait: {
-      auto* e = static_cast<CudaEvent*>(std::get<EventWaitOp>(next).event.get());
+      auto* e = static_cast<CudaEvent*>(std::get<EventWaitOp>(op).event.get());
       r = api_.cuGraphExecEventWaitNodeSetEvent(exec, s.node, e->handle());
       if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecEventWaitNodeSetEvent");
       break;
     }
     case Kind::kQueue: break;
   }
-  s.op = std::move(next);  // keeps the kernel's module and the event alive
+  s.op = op;  // keeps the kernel's module and the event alive
+  return Status();
+}
+
+// A kernel step's patch (the common SetParams): CUDA copies the parameters at
+// the call, so they are read from `op` itself. After finalize() a native step's
+// op only keeps its kernel (and module) alive, so only the kernel is kept.
+Status CudaCommandBuffer::update_kernel(Step& s, const Op& op) {
+  const auto* d = std::get_if<DispatchOp>(&op);
+  CudaKernel* kernel = d ? cuda_kernel(*d) : nullptr;
+  if (!kernel || &kernel->device() != device_.get() ||
+      d->kernarg.size() < kernel->info().kernarg_size)  // as classify() has it
+    return Status(hipErrorNotSupported, "the new parameters cannot stay in the native graph");
+  std::lock_guard lock(segments_[s.segment].graph->mutex);
+  KernelParams k;
+  WEFT_RETURN_IF_ERROR(k.build(*d, *kernel));
+  CUresult r = api_.cuGraphExecKernelNodeSetParams(segments_[s.segment].exec, s.node, &k.p);
+  if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecKernelNodeSetParams");
+  auto& kept = std::get<DispatchOp>(s.op);  // a kernel step holds a DispatchOp
+  if (kept.kernel != d->kernel) kept.kernel = d->kernel;
   return Status();
 }
 

@@ -81,6 +81,7 @@ class CudaCommandBuffer final : public CommandBuffer {
 
   // How `op` would be lowered; kQueue when it cannot be a native node.
   Kind classify(const Op& op) const;
+  Status update_kernel(Step& s, const Op& op);
   // The segment's CUgraph: from the cache, or built.
   Result<std::shared_ptr<Template>> template_for(const Segment& segment);
 

@@ -3,6 +3,7 @@
 // destroy, flags, the hipGraphExec*SetParams family, hipGraphExecUpdate and
 // node enable/disable.
 #include "api/graph_common.hpp"
+#include "api/launch_host_kernel.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -74,6 +75,35 @@ Status exec_set(hipGraphExec_t exec, hipGraphNode_t node, hipGraphNodeType type,
         return invalid_value("an executable graph's memcpy node cannot change its direction");
   }
   return t.exec->set_node(t.slot, std::move(parts.data), std::move(parts.ops));
+}
+
+// hipGraphExecKernelNodeSetParams' common case: the node's code-object kernel
+// again, with new kernelParams and launch dimensions that pass the launch
+// checks. The plan then patches its argument bytes in place
+// (GraphExec::patch_kernel) instead of building and copying new ops. When the
+// case does not apply, the general path builds the node anew and reports
+// whatever is wrong.
+bool kernel_patch_applies(const ExecTarget& t, const hipKernelNodeParams* p) {
+  if (!p || !p->func || p->extra) return false;
+  const GraphNode& current = t.exec->node(t.slot);
+  const auto& data = current.as<KernelData>();
+  if (data.func != p->func || current.ops().size() != 1) return false;
+  const auto* op = std::get_if<DispatchOp>(&current.ops()[0]);
+  if (!op || !op->kernel || op->host_kernel) return false;
+  DeviceState* device = Runtime::get().device(data.device);
+  if (!device || !launch_shape_fits(*device, p->gridDim, p->blockDim, p->sharedMemBytes))
+    return false;
+  uint64_t threads = uint64_t(p->blockDim.x) * p->blockDim.y * p->blockDim.z;
+  if (threads > op->kernel->info().max_threads_per_block) return false;
+  return t.exec->kernel_patchable(t.slot, p->kernelParams);
+}
+
+LaunchDims dims_of(const hipKernelNodeParams& p) {
+  LaunchDims dims;
+  dims.grid = p.gridDim;
+  dims.block = p.blockDim;
+  dims.dynamic_shared_bytes = p.sharedMemBytes;
+  return dims;
 }
 
 bool can_disable(hipGraphNodeType type) {
@@ -189,6 +219,9 @@ WEFT_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t exec, hipG
   return call(
       "hipGraphExecKernelNodeSetParams",
       [&] {
+    WEFT_ASSIGN_OR_RETURN(ExecTarget t, exec_target(exec, node, hipGraphNodeTypeKernel));
+    if (kernel_patch_applies(t, params))
+      return t.exec->patch_kernel(t.slot, dims_of(*params), params->kernelParams);
     return exec_set(exec, node, hipGraphNodeTypeKernel,
                     [&](const GraphNode& current) { return kernel_parts(params, &current); });
       },

@@ -54,6 +54,13 @@ class GraphExec final : public RefCounted {
 
   // Replaces a node's parameters and ops; the node keeps its number of ops.
   Status set_node(uint32_t slot, NodeData data, std::vector<Op> ops);
+  // The common kernel-node SetParams, without building new ops: the node keeps
+  // its code-object kernel and gets new launch dimensions and explicit
+  // arguments (`args[i]` points at argument i of the kernel's layout), written
+  // over the plan's copies in place and forwarded to the command buffer.
+  // patch_kernel requires kernel_patchable(slot, args) (else set_node does it).
+  bool kernel_patchable(uint32_t slot, void* const* args) const;
+  Status patch_kernel(uint32_t slot, const LaunchDims& dims, void* const* args);
   Status set_child_graph(uint32_t slot, const Graph& child);
   Status set_enabled(uint32_t slot, bool enabled);
   bool enabled(uint32_t slot) const { return slots_[slot].enabled; }
