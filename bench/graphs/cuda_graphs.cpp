@@ -4,8 +4,9 @@
 // chain through the CUDA driver API (direct cuLaunchKernel and a native CUDA
 // graph), plus instantiate and one-node SetParams costs on both sides. The
 // measurements alternate between weft and CUDA, repetition by repetition, and
-// each figure is the median. Usage: bench_graphs_cuda [--quick]
-// (graph_kernels.cubin next to the binary).
+// each figure is the median. Usage: bench_graphs_cuda [--quick | --setparams]
+// (graph_kernels.cubin next to the binary); --setparams: only the one-node
+// SetParams row (what the H200 runs alternate between two libamdhip64 builds).
 #include <cuda.h>
 #include <hip/hip_runtime.h>
 
@@ -96,6 +97,7 @@ struct Cuda {
 
 int main(int argc, char** argv) {
   const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  const bool setparams_only = argc > 1 && std::strcmp(argv[1], "--setparams") == 0;
   const int reps = quick ? 5 : 21;
   const int chains = quick ? 50 : 200;
   const std::string cubin = binary_dir() + "/graph_kernels.cubin";
@@ -168,106 +170,109 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  for (int i = 0; i < 20; ++i) {  // warm up every path
-    for (int k = 0; k < kChain; ++k) w.launch(), c.launch();
-    CHECK(hipGraphLaunch(we, w.s));
-    CHECK(cuGraphLaunch(ce, c.s));
-  }
-  CHECK(hipStreamSynchronize(w.s));
-  CHECK(cuStreamSynchronize(c.s));
-
   std::vector<double> w_direct, c_direct, w_replay, c_replay, w_host, c_host;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = Clock::now();
-    for (int i = 0; i < chains; ++i) {
-      for (int k = 0; k < kChain; ++k) w.launch();
-      CHECK(hipStreamSynchronize(w.s));
-    }
-    w_direct.push_back(us_since(t0) / (chains * kChain));
-    t0 = Clock::now();
-    for (int i = 0; i < chains; ++i) {
-      for (int k = 0; k < kChain; ++k) c.launch();
-      CHECK(cuStreamSynchronize(c.s));
-    }
-    c_direct.push_back(us_since(t0) / (chains * kChain));
-    t0 = Clock::now();
-    for (int i = 0; i < chains; ++i) {
+  std::vector<double> wi100, ci100, wi8k, ci8k, wi_new, wcap_new, ccap_new;
+  hipGraph_t wbig = nullptr;
+  CUgraph cbig = nullptr;
+  if (!setparams_only) {            // every row but SetParams
+    for (int i = 0; i < 20; ++i) {  // warm up every path
+      for (int k = 0; k < kChain; ++k) w.launch(), c.launch();
       CHECK(hipGraphLaunch(we, w.s));
-      CHECK(hipStreamSynchronize(w.s));
-    }
-    w_replay.push_back(us_since(t0) / (chains * kChain));
-    t0 = Clock::now();
-    for (int i = 0; i < chains; ++i) {
       CHECK(cuGraphLaunch(ce, c.s));
+    }
+    CHECK(hipStreamSynchronize(w.s));
+    CHECK(cuStreamSynchronize(c.s));
+
+    for (int r = 0; r < reps; ++r) {
+      auto t0 = Clock::now();
+      for (int i = 0; i < chains; ++i) {
+        for (int k = 0; k < kChain; ++k) w.launch();
+        CHECK(hipStreamSynchronize(w.s));
+      }
+      w_direct.push_back(us_since(t0) / (chains * kChain));
+      t0 = Clock::now();
+      for (int i = 0; i < chains; ++i) {
+        for (int k = 0; k < kChain; ++k) c.launch();
+        CHECK(cuStreamSynchronize(c.s));
+      }
+      c_direct.push_back(us_since(t0) / (chains * kChain));
+      t0 = Clock::now();
+      for (int i = 0; i < chains; ++i) {
+        CHECK(hipGraphLaunch(we, w.s));
+        CHECK(hipStreamSynchronize(w.s));
+      }
+      w_replay.push_back(us_since(t0) / (chains * kChain));
+      t0 = Clock::now();
+      for (int i = 0; i < chains; ++i) {
+        CHECK(cuGraphLaunch(ce, c.s));
+        CHECK(cuStreamSynchronize(c.s));
+      }
+      c_replay.push_back(us_since(t0) / (chains * kChain));
+      // Host time of one launch call (not waited; the queue is drained after).
+      t0 = Clock::now();
+      for (int i = 0; i < 20; ++i) CHECK(hipGraphLaunch(we, w.s));
+      w_host.push_back(us_since(t0) / 20);
+      CHECK(hipStreamSynchronize(w.s));
+      t0 = Clock::now();
+      for (int i = 0; i < 20; ++i) CHECK(cuGraphLaunch(ce, c.s));
+      c_host.push_back(us_since(t0) / 20);
       CHECK(cuStreamSynchronize(c.s));
     }
-    c_replay.push_back(us_since(t0) / (chains * kChain));
-    // Host time of one launch call (not waited; the queue is drained after).
-    t0 = Clock::now();
-    for (int i = 0; i < 20; ++i) CHECK(hipGraphLaunch(we, w.s));
-    w_host.push_back(us_since(t0) / 20);
-    CHECK(hipStreamSynchronize(w.s));
-    t0 = Clock::now();
-    for (int i = 0; i < 20; ++i) CHECK(cuGraphLaunch(ce, c.s));
-    c_host.push_back(us_since(t0) / 20);
-    CHECK(cuStreamSynchronize(c.s));
-  }
 
-  // ---- instantiate (the executable graph is destroyed outside the timing) ----
-  hipGraph_t wbig = w.capture(kBig);
-  CUgraph cbig = c.capture(kBig);
-  auto inst_w = [&](hipGraph_t g) {
-    hipGraphExec_t e = nullptr;
-    auto t0 = Clock::now();
-    CHECK(hipGraphInstantiate(&e, g, nullptr, nullptr, 0));
-    double t = us_since(t0);
-    CHECK(hipGraphExecDestroy(e));
-    return t;
-  };
-  auto inst_c = [&](CUgraph g) {
-    CUgraphExec e = nullptr;
-    auto t0 = Clock::now();
-    CHECK(cuGraphInstantiate(&e, g, 0));
-    double t = us_since(t0);
-    CHECK(cuGraphExecDestroy(e));
-    return t;
-  };
-  std::vector<double> wi100, ci100, wi8k, ci8k;
-  for (int r = 0; r < reps; ++r) {
-    wi100.push_back(inst_w(wg));
-    ci100.push_back(inst_c(cg));
-  }
-  for (int r = 0; r < std::max(3, reps / 3); ++r) {
-    wi8k.push_back(inst_w(wbig));
-    ci8k.push_back(inst_c(cbig));
-  }
-  // A graph never instantiated before (other kernel arguments, so weft's
-  // CUgraph cache cannot help), and capture + instantiate end to end.
-  int* spare_w = nullptr;
-  CUdeviceptr spare_c = 0;
-  CHECK(hipMalloc(&spare_w, 64 * sizeof(int)));
-  CHECK(cuMemAlloc(&spare_c, 64 * sizeof(int)));
-  std::vector<double> wi_new, wcap_new, ccap_new;
-  int* const own_w = w.counter;
-  const CUdeviceptr own_c = c.counter;
-  for (int r = 0; r < std::min(reps, 60); ++r) {
-    w.counter = spare_w + r + 1;
-    auto t0 = Clock::now();
-    hipGraph_t g = w.capture(kChain);
-    double captured = us_since(t0);
-    double inst = inst_w(g);
-    wi_new.push_back(inst);
-    wcap_new.push_back(captured + inst);
-    CHECK(hipGraphDestroy(g));
-    c.counter = spare_c + (r + 1) * sizeof(int);
-    t0 = Clock::now();
-    CUgraph cgr = c.capture(kChain);
-    captured = us_since(t0);
-    ccap_new.push_back(captured + inst_c(cgr));
-    CHECK(cuGraphDestroy(cgr));
-  }
-  w.counter = own_w;
-  c.counter = own_c;
+    // ---- instantiate (the executable graph is destroyed outside the timing) ----
+    wbig = w.capture(kBig);
+    cbig = c.capture(kBig);
+    auto inst_w = [&](hipGraph_t g) {
+      hipGraphExec_t e = nullptr;
+      auto t0 = Clock::now();
+      CHECK(hipGraphInstantiate(&e, g, nullptr, nullptr, 0));
+      double t = us_since(t0);
+      CHECK(hipGraphExecDestroy(e));
+      return t;
+    };
+    auto inst_c = [&](CUgraph g) {
+      CUgraphExec e = nullptr;
+      auto t0 = Clock::now();
+      CHECK(cuGraphInstantiate(&e, g, 0));
+      double t = us_since(t0);
+      CHECK(cuGraphExecDestroy(e));
+      return t;
+    };
+    for (int r = 0; r < reps; ++r) {
+      wi100.push_back(inst_w(wg));
+      ci100.push_back(inst_c(cg));
+    }
+    for (int r = 0; r < std::max(3, reps / 3); ++r) {
+      wi8k.push_back(inst_w(wbig));
+      ci8k.push_back(inst_c(cbig));
+    }
+    // A graph never instantiated before (other kernel arguments, so weft's
+    // CUgraph cache cannot help), and capture + instantiate end to end.
+    int* spare_w = nullptr;
+    CUdeviceptr spare_c = 0;
+    CHECK(hipMalloc(&spare_w, 64 * sizeof(int)));
+    CHECK(cuMemAlloc(&spare_c, 64 * sizeof(int)));
+    int* const own_w = w.counter;
+    const CUdeviceptr own_c = c.counter;
+    for (int r = 0; r < std::min(reps, 60); ++r) {
+      w.counter = spare_w + r + 1;
+      auto t0 = Clock::now();
+      hipGraph_t g = w.capture(kChain);
+      double captured = us_since(t0);
+      double inst = inst_w(g);
+      wi_new.push_back(inst);
+      wcap_new.push_back(captured + inst);
+      CHECK(hipGraphDestroy(g));
+      c.counter = spare_c + (r + 1) * sizeof(int);
+      t0 = Clock::now();
+      CUgraph cgr = c.capture(kChain);
+      captured = us_since(t0);
+      ccap_new.push_back(captured + inst_c(cgr));
+      CHECK(cuGraphDestroy(cgr));
+    }
+    w.counter = own_w;
+    c.counter = own_c;
+  }  // every row but SetParams
 
   // ---- one-node SetParams ----
   size_t n = 0;
@@ -297,6 +302,15 @@ int main(int argc, char** argv) {
     t0 = Clock::now();
     for (int i = 0; i < calls; ++i) CHECK(cuGraphExecKernelNodeSetParams(ce, cnodes[0], &cp));
     cset.push_back(us_since(t0) / calls);
+  }
+  if (setparams_only) {
+    std::printf("| exec kernel-node SetParams, one node | %.3f | %.3f | %.2fx | weft <= 1.5x |\n",
+                median(wset), median(cset), median(wset) / median(cset));
+    CHECK(hipGraphExecDestroy(we));
+    CHECK(hipGraphDestroy(wg));
+    CHECK(cuGraphExecDestroy(ce));
+    CHECK(cuGraphDestroy(cg));
+    return 0;
   }
   // ---- hipGraphExecUpdate on 8192 nodes (weft only) ----
   hipGraphExec_t webig = nullptr;
