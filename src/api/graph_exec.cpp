@@ -4,6 +4,7 @@
 // node enable/disable.
 #include "api/graph_common.hpp"
 #include "api/launch_host_kernel.hpp"
+#include "graph/handles.hpp"
 
 #include <cstdio>
 #include <cstring>
@@ -96,6 +97,18 @@ bool kernel_patch_applies(const ExecTarget& t, const hipKernelNodeParams* p) {
   uint64_t threads = uint64_t(p->blockDim.x) * p->blockDim.y * p->blockDim.z;
   if (threads > op->kernel->info().max_threads_per_block) return false;
   return t.exec->kernel_patchable(t.slot, p->kernelParams);
+}
+
+// exec_target's common case for a kernel node, without its error reporting
+// (the general path reports what is wrong).
+bool kernel_target(hipGraphExec_t exec, hipGraphNode_t node, ExecTarget& out) {
+  GraphExec* e = graph::handles().execs.find(exec);
+  GraphNode* n = graph::handles().nodes.find(node);
+  if (!e || !n || n->type() != hipGraphNodeTypeKernel) return false;
+  Result<uint32_t> slot = e->slot_of(n);
+  if (!slot.ok()) return false;
+  out = ExecTarget{e, slot.value()};
+  return true;
 }
 
 LaunchDims dims_of(const hipKernelNodeParams& p) {
@@ -219,8 +232,8 @@ WEFT_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t exec, hipG
   return call(
       "hipGraphExecKernelNodeSetParams",
       [&] {
-    WEFT_ASSIGN_OR_RETURN(ExecTarget t, exec_target(exec, node, hipGraphNodeTypeKernel));
-    if (kernel_patch_applies(t, params))
+    ExecTarget t{};
+    if (kernel_target(exec, node, t) && kernel_patch_applies(t, params))
       return t.exec->patch_kernel(t.slot, dims_of(*params), params->kernelParams);
     return exec_set(exec, node, hipGraphNodeTypeKernel,
                     [&](const GraphNode& current) { return kernel_parts(params, &current); });
