@@ -21,6 +21,7 @@ CudaDevice::CudaDevice(const Api& api, CUdevice device, DeviceFacts facts)
   caps_.timing_events = true;
   caps_.faults_lose_context = true;   // CUDA's sticky errors (docs/nvidia.md, "Device faults")
   caps_.cooperative_launches = true;  // cuLaunchCooperativeKernel (queue.cpp)
+  caps_.kernargs_read_at_submit = true;  // cuLaunchKernel copies kernelParams
 }
 
 CudaDevice::~CudaDevice() {

@@ -77,11 +77,21 @@ Status CudaQueue::run(DispatchOp& op) {
   if (&kernel->device() != device_.get())
     return Status(hipErrorInvalidDeviceFunction, "kernel was loaded on another device");
   const KernelInfo& info = kernel->info();
+  const LaunchDims& d = op.dims;
+  if (op.borrowed_args) {
+    // The caller's kernelParams array, in CUDA's own layout (the core checked
+    // every entry); CUDA copies the values before cuLaunchKernel returns.
+    if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024)
+      WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
+    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(
+        kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
+        d.dynamic_shared_bytes, stream_, const_cast<void**>(op.borrowed_args), nullptr));
+    return Status();
+  }
   if (op.kernarg.size() < info.kernarg_size)
     return Status(hipErrorInvalidValue,
                   "kernel " + info.name + " takes " + std::to_string(info.kernarg_size) +
                       " bytes of arguments; " + std::to_string(op.kernarg.size()) + " given");
-  const LaunchDims& d = op.dims;
   if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024)
     WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
   // CUDA copies the arguments before cuLaunchKernel returns. With the layout

@@ -122,6 +122,24 @@ class TracedCall {
   bool open_ = false;
 };
 
+// The body of a call, with the sticky-error check in front and exceptions
+// turned into errors. The Status is built in place (no move-assignment of its
+// message on the way out).
+template <typename Body>
+Status run_body(Body& body) noexcept {
+  try {
+    if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess) [[unlikely]]
+      return sticky_status(sticky);
+    return body();
+  } catch (const std::bad_alloc&) {
+    return Status(hipErrorOutOfMemory, "host memory exhausted");
+  } catch (const std::exception& e) {
+    return Status(hipErrorUnknown, std::string("internal exception: ") + e.what());
+  } catch (...) {
+    return Status(hipErrorUnknown, "internal exception");
+  }
+}
+
 template <typename Body, typename... Args>
 hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   TracedCall traced(name, args...);
@@ -130,18 +148,7 @@ hipError_t call(const char* name, Body&& body, const Args&... args) noexcept {
   const CallLog logged = CallLog::open(name);
   if (logged.name && log::level() >= log::Level::kDebug) [[unlikely]]
     logged.entered(args_text(args...));
-  Status status;
-  try {
-    if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
-      status = sticky_status(sticky);
-    else status = body();
-  } catch (const std::bad_alloc&) {
-    status = Status(hipErrorOutOfMemory, "host memory exhausted");
-  } catch (const std::exception& e) {
-    status = Status(hipErrorUnknown, std::string("internal exception: ") + e.what());
-  } catch (...) {
-    status = Status(hipErrorUnknown, "internal exception");
-  }
+  const Status status = run_body(body);
   if (logged.name) [[unlikely]]
     logged.returned(status, args_text(args...));
   if (status.ok()) {

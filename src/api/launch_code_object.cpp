@@ -18,6 +18,19 @@ size_t explicit_end(const KernelInfo& info) {
   return end;
 }
 
+// Whether a launch may lend the caller's kernelParams to the queue instead of
+// packing them (DispatchOp::borrowed_args): the device's queues read them during
+// submit, the kernel's layout is known, and every argument pointer is there
+// (pack_params reports the ones that are not).
+bool can_lend(const DeviceState& device, const KernelInfo& info, void** params, bool cooperative) {
+  if (cooperative || !params || info.args.empty() ||
+      !device.driver_device().caps().kernargs_read_at_submit)
+    return false;
+  for (size_t i = 0; i < info.args.size(); ++i)
+    if (!params[i]) return false;
+  return true;
+}
+
 }  // namespace
 
 Result<std::vector<std::byte>> pack_params(const KernelInfo& info, void** params) {
@@ -92,6 +105,8 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
     op.kernarg.resize(std::max<size_t>(op.kernarg.size(), info.kernarg_size));
   } else if (args.extra) {
     WEFT_ASSIGN_OR_RETURN(op.kernarg, pack_extra(info, args.extra));
+  } else if (can_lend(device, info, args.params, cooperative)) {
+    op.borrowed_args = args.params;  // the queue reads them during submit (no copy)
   } else {
     WEFT_ASSIGN_OR_RETURN(op.kernarg, pack_params(info, args.params));
   }

@@ -3,10 +3,24 @@
 // destroyed or made-up handle is an error, not a crash. The handle value is the
 // object's address; the registry holds a reference until it is removed.
 // Thread-safe.
+//
+// Lookups are on every launch and event call, so the common case takes no lock:
+// a small direct-mapped cache of live objects (a subset of the map, written
+// under the registry's lock) is probed with one atomic load, and the reference
+// for the caller is taken under a per-thread hazard pointer (runtime/hazard):
+// remove() clears the cache entry and then waits until no lookup guards the
+// object before the registry's own reference can go. A handle that is not in
+// the cache (a slot taken by another object) is looked up in the map under the
+// shared lock, as before.
 #pragma once
+
+#include "runtime/hazard.hpp"
 
 #include <weft/driver/ref.hpp>
 
+#include <array>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <shared_mutex>
 #include <unordered_map>
@@ -20,39 +34,70 @@ class HandleRegistry {
   void add(const Ref<T>& object) {
     std::unique_lock lock(mutex_);
     objects_.emplace(object.get(), object);
+    cache_[slot(object.get())].store(object.get(), std::memory_order_seq_cst);
   }
   // Returns the object, or null when the handle is unknown or was removed.
   Ref<T> find(const void* handle) const {
+    if (hazard::Record* guard = hazard::record()) [[likely]] {
+      // Publish the guard before reading the cache (both sequentially
+      // consistent): remove() clears the cache entry before it scans the guards,
+      // so either this load misses or remove() sees the guard and waits.
+      guard->guarded.store(handle, std::memory_order_seq_cst);
+      T* hit = cache_[slot(handle)].load(std::memory_order_seq_cst);
+      Ref<T> out;
+      if (hit && hit == handle) out = Ref<T>(hit);
+      guard->guarded.store(nullptr, std::memory_order_release);
+      if (out) return out;
+    }
     std::shared_lock lock(mutex_);
     auto it = objects_.find(handle);
     return it == objects_.end() ? Ref<T>() : it->second;
   }
   Ref<T> remove(const void* handle) {
-    std::unique_lock lock(mutex_);
-    auto it = objects_.find(handle);
-    if (it == objects_.end()) return Ref<T>();
-    Ref<T> object = std::move(it->second);
-    objects_.erase(it);
+    Ref<T> object;
+    {
+      std::unique_lock lock(mutex_);
+      auto it = objects_.find(handle);
+      if (it == objects_.end()) return Ref<T>();
+      object = std::move(it->second);
+      objects_.erase(it);
+      uncache(object.get());
+    }
+    hazard::wait_unguarded(object.get());
     return object;
   }
   template <typename Pred>
   std::vector<Ref<T>> remove_if(Pred pred) {
-    std::unique_lock lock(mutex_);
     std::vector<Ref<T>> out;
-    for (auto it = objects_.begin(); it != objects_.end();) {
-      if (pred(*it->second)) {
-        out.push_back(std::move(it->second));
-        it = objects_.erase(it);
-      } else {
-        ++it;
+    {
+      std::unique_lock lock(mutex_);
+      for (auto it = objects_.begin(); it != objects_.end();) {
+        if (pred(*it->second)) {
+          uncache(it->second.get());
+          out.push_back(std::move(it->second));
+          it = objects_.erase(it);
+        } else {
+          ++it;
+        }
       }
     }
+    for (const Ref<T>& object : out) hazard::wait_unguarded(object.get());
     return out;
   }
 
  private:
+  static constexpr unsigned kCacheBits = 8;
+  static size_t slot(const void* handle) { return hazard::cache_slot<kCacheBits>(handle); }
+  // Requires mutex_.
+  void uncache(T* object) {
+    std::atomic<T*>& entry = cache_[slot(object)];
+    if (entry.load(std::memory_order_relaxed) == object)
+      entry.store(nullptr, std::memory_order_seq_cst);
+  }
+
   mutable std::shared_mutex mutex_;
   std::unordered_map<const void*, Ref<T>> objects_;
+  std::array<std::atomic<T*>, size_t(1) << kCacheBits> cache_{};  // written under mutex_
 };
 
 }  // namespace weft

@@ -7,6 +7,8 @@
 
 #include <weft/common/log.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 
 namespace weft {
@@ -29,7 +31,9 @@ void log_submitted(const void* stream, const Op& op) {
             "stream {}: kernel {} grid {{{},{},{}}} block {{{},{},{}}} dynamic shared {} bytes, "
             "{} argument bytes{}",
             stream, name, d->dims.grid.x, d->dims.grid.y, d->dims.grid.z, d->dims.block.x,
-            d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes, d->kernarg.size(),
+            d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes,
+            d->borrowed_args && d->kernel ? size_t(d->kernel->info().kernarg_size)
+                                          : d->kernarg.size(),
             d->cooperative ? ", cooperative" : ""));
   } else if (auto* c = std::get_if<CopyOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
@@ -48,6 +52,20 @@ void log_submitted(const void* stream, const Op& op) {
                                                                  : "event wait";
     log::write(log::Level::kDebug, log::kCommand, fmt::format("stream {}: {}", stream, what));
   }
+}
+
+// A launch that lent the caller's argument array (DispatchOp::borrowed_args)
+// gets its own packed copy before something that may keep the op sees it.
+void own_arguments(Op& op) {
+  auto* d = std::get_if<DispatchOp>(&op);
+  if (!d || !d->borrowed_args) return;
+  const KernelInfo& info = d->kernel->info();
+  size_t size = info.kernarg_size;
+  for (const KernelArgInfo& a : info.args) size = std::max<size_t>(size, size_t(a.offset) + a.size);
+  d->kernarg.assign(size, std::byte{0});
+  for (size_t i = 0; i < info.args.size(); ++i)
+    std::memcpy(d->kernarg.data() + info.args[i].offset, d->borrowed_args[i], info.args[i].size);
+  d->borrowed_args = nullptr;
 }
 
 }  // namespace
@@ -97,12 +115,15 @@ Status Stream::submit_in_order(ToQueue&& to_queue) {
 
 Status Stream::submit(Op op) {
   // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
-  if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]]
+  if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]] {
+    own_arguments(op);
     if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
+  }
   if (log::level() >= log::Level::kDebug) [[unlikely]]
     log_submitted(this, op);
   // While tracing (WEFT_TRACE), the queue also times the op (src/trace).
   if (trace::on()) [[unlikely]] {
+    own_arguments(op);
     Ref<OpObserver> observer = trace::observe(*this, op);
     return submit_in_order(
         [&](Queue& queue) { return queue.submit_observed(std::move(op), std::move(observer)); });

@@ -10,11 +10,12 @@
 // then be reused by stream B without new synchronization when
 // B.clock[A] >= f (hipMemPoolReuseFollowEventDependencies). This is a vector
 // clock, so orderings pass through chains of events. Streams and events that
-// never meet a pool keep empty clocks and pay one uncontended mutex per record
-// or wait. Thread-safe.
+// never meet a pool keep empty clocks, which a record or wait copies without
+// taking a lock. Thread-safe.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <utility>
@@ -28,6 +29,7 @@ class StreamClock {
 
   // The highest free epoch of stream `id` this point is ordered after (0: none).
   uint64_t seen(uint64_t id) const {
+    if (!any()) return 0;
     std::lock_guard lock(mutex_);
     for (const auto& [sid, epoch] : entries_)
       if (sid == id) return epoch;
@@ -37,30 +39,46 @@ class StreamClock {
   void advance(uint64_t id, uint64_t epoch) {
     std::lock_guard lock(mutex_);
     raise(id, epoch);
+    published();
   }
   // This clock becomes `other`'s (an event recorded again forgets its old record).
   void assign_from(const StreamClock& other) {
+    if (!other.any()) {  // every record of a program that never frees asynchronously
+      clear();
+      return;
+    }
     Entries copy = other.snapshot();
     std::lock_guard lock(mutex_);
     entries_ = std::move(copy);
+    published();
   }
   void clear() {
+    if (!any()) return;
     std::lock_guard lock(mutex_);
     entries_.clear();
+    published();
   }
   // Elementwise maximum with `other` (a stream waiting on an event).
   void merge_from(const StreamClock& other) {
+    if (!other.any()) return;
     Entries copy = other.snapshot();
     if (copy.empty()) return;
     std::lock_guard lock(mutex_);
     for (const auto& [id, epoch] : copy) raise(id, epoch);
+    published();
   }
   Entries snapshot() const {
+    if (!any()) return {};
     std::lock_guard lock(mutex_);
     return entries_;
   }
 
  private:
+  // Whether the clock has entries, readable without the lock: an empty clock
+  // (no stream-ordered free anywhere behind it) is the common case, and copying
+  // or clearing one then takes no lock. Written under the lock after each change.
+  bool any() const { return non_empty_.load(std::memory_order_acquire); }
+  void published() { non_empty_.store(!entries_.empty(), std::memory_order_release); }
   void raise(uint64_t id, uint64_t epoch) {
     auto it = std::find_if(entries_.begin(), entries_.end(),
                            [id](const auto& e) { return e.first == id; });
@@ -69,6 +87,7 @@ class StreamClock {
   }
   mutable std::mutex mutex_;
   Entries entries_;
+  std::atomic<bool> non_empty_{false};
 };
 
 }  // namespace weft

@@ -20,8 +20,11 @@ ThreadState::~ThreadState() {
     if (stream) stream->device().remove_stream(stream.get());
 }
 
-ThreadState& thread_state() {
+__thread ThreadState* t_thread_state __attribute__((tls_model("initial-exec"))) = nullptr;
+
+ThreadState& thread_state_slow() {
   thread_local ThreadState state;
+  t_thread_state = &state;
   return state;
 }
 

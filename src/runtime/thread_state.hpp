@@ -29,6 +29,18 @@ struct ThreadState {
   ~ThreadState();
 };
 
-ThreadState& thread_state();
+// The calling thread's state, built by the first call on the thread. Every
+// API call reads it two or three times, so the fast path is one load: an
+// initial-exec TLS pointer (a function-local thread_local costs a guard test
+// and a __tls_get_addr call). libamdhip64 is already a static-TLS library
+// (DF_STATIC_TLS: the CPU driver's block runner uses initial-exec TLS), so the
+// 8 bytes come out of the same static TLS block a dlopen reserves for it.
+extern __thread ThreadState* t_thread_state __attribute__((tls_model("initial-exec")));
+ThreadState& thread_state_slow();
+inline ThreadState& thread_state() {
+  if (ThreadState* state = t_thread_state) [[likely]]
+    return *state;
+  return thread_state_slow();
+}
 
 }  // namespace weft

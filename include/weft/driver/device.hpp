@@ -59,6 +59,10 @@ struct DeviceCaps {
   // it back; only a new process can (CUDA's sticky errors). False where a reset
   // recovers (the CPU agent).
   bool faults_lose_context = false;
+  // Queue::submit() has read a DispatchOp's arguments when it returns (CUDA copies
+  // kernelParams inside cuLaunchKernel), so a direct launch may lend the caller's
+  // argument array (DispatchOp::borrowed_args) instead of packing a copy.
+  bool kernargs_read_at_submit = false;
 };
 
 struct MemoryInfo {

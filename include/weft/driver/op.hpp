@@ -51,6 +51,13 @@ struct DispatchOp {
   Ref<HostKernel> host_kernel;
   LaunchDims dims;
   std::vector<std::byte> kernarg;  // packed explicit + hidden arguments (code objects)
+  // Instead of a packed `kernarg` (then empty): the caller's kernelParams array,
+  // one pointer per explicit argument of kernel->info().args, valid only during
+  // the Queue::submit() call that receives the op. The core sets it only for a
+  // device whose caps().kernargs_read_at_submit is true, never on a cooperative
+  // op, and packs the arguments into `kernarg` before anything that could keep
+  // the op (a stream capture, a trace) sees it.
+  void* const* borrowed_args = nullptr;
   // hipLaunchCooperativeKernel: every block is resident at once, so blocks may
   // wait for each other (grid.sync()). The core checked the grid against the
   // agent's occupancy limit.

@@ -237,6 +237,34 @@ TEST_CASE("Cuda_Fake_StackLimit_IsCudasStackSize") {
   CHECK(device->thread_stack_bytes() == 4096);
 }
 
+TEST_CASE("Cuda_Fake_Dispatch_BorrowedArgumentsGoStraightToCuda") {
+  FakeCuda fake;
+  auto device = only_device();
+  CHECK(device->caps().kernargs_read_at_submit);
+  std::byte image[16] = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
+  auto module = value_of(device->load_module(image));
+  auto kernel = value_of(module->kernel("k"));  // parameters of 8, 4 and 4 bytes
+  auto queue = value_of(device->create_queue(weft::QueueOptions{}));
+  uint64_t a = 0x1122334455667788ull;
+  uint32_t b = 0xaabbccdd, c = 0x01020304;
+  void* params[] = {&a, &b, &c};
+  weft::DispatchOp op;
+  op.kernel = kernel;
+  op.dims.grid = dim3(1);
+  op.dims.block = dim3(32);
+  op.borrowed_args = params;  // no packed blob
+  REQUIRE(queue->submit(op).ok());
+  REQUIRE(state().launches.size() == 1);
+  const auto& launch = state().launches[0];
+  CHECK(launch.had_params);
+  CHECK_FALSE(launch.had_extra);
+  std::vector<std::byte> expected(16);
+  std::memcpy(expected.data(), &a, 8);
+  std::memcpy(expected.data() + 8, &b, 4);
+  std::memcpy(expected.data() + 12, &c, 4);
+  CHECK(launch.args == expected);
+}
+
 TEST_CASE("Cuda_Fake_HostKernel_NoBinaryForGpu") {
   FakeCuda fake;
   auto device = only_device();
