@@ -68,6 +68,7 @@ TEST_CASE("Unit_HandleRegistry_LookupsRaceWithRemoval") {
   std::vector<std::atomic<Thing*>> handles(kSlots);
   std::atomic<bool> stop{false};
   std::atomic<long> hits{0};
+  std::atomic<int> passes{0};  // full sweeps of the handles, all readers together
   auto reader = [&] {
     while (!stop.load(std::memory_order_relaxed)) {
       for (auto& h : handles) {
@@ -76,16 +77,26 @@ TEST_CASE("Unit_HandleRegistry_LookupsRaceWithRemoval") {
         REQUIRE(t->magic.load() == 0x7e57ab1e);
         hits.fetch_add(1, std::memory_order_relaxed);
       }
+      passes.fetch_add(1, std::memory_order_relaxed);
     }
   };
-  std::vector<std::thread> readers;
-  for (int i = 0; i < 3; ++i) readers.emplace_back(reader);
-  for (int round = 0; round < 20000; ++round) {
+  auto replace = [&](int round) {
     int i = round % kSlots;
     if (Thing* old = handles[i].load()) registry.remove(old);  // the last reference goes here
     auto fresh = make_ref<Thing>(round);
     registry.add(fresh);
     handles[i].store(fresh.get());
+  };
+  for (int round = 0; round < kSlots; ++round) replace(round);  // every handle live
+  std::vector<std::thread> readers;
+  for (int i = 0; i < 3; ++i) readers.emplace_back(reader);
+  for (int round = kSlots; round < 20000; ++round) replace(round);
+  // On a loaded machine the readers may not have run yet: the writer goes on until
+  // they have swept the handles a few times (all but one of them are live at any
+  // time, so every sweep finds objects).
+  for (int round = 20000; passes.load(std::memory_order_relaxed) < 6; ++round) {
+    replace(round);
+    std::this_thread::yield();
   }
   stop = true;
   for (auto& t : readers) t.join();
