@@ -43,15 +43,30 @@ Status device_error(const CoreEvent& event, Status status) {
   return status;
 }
 
+[[gnu::cold]] Status unknown_event() {
+  return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+}
+
 Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
   Ref<CoreEvent> e = Runtime::get().events().find(event);
-  if (!e) return Status(hipErrorInvalidHandle, "event handle is unknown or was destroyed");
+  if (!e) return unknown_event();
   return e;
 }
 
+// The record and synchronize pair is the per-call path (bench/cuda_overhead):
+// lookups go straight to the registries, without Result layers, and a stream
+// handle that names a live stream skips resolve_stream.
 Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream) {
-  WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
+  Runtime& rt = Runtime::get();
+  Ref<CoreEvent> e = rt.events().find(event);
+  if (!e) [[unlikely]]
+    return unknown_event();
+  Ref<Stream> s = stream == nullptr || stream == hipStreamLegacy || stream == hipStreamPerThread
+                    ? Ref<Stream>()
+                    : rt.streams().find(stream);
+  if (!s) {
+    WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream, default_stream));
+  }
   if (&s->device() != &e->device())
     return Status(hipErrorInvalidHandle, "event and stream belong to different devices");
   WEFT_RETURN_IF_ERROR(s->submit(EventRecordOp{e->driver_event_ref()}));
@@ -99,8 +114,11 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   return call(
       "hipEventSynchronize",
       [&] {
-    WEFT_ASSIGN_OR_RETURN(Ref<CoreEvent> e, lookup(event));
-    WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
+    Ref<CoreEvent> e = Runtime::get().events().find(event);
+    if (!e) [[unlikely]]
+      return unknown_event();
+    if (graph::capture_active()) [[unlikely]]
+      WEFT_RETURN_IF_ERROR(graph::check_event_sync(e->driver_event()));
     Status waited = e->driver_event().synchronize();
     if (!waited.ok()) [[unlikely]]
       return device_error(*e, std::move(waited));
