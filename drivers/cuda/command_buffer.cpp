@@ -2,9 +2,12 @@
 #include "command_buffer.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <typeinfo>
 
 #include "event.hpp"
@@ -176,6 +179,35 @@ CudaCommandBuffer::Kind CudaCommandBuffer::classify(const Op& op) const {
   return Kind::kQueue;  // host functions
 }
 
+namespace {
+
+// The lock of a template's CUDA calls. A patch takes it on every SetParams, and
+// it is almost never contended (two plans of one cached graph instantiated or
+// patched at the same time), so taking it is one exchange and giving it back
+// one store (a std::mutex costs two locked instructions and two calls into
+// libc, about 80 instructions a patch). A waiter yields, then sleeps in short
+// steps: the holder may be instantiating a large graph.
+class GraphLock {
+ public:
+  void lock() noexcept {
+    if (!held_.exchange(true, std::memory_order_acquire)) [[likely]]
+      return;
+    for (int spins = 0;; ++spins) {
+      if (!held_.load(std::memory_order_relaxed) &&
+          !held_.exchange(true, std::memory_order_acquire))
+        return;
+      if (spins < 64) std::this_thread::yield();
+      else std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+  void unlock() noexcept { held_.store(false, std::memory_order_release); }
+
+ private:
+  std::atomic<bool> held_{false};
+};
+
+}  // namespace
+
 // A built CUgraph and its nodes (by position in the segment). Immutable once
 // built; `mutex` serializes the calls CUDA requires to be (instantiation and
 // patches name the graph's nodes).
@@ -184,7 +216,7 @@ struct CudaCommandBuffer::Template {
   CUgraph graph = nullptr;
   std::vector<CUgraphNode> nodes;
   std::vector<Ref<Kernel>> kernels;  // keeps each CUfunction's module loaded
-  std::mutex mutex;
+  GraphLock mutex;
 
   ~Template() {
     if (graph && device->make_current().ok()) (void)device->api().cuGraphDestroy(graph);

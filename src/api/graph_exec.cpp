@@ -102,12 +102,13 @@ bool kernel_patch_applies(const ExecTarget& t, const hipKernelNodeParams* p) {
 // exec_target's common case for a kernel node, without its error reporting
 // (the general path reports what is wrong).
 bool kernel_target(hipGraphExec_t exec, hipGraphNode_t node, ExecTarget& out) {
-  GraphExec* e = graph::handles().execs.find(exec);
-  GraphNode* n = graph::handles().nodes.find(node);
+  graph::Handles& handles = graph::handles();
+  GraphExec* e = handles.execs.find(exec);
+  GraphNode* n = handles.nodes.find(node);
   if (!e || !n || n->type() != hipGraphNodeTypeKernel) return false;
-  Result<uint32_t> slot = e->slot_of(n);
-  if (!slot.ok()) return false;
-  out = ExecTarget{e, slot.value()};
+  uint32_t slot = 0;
+  if (!e->find_slot(n, slot)) return false;
+  out = ExecTarget{e, slot};
   return true;
 }
 

@@ -282,12 +282,20 @@ Status GraphExec::launch(Stream& stream) {
 }
 
 Result<uint32_t> GraphExec::slot_of(const GraphNode* node) const {
+  uint32_t slot = 0;
+  if (find_slot(node, slot)) return slot;
+  return Status(hipErrorInvalidValue, "the node is not part of the graph this plan was made from");
+}
+
+bool GraphExec::find_slot(const GraphNode* node, uint32_t& slot) const {
   // Nodes pair with slots by position while their graph is as it was.
   const Graph& g = node->graph();
   if (node->index() < slots_.size()) {
-    if (g.id() == original_graph_id_ && g.version() == original_graph_version_)
-      return node->index();
-    if (g.id() == update_graph_id_ && g.version() == update_graph_version_) return node->index();
+    if ((g.id() == original_graph_id_ && g.version() == original_graph_version_) ||
+        (g.id() == update_graph_id_ && g.version() == update_graph_version_)) {
+      slot = node->index();
+      return true;
+    }
   }
   // The original graph changed since: pair by identity (the plan's copies
   // remember the nodes they were made from).
@@ -295,9 +303,12 @@ Result<uint32_t> GraphExec::slot_of(const GraphNode* node) const {
     if (original_slots_.empty())
       for (const auto& copy : source_->nodes())
         original_slots_.emplace(copy->original(), copy->index());
-    if (auto it = original_slots_.find(node); it != original_slots_.end()) return it->second;
+    if (auto it = original_slots_.find(node); it != original_slots_.end()) {
+      slot = it->second;
+      return true;
+    }
   }
-  return Status(hipErrorInvalidValue, "the node is not part of the graph this plan was made from");
+  return false;
 }
 
 Status GraphExec::patch_steps(uint32_t first, std::vector<Op>& ops) {

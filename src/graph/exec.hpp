@@ -49,6 +49,8 @@ class GraphExec final : public RefCounted {
   // The top-level node of this plan that `node` (of the graph it was
   // instantiated from, or of the last graph it was updated from) stands for.
   Result<uint32_t> slot_of(const GraphNode* node) const;
+  // The same without the error (and its Result): false where slot_of fails.
+  bool find_slot(const GraphNode* node, uint32_t& slot) const;
   // The plan's own copy of that node (its current parameters).
   const GraphNode& node(uint32_t slot) const { return *source_->nodes()[slot]; }
 
