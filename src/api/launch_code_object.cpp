@@ -127,6 +127,7 @@ Status launch_registered(const void* host_function, dim3 grid, dim3 block, void*
   }
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
+  WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
   return launch_function(*function, s, grid, block, dynamic_shared,
                          KernelArgs{args, nullptr, nullptr},
                          registered->max_dynamic_shared.load(std::memory_order_relaxed));

@@ -42,6 +42,12 @@ Status launch_in_work_items(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t 
 Status check_cooperative(const DeviceState& device, const KernelInfo& info, dim3 grid, dim3 block,
                          size_t dynamic_shared);
 
+// Before a launch of a registered kernel on `stream`: a binary with texture references
+// (texture<> globals) gets the host references' current texture objects copied into
+// its image's copies on the stream's device, in stream order, where they changed since
+// the last copy there (api/texture_reference.cpp, docs/textures.md).
+Status refresh_texture_references(RegisteredFunction& registered, Stream& stream);
+
 // hipLaunchKernel for a registered host function.
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,
                          size_t dynamic_shared, hipStream_t stream, DefaultStream default_stream);

@@ -61,6 +61,7 @@ Status launch_cooperative_address(const void* f, dim3 grid, dim3 block, void** p
   WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
   if (Ref<RegisteredFunction> registered = Registry::get().function(f)) {
     WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
+    WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
     return launch_function(*function, s, grid, block, shared_bytes,
                            KernelArgs{params, nullptr, nullptr},
                            registered->max_dynamic_shared.load(std::memory_order_relaxed), true);

@@ -63,6 +63,7 @@ Status launch_address(const void* f, dim3 grid, dim3 block, void** args, size_t 
   if (!f) return Status(hipErrorInvalidDeviceFunction, "null kernel");
   if (Ref<RegisteredFunction> registered = Registry::get().function(f)) {
     WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
+    WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
     return launch_function(*function, s, grid, block, shared, KernelArgs{args, nullptr, nullptr},
                            registered->max_dynamic_shared.load(std::memory_order_relaxed),
                            cooperative);

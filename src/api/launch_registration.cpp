@@ -56,10 +56,12 @@ WEFT_EXPORT void __hipRegisterManagedVar(void* hipModule, void** pointer, void* 
                               align);
 }
 
-WEFT_EXPORT void __hipRegisterTexture(void**, void*, char*, char* deviceVar, int, int, int) {
-  // Texture references are not supported yet; their kernels still launch.
-  log::warning("__hipRegisterTexture({}): texture references are not supported",
-               deviceVar ? deviceVar : "?");
+// A texture<> global: the image's copy of the reference is a variable of that name, which
+// launches keep holding the host reference's texture object (api/texture_reference.cpp).
+// The dimension and normalization flags are the reference's own fields already.
+WEFT_EXPORT void __hipRegisterTexture(void** modules, void* texref, char* hostName,
+                                      char* deviceName, int, int, int) {
+  Registry::get().add_texture(modules, texref, deviceName ? deviceName : hostName);
 }
 
 WEFT_EXPORT void __hipRegisterSurface(void**, void*, char*, char* deviceVar, int, int) {
@@ -159,6 +161,7 @@ WEFT_EXPORT hipError_t hipLaunchByPtr(const void* func) {
     if (!registered) return Status(hipErrorInvalidDeviceFunction, "not a registered kernel");
     WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(c.stream));
     WEFT_ASSIGN_OR_RETURN(Ref<Function> f, registered->function_for(s->device()));
+    WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
     return launch_function(*f, s, c.grid, c.block, c.shared, KernelArgs{nullptr, nullptr, &c.args},
                            registered->max_dynamic_shared.load());
       },

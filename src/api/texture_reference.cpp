@@ -9,10 +9,15 @@
 // driver API's rule). What the struct has no field for (border colour, what is
 // bound) lives in a side table keyed by the reference's address.
 #include "api/image_ranges.hpp"
+#include "api/launch_code_object.hpp"
 #include "api/texture_objects.hpp"
 #include "codeobj/registry.hpp"
+#include "graph/capture.hpp"
 
 #include <climits>
+#include <cstddef>
+#include <cstring>
+#include <memory>
 #include <mutex>
 
 using namespace weft;
@@ -199,6 +204,64 @@ Status get_property(const textureReference* ref, const void* out, Get&& get) {
 }
 
 }  // namespace
+
+namespace weft::api {
+
+Status refresh_texture_references(RegisteredFunction& registered, Stream& stream) {
+  FatBinary& fatbin = registered.fatbin();
+  if (!fatbin.has_textures()) return Status();
+  DeviceState& device = stream.device();
+  WEFT_ASSIGN_OR_RETURN(Ref<Module> module, fatbin.module_for(device, "texture references"));
+  const bool host_memory = device.driver_device().caps().host_can_access_device_memory;
+  // A captured copy runs only when its graph does: while anything captures, copy at every
+  // launch (the graph then carries the object it was captured with) and remember nothing.
+  const bool capturing = graph::capture_active();
+  return fatbin.for_each_texture(
+      device, [&](const FatBinary::TextureRef& t, uint64_t& written) -> Status {
+        const auto* host = static_cast<const textureReference*>(t.host);
+        const uint64_t value = reinterpret_cast<uintptr_t>(host->textureObject);
+        if (value == written && !capturing) return Status();
+        auto storage = module->global(t.name);
+        if (!storage.ok()) {
+          // No kernel of this image reads it (the device pass dropped it): nothing to keep.
+          written = value;
+          return Status();
+        }
+        std::span<std::byte> copy = storage.value();
+        // Where the object goes: a CPU image's copy is the whole struct; weftcc's NVPTX
+        // images make it the 64-bit object alone (docs/textures.md, "Texture references").
+        size_t offset = 0;
+        if (copy.size() >= sizeof(textureReference))
+          offset = offsetof(textureReference, textureObject);
+        else if (copy.size() != sizeof(uint64_t))
+          return Status(
+              hipErrorInvalidImage,
+              fmt::format(
+                  "texture reference {} on device {} is {} bytes: neither a textureReference "
+                  "({} bytes) nor a 64-bit texture object",
+                  t.name, device.ordinal(), copy.size(), sizeof(textureReference)));
+        std::byte* dst = copy.data() + offset;
+        if (host_memory) {
+          // In stream order, so kernels queued before still see the object they were launched with.
+          WEFT_RETURN_IF_ERROR(
+              stream.submit(HostFuncOp{[dst, value] { std::memcpy(dst, &value, sizeof value); }}));
+        } else {
+          auto source = std::make_shared<uint64_t>(value);
+          CopyOp op;
+          op.dst = dst;
+          op.src = source.get();
+          op.width = op.dst_pitch = op.src_pitch = sizeof(uint64_t);
+          op.direction = CopyDirection::kHostToDevice;
+          WEFT_RETURN_IF_ERROR(stream.submit(op));
+          // Ops run in order: this one lets the source go once the copy has read it.
+          WEFT_RETURN_IF_ERROR(stream.submit(HostFuncOp{[source] {}}));
+        }
+        if (!capturing) written = value;
+        return Status();
+      });
+}
+
+}  // namespace weft::api
 
 WEFT_EXPORT hipError_t hipBindTexture(size_t* offset, const textureReference* tex,
                                       const void* devPtr, const hipChannelFormatDesc* desc,

@@ -73,6 +73,23 @@ void FatBinary::add_managed(Managed m) {
   managed_.push_back(std::move(m));
 }
 
+void FatBinary::add_texture(TextureRef t) {
+  std::lock_guard lock(textures_mutex_);
+  textures_.push_back({std::move(t), {}});
+  has_textures_.store(true, std::memory_order_release);
+}
+
+Status FatBinary::for_each_texture(
+    DeviceState& device, const std::function<Status(const TextureRef&, uint64_t&)>& refresh) {
+  const size_t ordinal = size_t(device.ordinal());
+  std::lock_guard lock(textures_mutex_);
+  for (TextureState& t : textures_) {
+    if (t.written.size() <= ordinal) t.written.resize(ordinal + 1, kUnwritten);
+    WEFT_RETURN_IF_ERROR(refresh(t.ref, t.written[ordinal]));
+  }
+  return Status();
+}
+
 namespace {
 
 // Ordinals of the devices on which every registered fat binary has been loaded.
@@ -110,6 +127,12 @@ Result<Ref<Module>> FatBinary::module_for(DeviceState& device, std::string_view 
   WEFT_ASSIGN_OR_RETURN(CodeImage::Loaded loaded, image_->module_for(device, what));
   if (!loaded.first_load) return loaded.module;
   preload_registered(device, this);
+  if (has_textures()) {
+    // A new module's texture references hold nothing yet: the next launch copies them.
+    std::lock_guard lock(textures_mutex_);
+    for (TextureState& t : textures_)
+      if (t.written.size() > size_t(device.ordinal())) t.written[device.ordinal()] = kUnwritten;
+  }
   std::lock_guard lock(mutex_);
   for (const Managed& m : managed_) {
     auto storage = loaded.module->global(m.name);
@@ -283,6 +306,17 @@ void Registry::add_managed(void** h, void** slot, const void* init, const char* 
   auto v = make_ref<RegisteredVariable>(handle->fatbin, name, size, true, slot);
   std::unique_lock lock(mutex_);
   by_host_variable_[slot] = std::move(v);
+}
+
+void Registry::add_texture(void** h, const void* host_reference, const char* name) {
+  if (!h || !host_reference || !name) return;
+  auto* handle = reinterpret_cast<Handle*>(h);
+  {
+    std::lock_guard lock(g_handles_mutex);
+    if (!live_handles().count(handle)) return;
+  }
+  add_variable(h, host_reference, name, sizeof(textureReference));
+  handle->fatbin->add_texture({name, host_reference});
 }
 
 void Registry::remove_fat_binary(void** h) {

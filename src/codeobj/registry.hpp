@@ -17,6 +17,7 @@
 
 #include <array>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -79,10 +80,34 @@ class FatBinary final : public RefCounted {
   };
   void add_managed(Managed m);
 
+  // Texture references (__hipRegisterTexture): each image has its own copy of a
+  // `texture<>` global, which must hold the texture object the host's reference is
+  // bound to (api/texture_reference.cpp copies it before launches).
+  struct TextureRef {
+    std::string name;  // the image's variable
+    const void* host;  // the host's textureReference
+  };
+  void add_texture(TextureRef t);
+  bool has_textures() const { return has_textures_.load(std::memory_order_acquire); }
+  // The value last copied into a texture reference's copy on a device.
+  static constexpr uint64_t kUnwritten = ~uint64_t{0};
+  // Calls `refresh(ref, written)` for every texture reference, with `written` (by
+  // reference) the handle last copied into `device`'s copy (kUnwritten after a
+  // module load), under a lock of its own: calls on one binary run one at a time.
+  Status for_each_texture(DeviceState& device,
+                          const std::function<Status(const TextureRef&, uint64_t&)>& refresh);
+
  private:
   Ref<CodeImage> image_;
   std::mutex mutex_;
   std::vector<Managed> managed_;
+  std::atomic<bool> has_textures_{false};
+  std::mutex textures_mutex_;  // leaf for the list; held across the refresh's submits
+  struct TextureState {
+    TextureRef ref;
+    std::vector<uint64_t> written;  // by device ordinal
+  };
+  std::vector<TextureState> textures_;
 };
 
 class RegisteredFunction final : public RefCounted {
@@ -146,6 +171,9 @@ class Registry {
   void add_variable(void** handle, const void* host_shadow, const char* name, size_t size);
   void add_managed(void** handle, void** slot, const void* init, const char* name, size_t size,
                    unsigned align);
+  // A texture<> global: a variable (hipMemcpyToSymbol & co. reach it) and a
+  // texture reference of its fat binary.
+  void add_texture(void** handle, const void* host_reference, const char* name);
   void remove_fat_binary(void** handle);
 
   Ref<RegisteredFunction> function(const void* host_function) const;
