@@ -23,7 +23,7 @@ HERE = SOURCE / "tests" / "weftcc"
 DATA = HERE / "data"
 LIB = SOURCE / "tools" / "weftcc"
 sys.path.insert(0, str(LIB))
-from weftcc_lib import bundle, detect, targets  # noqa: E402
+from weftcc_lib import bundle, detect, nvidia_image, targets  # noqa: E402
 
 GXX_MODULE = [sys.executable, str(HERE / "run_with_module.py"), "cpu_image", str(HERE / "gxx_cpu_target.py"),
               str(WEFTCC)]
@@ -722,6 +722,68 @@ class Gpu(Scratch):
         self.assertEqual(proc.returncode, 0, proc.stdout)
         run(["g++", self.tmp / "sum.o", amd, "-o", self.tmp / "sum_amd"])
         self.assertEqual(run([self.tmp / "sum_amd"], expect=None).returncode, 2)
+
+    def test_nvidia_textures(self):
+        """Every texture and surface form becomes its PTX instruction in the sm_* image, and
+        texture references become 64-bit globals the kernels load the texture object from."""
+        if not has_module("nvidia_image"):
+            self.skipTest("weftcc_lib/nvidia_image.py is not there yet")
+        proc = run([WEFTCC, "--offload-arch=sm_90", "--genco", "-save-temps", DATA / "textures.hip",
+                    "-o", self.tmp / "tex.co"], cwd=self.tmp, expect=None)
+        if proc.returncode != 0:
+            if "not found" in proc.stdout or "not installed" in proc.stdout:
+                self.skipTest(f"sm_90 toolchain missing: {proc.stdout.strip().splitlines()[0]}")
+            self.fail(proc.stdout)
+        kept = re.search(r"keeping temporary files of \S+ in (\S+)", proc.stdout)
+        self.assertIsNotNone(kept, proc.stdout)
+        work = pathlib.Path(kept.group(1))
+        self.addCleanup(shutil.rmtree, work, True)
+        ptx = next(work.rglob("*.ptx")).read_text()
+        for instruction in ("tex.1d.v4.f32.s32", "tex.1d.v4.f32.f32", "tex.2d.v4.f32.f32",
+                            "tex.2d.v4.s32.f32", "tex.2d.v4.u32.f32", "tex.3d.v4.f32.f32",
+                            "tex.a1d.v4.f32.f32", "tex.a2d.v4.f32.f32", "tex.cube.v4.f32.f32",
+                            "tex.acube.v4.f32.f32", "tex.level.1d", "tex.level.2d", "tex.level.3d",
+                            "tex.level.a1d", "tex.level.a2d", "tex.level.cube", "tex.grad.1d",
+                            "tex.grad.2d", "tex.grad.3d", "tex.grad.a1d", "tex.grad.a2d",
+                            "suld.b.1d.b8.zero", "suld.b.2d.b16.clamp", "suld.b.3d.b32.trap",
+                            "suld.b.a1d.v2.b32.zero", "suld.b.a2d.v4.b32.zero", "sust.b.1d.b8.zero",
+                            "sust.b.2d.b16.trap", "sust.b.3d.b32.clamp", "sust.b.a1d.v2.b32.zero",
+                            "sust.b.a2d.v4.b32.zero"):
+            self.assertIn(instruction, ptx)
+        self.assertNotIn(".texref", ptx)
+        for name in ("g_ref_linear", "g_ref_bytes", "g_ref_2d"):
+            self.assertIn(f".visible .global .align 8 .u64 {name};", ptx)
+            self.assertRegex(ptx, rf"ld\.global\.u64 %rd\d+, \[{name}\];")
+        if nvidia_image.find_cuda_tool("ptxas"):
+            self.assertTrue(list(work.rglob("*.cubin")), "ptxas made no cubin")  # ptxas took the PTX
+        else:
+            print("SKIPPED (partly): no ptxas, the PTX was not assembled")
+
+    def test_texture_reference_rewrite(self):
+        """The PTX step refuses what it cannot give a texture object to (no toolchain needed)."""
+        ptx = ".visible .global .texref t;\n.entry k()\n{\n\tmov.u64 \t%rd2, t;\n\tret;\n}\n"
+        out = nvidia_image.texture_references_as_objects(ptx)
+        self.assertIn(".visible .global .align 8 .u64 t;", out)
+        self.assertIn("ld.global.u64 %rd2, [t];", out)
+        self.assertNotIn("mov.u64", out)
+        with self.assertRaisesRegex(ValueError, "surfref"):
+            nvidia_image.texture_references_as_objects(".global .surfref s;\n")
+        with self.assertRaisesRegex(ValueError, "texture reference t is used"):
+            nvidia_image.texture_references_as_objects(
+                ".global .texref t;\n\ttex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [t, {%r1}];\n")
+
+    def test_amd_textures_unsupported(self):
+        """A texture fetch in a gfx* image stops the build, naming the target and the reason."""
+        if not has_module("amd_image"):
+            self.skipTest("weftcc_lib/amd_image.py is not there yet")
+        probe = run([WEFTCC, "--offload-arch=gfx90a", "--genco", DATA / "probe.hip", "-o", self.tmp / "p.co"],
+                    expect=None)
+        if probe.returncode != 0:
+            self.skipTest(f"gfx90a toolchain missing: {probe.stdout.strip().splitlines()[0]}")
+        out = run([WEFTCC, "--offload-arch=gfx90a", "--genco", DATA / "textures.hip", "-o", self.tmp / "t.co"],
+                  expect=1).stdout
+        self.assertIn("[target gfx90a]", out)
+        self.assertIn("is not supported for AMD GPU targets", out)
 
     def test_amd_image(self):
         image = self.genco("amd_image", "gfx90a")

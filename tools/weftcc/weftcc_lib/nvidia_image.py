@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 import shlex
 import shutil
 import subprocess
@@ -119,6 +120,39 @@ def retarget(cc1: list, cpu: str, libdevice: pathlib.Path, out: pathlib.Path) ->
             "-mlink-builtin-bitcode", str(libdevice)] + _NVPTX_ADD + _MATH_FLAGS + kept + ["-o", str(out)]
 
 
+# A texture reference's declaration in clang's PTX, and its one use: the handle copied
+# into a register (`mov.u64 %rd2, g_tex;`, which weft's nvptx_texture.h reads through
+# inline assembly).
+_TEXREF_DECL = re.compile(r"^(\s*(?:\.(?:visible|extern|weak)\s+)?)\.global\s+\.(texref|surfref|samplerref)\s+"
+                          r"([A-Za-z_$%][\w$]*)\s*;", re.M)
+_HANDLE_MOV = r"mov\.u64\s+(%rd\d+)\s*,\s*{name}\s*;"
+
+
+def texture_references_as_objects(ptx: str) -> str:
+    """Texture references (`texture<>` globals, `.texref` in clang's PTX) as 64-bit globals
+    holding a texture object: CUDA 12 and later have no API to bind a `.texref`, so weft's
+    runtime stores the host reference's texture object (a CUtexObject) in the global before a
+    launch (docs/textures.md), and each handle move becomes a load of it. A surface or
+    sampler reference, or a texture reference used any other way, is an error."""
+    refs = _TEXREF_DECL.findall(ptx)
+    for _, kind, name in refs:
+        if kind != "texref":
+            raise ValueError(f"a {kind} ({name}) is not supported: use surface or texture objects")
+    for prefix, _, name in refs:
+        word = re.escape(name)
+        ptx = re.sub(rf"^{re.escape(prefix)}\.global\s+\.texref\s+{word}\s*;",
+                     f"{prefix}.global .align 8 .u64 {name};", ptx, count=1, flags=re.M)
+        ptx = re.sub(_HANDLE_MOV.format(name=word), rf"ld.global.u64 \1, [{name}];", ptx)
+        other = [line.strip() for line in ptx.splitlines()
+                 if re.search(rf"(?<![\w$]){word}(?![\w$])", line)
+                 and not re.search(rf"(\.u64\s+{word}\s*;|\[{word}\])", line)
+                 and not re.match(r"\s*(//|\.b(8|16|32|64)\s)", line)]  # comments, debug data
+        if other:
+            raise ValueError(f"texture reference {name} is used in a way weft cannot give a texture "
+                             f"object to: {other[0]}")
+    return ptx
+
+
 def build(job: Job) -> pathlib.Path:
     libdevice = find_libdevice()
     if libdevice is None:
@@ -129,6 +163,12 @@ def build(job: Job) -> pathlib.Path:
     ptx = job.workdir / f"{stem}-{job.target}.ptx"
     cc1 = retarget(driver_cc1(job), ptx_processor(job.target), libdevice, ptx)
     gpu_pch.run_compile(job, cc1, gpu_pch.pch_for(job, cc1, str(job.source)), "NVIDIA device compile")
+    text = ptx.read_text()
+    if ".texref" in text or ".surfref" in text or ".samplerref" in text:
+        try:
+            ptx.write_text(texture_references_as_objects(text))
+        except ValueError as e:
+            raise TargetError(job.target, str(e)) from None
 
     ptxas = find_cuda_tool("ptxas")
     if ptxas is None:

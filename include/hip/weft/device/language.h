@@ -28,6 +28,20 @@
 #include <hip/weft/device_atomics.h>
 #include <hip/weft/device_math.h>
 
+// tex*D / surf*D: the host pass and the x86_64 image read the CPU agent's software sampler
+// (hip/hip_runtime.h includes hip/weft/texture_fetch.h after this file); the GPU passes have
+// their own layer instead. hip_runtime.h's test for the sampler also holds in GPU passes
+// (clang defines the host's __x86_64__ there too), so a GPU pass defines the sampler's
+// include guard here and its include reads nothing.
+#if defined(__HIP_DEVICE_COMPILE__) && (defined(__NVPTX__) || defined(__AMDGCN__))
+#define WEFT_HIP_TEXTURE_FETCH_H
+#if defined(__NVPTX__)
+#include <hip/weft/device/nvptx_texture.h>
+#else
+#include <hip/weft/device/amdgcn_texture.h>
+#endif
+#endif
+
 // ---- launching (host code; also parsed, not emitted, by device passes) ----
 // As AMD's: the kernel expression goes to clang's <<<>>>, which calls
 // __hipPushCallConfiguration, and the kernel's host stub calls __hipPopCallConfiguration
