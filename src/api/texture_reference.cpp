@@ -16,8 +16,6 @@
 
 #include <climits>
 #include <cstddef>
-#include <cstring>
-#include <memory>
 #include <mutex>
 
 using namespace weft;
@@ -72,6 +70,7 @@ Status unbind(const textureReference* ref) {
     WEFT_RETURN_IF_ERROR(destroy_texture(r->textureObject));
     r->textureObject = nullptr;
   }
+  Registry::get().texture_rebound(ref);
   Binding b = binding_of(ref);
   b.bound = false;
   store_binding(ref, b);
@@ -88,6 +87,7 @@ Status bind(const textureReference* ref, const hipResourceDesc& resource) {
                         create_texture(resource, texture_desc_of(*r, b), nullptr));
   hipTextureObject_t old = r->textureObject;
   r->textureObject = handle_of(*object);
+  Registry::get().texture_rebound(ref);
   b.bound = true;
   b.resource = resource;
   store_binding(ref, b);
@@ -212,9 +212,8 @@ Status refresh_texture_references(RegisteredFunction& registered, Stream& stream
   if (!fatbin.has_textures()) return Status();
   DeviceState& device = stream.device();
   WEFT_ASSIGN_OR_RETURN(Ref<Module> module, fatbin.module_for(device, "texture references"));
-  const bool host_memory = device.driver_device().caps().host_can_access_device_memory;
-  // A captured copy runs only when its graph does: while anything captures, copy at every
-  // launch (the graph then carries the object it was captured with) and remember nothing.
+  // A captured copy runs only when its graph does (and reads the reference then): while
+  // anything captures, copy at every launch and remember nothing.
   const bool capturing = graph::capture_active();
   return fatbin.for_each_texture(
       device, [&](const FatBinary::TextureRef& t, uint64_t& written) -> Status {
@@ -240,22 +239,15 @@ Status refresh_texture_references(RegisteredFunction& registered, Stream& stream
                   "texture reference {} on device {} is {} bytes: neither a textureReference "
                   "({} bytes) nor a 64-bit texture object",
                   t.name, device.ordinal(), copy.size(), sizeof(textureReference)));
-        std::byte* dst = copy.data() + offset;
-        if (host_memory) {
-          // In stream order, so kernels queued before still see the object they were launched with.
-          WEFT_RETURN_IF_ERROR(
-              stream.submit(HostFuncOp{[dst, value] { std::memcpy(dst, &value, sizeof value); }}));
-        } else {
-          auto source = std::make_shared<uint64_t>(value);
-          CopyOp op;
-          op.dst = dst;
-          op.src = source.get();
-          op.width = op.dst_pitch = op.src_pitch = sizeof(uint64_t);
-          op.direction = CopyDirection::kHostToDevice;
-          WEFT_RETURN_IF_ERROR(stream.submit(op));
-          // Ops run in order: this one lets the source go once the copy has read it.
-          WEFT_RETURN_IF_ERROR(stream.submit(HostFuncOp{[source] {}}));
-        }
+        // From the host reference's own field, in stream order: the copy reads the binding
+        // in force when it runs (a captured one: when its graph runs), which is always a
+        // live object, as binding anew synchronizes the device before it destroys the old.
+        CopyOp op;
+        op.dst = copy.data() + offset;
+        op.src = &host->textureObject;
+        op.width = op.dst_pitch = op.src_pitch = sizeof(uint64_t);
+        op.direction = CopyDirection::kHostToDevice;
+        WEFT_RETURN_IF_ERROR(stream.submit(op));
         if (!capturing) written = value;
         return Status();
       });

@@ -5,6 +5,7 @@
 
 #include <weft/common/log.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -88,6 +89,12 @@ Status FatBinary::for_each_texture(
     WEFT_RETURN_IF_ERROR(refresh(t.ref, t.written[ordinal]));
   }
   return Status();
+}
+
+void FatBinary::forget_texture(const void* host) {
+  std::lock_guard lock(textures_mutex_);
+  for (TextureState& t : textures_)
+    if (t.ref.host == host) std::fill(t.written.begin(), t.written.end(), kUnwritten);
 }
 
 namespace {
@@ -317,6 +324,16 @@ void Registry::add_texture(void** h, const void* host_reference, const char* nam
   }
   add_variable(h, host_reference, name, sizeof(textureReference));
   handle->fatbin->add_texture({name, host_reference});
+}
+
+void Registry::texture_rebound(const void* host_reference) {
+  std::vector<Ref<FatBinary>> fatbins;
+  {
+    std::lock_guard lock(g_handles_mutex);
+    for (const auto& [handle, fatbin] : live_fatbins())
+      if (fatbin->has_textures()) fatbins.push_back(fatbin);
+  }
+  for (auto& fatbin : fatbins) fatbin->forget_texture(host_reference);
 }
 
 void Registry::remove_fat_binary(void** h) {

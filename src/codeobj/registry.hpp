@@ -96,6 +96,9 @@ class FatBinary final : public RefCounted {
   // module load), under a lock of its own: calls on one binary run one at a time.
   Status for_each_texture(DeviceState& device,
                           const std::function<Status(const TextureRef&, uint64_t&)>& refresh);
+  // The host reference was bound or unbound: every device's copy is stale (a new
+  // object may have the address of a destroyed one, so the value alone cannot tell).
+  void forget_texture(const void* host);
 
  private:
   Ref<CodeImage> image_;
@@ -174,6 +177,8 @@ class Registry {
   // A texture<> global: a variable (hipMemcpyToSymbol & co. reach it) and a
   // texture reference of its fat binary.
   void add_texture(void** handle, const void* host_reference, const char* name);
+  // hipBindTexture* / hipUnbindTexture changed this host reference.
+  void texture_rebound(const void* host_reference);
   void remove_fat_binary(void** handle);
 
   Ref<RegisteredFunction> function(const void* host_function) const;
