@@ -258,6 +258,13 @@ Result<Ref<TextureObject>> create_texture(const hipResourceDesc& resource,
     NativeTexture spec;
     spec.resource = res.native;
     spec.texture = texture;
+    // Integer texels read as integers are point-sampled (HIP's rule, the CPU sampler's):
+    // CUDA leaves linear filtering of integer results undefined.
+    const bool integer_result = res.shape.format != HIP_AD_FORMAT_HALF &&
+                                res.shape.format != HIP_AD_FORMAT_FLOAT &&
+                                raw_value(texture.readMode) == hipReadModeElementType;
+    if (integer_result)
+      spec.texture.filterMode = spec.texture.mipmapFilterMode = hipFilterModePoint;
     spec.has_view = view != nullptr;
     if (view) spec.view = *view;
     WEFT_ASSIGN_OR_RETURN(object->native, device->driver_device().create_texture(spec));

@@ -6,6 +6,7 @@
 
 #include <hip/hip_runtime.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -18,6 +19,9 @@ struct Mode {
   hipTextureFilterMode filter = hipFilterModePoint;
   bool normalized = false;
   std::array<float, 4> border{0, 0, 0, 0};
+  // Fractional bits of the linear-filter weights: 0 keeps them exact (the CPU agent's
+  // sampler); GPUs keep 8 (CUDA's texture-fetching rules), rounded here to the nearest step.
+  int weight_bits = 0;
 };
 
 struct Tap {
@@ -31,6 +35,8 @@ inline std::vector<Tap> taps(float coord, long n, const Mode& m) {
   if (m.filter == hipFilterModePoint) return {{long(std::floor(u)), 1.0f}};
   double below = std::floor(u - 0.5);
   double frac = (u - 0.5) - below;
+  if (m.weight_bits > 0)
+    frac = std::round(std::ldexp(frac, m.weight_bits)) / std::ldexp(1.0, m.weight_bits);
   return {{long(below), float(1 - frac)}, {long(below) + 1, float(frac)}};
 }
 
@@ -54,10 +60,14 @@ inline long addressed(long i, long n, const Mode& m) {
 }
 
 // Samples a texture of width x height x depth float4 texels (`texel(x, y, z)`)
-// in `dims` dimensions.
+// in `dims` dimensions. `spread`, when given, receives each channel's range over the
+// texels the fetch touched (what one weight step can move the result by, per dimension).
 inline std::array<float, 4> sample(
     const std::function<std::array<float, 4>(long, long, long)>& texel, int dims,
-    const long size[3], const float coord[3], const Mode& m) {
+    const long size[3], const float coord[3], const Mode& m,
+    std::array<float, 4>* spread = nullptr) {
+  std::array<float, 4> lo{}, hi{};
+  bool first = true;
   std::vector<Tap> t[3];
   for (int d = 0; d < 3; ++d)
     t[d] = d < dims ? taps(coord[d], size[d], m) : std::vector<Tap>{{0, 1.0f}};
@@ -70,8 +80,15 @@ inline std::array<float, 4> sample(
         long iz = dims >= 3 ? addressed(tz.index, size[2], m) : 0;
         std::array<float, 4> v = (ix < 0 || iy < 0 || iz < 0) ? m.border : texel(ix, iy, iz);
         float w = tx.weight * ty.weight * tz.weight;
-        for (int c = 0; c < 4; ++c) out[c] += w * v[c];
+        for (int c = 0; c < 4; ++c) {
+          out[c] += w * v[c];
+          lo[c] = first ? v[c] : std::min(lo[c], v[c]);
+          hi[c] = first ? v[c] : std::max(hi[c], v[c]);
+        }
+        first = false;
       }
+  if (spread)
+    for (int c = 0; c < 4; ++c) (*spread)[c] = hi[c] - lo[c];
   return out;
 }
 

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Conformance: texture objects sampled in kernels (the CPU agent's software
-// sampler). Every filter x address mode x coordinate mode on small 1D, 2D and 3D
+// sampler exactly; GPU texture units within their documented precision, check_sample). Every filter x address mode x coordinate mode on small 1D, 2D and 3D
 // float textures, compared with reference_sampler.hpp; element formats and
 // hipReadModeNormalizedFloat; linear and pitch2D resources (tex1Dfetch); layered,
 // cubemap and mipmapped arrays; resource views; texture references.
 #include "hip_test.hpp"
 #include "reference_sampler.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace {
@@ -61,6 +63,55 @@ void expect_texel(const float4& got, const std::array<float, 4>& want, const std
   CHECK(close(got.y, want[1]));
   CHECK(close(got.z, want[2]));
   CHECK(close(got.w, want[3]));
+}
+
+// GPU texture units keep 8 fractional bits of the linear weights and compute normalized
+// coordinates in reduced precision (CUDA's texture-fetching rules; the CPU agent's sampler
+// is exact). On a GPU agent a fetch is checked against the reference with 8-bit weights,
+// within one weight step per dimension, and a point fetch on a texel boundary may take
+// either neighbour.
+bool on_cpu_agent() {
+  const std::string arch = hip_test::props().gcnArchName;
+  return arch == "x86_64" || arch == "aarch64";
+}
+
+// NVIDIA's 1D textures are 2D ones of height 1 sampled at y = 0: linear filtering in border
+// mode blends every fetch half with the border colour (seen on the H200). Not checked there.
+bool gpu_1d_border_linear(int dims, const texref::Mode& m) {
+  return !on_cpu_agent() && dims == 1 && m.filter == hipFilterModeLinear &&
+         m.address == hipAddressModeBorder;
+}
+
+void check_sample(const float4& got, int dims, const long size[3], const float c[3], texref::Mode m,
+                  const std::string& where) {
+  if (on_cpu_agent()) {
+    expect_texel(got, texref::sample(texel_value, dims, size, c, m), where);
+    return;
+  }
+  m.weight_bits = 8;
+  std::array<float, 4> spread{};
+  const std::array<float, 4> want = texref::sample(texel_value, dims, size, c, m, &spread);
+  // The neighbour a point fetch on a texel boundary may take instead.
+  std::array<float, 4> other = want;
+  if (m.filter == hipFilterModePoint) {
+    float below[3] = {c[0], c[1], c[2]};
+    for (int d = 0; d < dims; ++d) {
+      double u = m.normalized ? double(c[d]) * double(size[d]) : double(c[d]);
+      if (std::fabs(u - std::round(u)) < 1e-4)
+        below[d] =
+            float(m.normalized ? (std::round(u) - 0.5) / double(size[d]) : std::round(u) - 0.5);
+    }
+    other = texref::sample(texel_value, dims, size, below, m);
+  }
+  const float g[4] = {got.x, got.y, got.z, got.w};
+  INFO(where << ": got (" << g[0] << ", " << g[1] << ", " << g[2] << ", " << g[3] << "), want ("
+             << want[0] << ", " << want[1] << ", " << want[2] << ", " << want[3] << ")");
+  for (int ch = 0; ch < 4; ++ch) {
+    const float step = float(dims) * spread[size_t(ch)] / 256.0f;
+    CHECK((std::fabs(g[ch] - want[size_t(ch)]) <=
+               step + 1e-4f * std::max(1.0f, std::fabs(want[size_t(ch)])) ||
+           close(g[ch], other[size_t(ch)])));
+  }
 }
 
 // A float4 array of the given extent filled with texel_value.
@@ -135,10 +186,15 @@ TEST_CASE("Unit_tex1D_Positive_AllModes") {
         for (float u : texel_coords(5)) coords.push_back(normalized ? u / 5 : u);
         std::vector<float4> out;
         run(sample_1d, tex, coords, out);
+        if (gpu_1d_border_linear(1, m)) {
+          WARN("not checked on GPU agents: 1D linear filtering in border mode (" + describe(m) +
+               ")");
+          HIP_CHECK(hipDestroyTextureObject(tex));
+          continue;
+        }
         for (size_t i = 0; i < coords.size(); ++i) {
           float c[3] = {coords[i], 0, 0};
-          expect_texel(out[i], texref::sample(texel_value, 1, a.size, c, m),
-                       describe(m) + " x " + std::to_string(coords[i]));
+          check_sample(out[i], 1, a.size, c, m, describe(m) + " x " + std::to_string(coords[i]));
         }
         HIP_CHECK(hipDestroyTextureObject(tex));
       }
@@ -160,7 +216,7 @@ TEST_CASE("Unit_tex2D_Positive_AllModes") {
         run(sample_2d, tex, coords, out);
         for (size_t i = 0; i < coords.size(); ++i) {
           float c[3] = {coords[i].x, coords[i].y, 0};
-          expect_texel(out[i], texref::sample(texel_value, 2, a.size, c, m),
+          check_sample(out[i], 2, a.size, c, m,
                        describe(m) + " at " + std::to_string(c[0]) + ", " + std::to_string(c[1]));
         }
         HIP_CHECK(hipDestroyTextureObject(tex));
@@ -185,7 +241,7 @@ TEST_CASE("Unit_tex3D_Positive_AllModes") {
         run(sample_3d, tex, coords, out);
         for (size_t i = 0; i < coords.size(); ++i) {
           float c[3] = {coords[i].x, coords[i].y, coords[i].z};
-          expect_texel(out[i], texref::sample(texel_value, 3, a.size, c, m),
+          check_sample(out[i], 3, a.size, c, m,
                        describe(m) + " at " + std::to_string(c[0]) + ", " + std::to_string(c[1]) +
                            ", " + std::to_string(c[2]));
         }

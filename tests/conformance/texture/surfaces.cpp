@@ -34,9 +34,9 @@ __global__ void write_3d(hipSurfaceObject_t s, int w, int h, int d) {
       for (int x = 0; x < w; ++x) surf3Dwrite(short(x + 10 * y + 100 * z), s, x * 2, y, z);
 }
 
-__global__ void write_layered(hipSurfaceObject_t s, int layer) {
-  surf2DLayeredwrite(float(layer) + 0.5f, s, 4, 1, layer);
-  surf1DLayeredwrite(-1.0f, s, 0, layer);
+__global__ void write_layered(hipSurfaceObject_t s2, hipSurfaceObject_t s1, int layer) {
+  surf2DLayeredwrite(float(layer) + 0.5f, s2, 4, 1, layer);
+  surf1DLayeredwrite(-1.0f - float(layer), s1, 4, layer);
 }
 
 hipSurfaceObject_t surface_of(hipArray_t a) {
@@ -123,22 +123,33 @@ TEST_CASE("Unit_surf1D_surf3D_Positive") {
 TEST_CASE("Unit_surfLayered_Positive") {
   if (!hip_test::kernels_supported()) return;
   hipChannelFormatDesc desc = hipCreateChannelDesc<float>();
-  hipArray_t a = nullptr;
+  // A 2D layered surface (2 x 2, 3 layers) and a 1D layered one (2 texels, 3 layers): each
+  // form on the geometry it names (GPUs address a surface by its own geometry).
+  hipArray_t a = nullptr, a1 = nullptr;
   HIP_CHECK(hipMalloc3DArray(&a, &desc, make_hipExtent(2, 2, 3),
+                             hipArrayLayered | hipArraySurfaceLoadStore));
+  HIP_CHECK(hipMalloc3DArray(&a1, &desc, make_hipExtent(2, 0, 3),
                              hipArrayLayered | hipArraySurfaceLoadStore));
   std::vector<float> zero(12, 0);
   HIP_CHECK(hipMemcpyHtoA(a, 0, zero.data(), 48));
-  hipSurfaceObject_t s = surface_of(a);
+  HIP_CHECK(hipMemcpyHtoA(a1, 0, zero.data(), 24));
+  hipSurfaceObject_t s = surface_of(a), s1 = surface_of(a1);
   for (int layer = 0; layer < 3; ++layer)
-    HIP_LAUNCH_CHECK(write_layered, dim3(1), dim3(1), 0, nullptr, s, layer);
-  std::vector<float> got(12);
+    HIP_LAUNCH_CHECK(write_layered, dim3(1), dim3(1), 0, nullptr, s, s1, layer);
+  std::vector<float> got(12), got1(6);
   HIP_CHECK(hipMemcpyAtoH(got.data(), a, 0, 48));
+  HIP_CHECK(hipMemcpyAtoH(got1.data(), a1, 0, 24));
   for (int layer = 0; layer < 3; ++layer) {
-    CHECK(got[size_t(layer * 4 + 0)] == -1.0f);
+    INFO("layer " << layer);
     CHECK(got[size_t(layer * 4 + 3)] == float(layer) + 0.5f);
+    CHECK(got[size_t(layer * 4 + 0)] == 0.0f);
+    CHECK(got1[size_t(layer * 2 + 1)] == -1.0f - float(layer));
+    CHECK(got1[size_t(layer * 2 + 0)] == 0.0f);
   }
   HIP_CHECK(hipDestroySurfaceObject(s));
+  HIP_CHECK(hipDestroySurfaceObject(s1));
   HIP_CHECK(hipFreeArray(a));
+  HIP_CHECK(hipFreeArray(a1));
 }
 
 TEST_CASE("Unit_hipCreateSurfaceObject_Negative") {
