@@ -393,7 +393,7 @@ WEFT_FLOAT_TO_INT(double, uint, double, unsigned)
 WEFT_FLOAT_TO_INT(double, ll, double, long long)
 WEFT_FLOAT_TO_INT(double, ull, double, unsigned long long)
 #undef WEFT_FLOAT_TO_INT
-
+#if !defined(WEFT_DEVICE_ROUNDING)  // a GPU pass's layer defines the rest (device/README.md)
 // Conversions that may round, in each direction.
 #define WEFT_ROUNDED_CONVERSION(name, From, To)                       \
   inline To name##_rn(From x) {                                       \
@@ -420,10 +420,10 @@ WEFT_ROUNDED_CONVERSION(__ll2double, long long, double)
 WEFT_ROUNDED_CONVERSION(__ull2double, unsigned long long, double)
 WEFT_ROUNDED_CONVERSION(__double2float, double, float)
 #undef WEFT_ROUNDED_CONVERSION
-// Exact conversions.
+#endif  // Exact conversions, on every target:
 inline double __int2double_rn(int x) { return x; }
 inline double __uint2double_rn(unsigned x) { return x; }
-
+#if !defined(WEFT_DEVICE_ROUNDING)  // as the rounded conversions
 // ---- arithmetic with a rounding direction ----
 // _rn is the default mode's arithmetic, kept from fusing with its neighbours;
 // the directed forms switch the FPU's mode around the one operation.
@@ -506,7 +506,7 @@ WEFT_ROUNDED_OP(__fma, double, Fma, (double a, double b, double c), a WEFT_COMMA
 inline float __frsqrt_rn(float x) {
   return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
 }
-
+#endif  // WEFT_DEVICE_ROUNDING
 #if defined(WEFT_DEVICE_LIBM_EXTRAS)
 // ---- fast intrinsics and HIP's extras on a GPU device pass ----
 // There is no long double and no host libm there: the target's primitive layer

@@ -7,8 +7,13 @@
 // zero, _rn the nearer one (ties to even). 0 ulp everywhere: these are exact operations.
 #include "math_test.hpp"
 
+#include <hip/weft/round_from_nearest.h>
+
+#include <array>
+#include <bit>
 #include <cfenv>
 #include <climits>
+#include <string>
 
 namespace {
 
@@ -540,3 +545,145 @@ TEST_CASE("double to float, and float and double to integers, in each rounding d
 }
 
 }  // namespace
+
+// ---- the GPU layers' software directed rounding ----
+// hip/weft/round_from_nearest.h builds the AMDGPU layer's __fadd_rd & co. from nearest results
+// and exact residuals (no AMD GPU here to run them on). Plain C++: on the host it must agree,
+// bit for bit, with the host's own directed operations, which run with the FPU's mode switched
+// (hip/weft/device_math.h): random bit patterns (subnormals, infinities, NaN), values near 1,
+// and doubles whose products, quotients and roots fall in or near the subnormal range.
+
+template <typename F>
+bool same_bits(F x, F y) {
+  return (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+}
+
+template <typename F>
+std::vector<F> software_rounding_values(std::mt19937_64& gen) {
+  using L = std::numeric_limits<F>;
+  using Bits = std::conditional_t<sizeof(F) == 4, uint32_t, uint64_t>;
+  std::vector<F> v = {
+      F(0),     -F(0),    L::infinity(), -L::infinity(), L::quiet_NaN(), L::denorm_min(),
+      L::min(), L::max(), -L::max(),     F(1),           F(-3),          L::epsilon()};
+  for (int i = 0; i < 120; ++i) {
+    const Bits bits = static_cast<Bits>(gen());
+    F x;
+    std::memcpy(&x, &bits, sizeof x);
+    v.push_back(x);
+    v.push_back(F(1) + F(gen() % 1000) * L::epsilon());
+  }
+  return v;
+}
+
+struct SoftwareRoundingCheck {
+  size_t checks = 0, mismatches = 0;
+  std::string first;
+  template <typename F>
+  void expect(const char* what, int mode, double x, double y, F got, F want) {
+    ++checks;
+    if (same_bits(got, want)) return;
+    if (mismatches++ == 0)
+      first = std::string(what) + " mode " + std::to_string(mode) + " of " + std::to_string(x) +
+              ", " + std::to_string(y) + ": " + std::to_string(got) + " instead of " +
+              std::to_string(want);
+  }
+};
+
+// The four results {_rn, _rz, _ru, _rd} of a host function family, in rfn's mode order.
+#define FOUR(f, ...) \
+  { f##_rn(__VA_ARGS__), f##_rz(__VA_ARGS__), f##_ru(__VA_ARGS__), f##_rd(__VA_ARGS__) }
+
+struct HostFloat {
+  static std::array<float, 4> add(float x, float y) { return FOUR(__fadd, x, y); }
+  static std::array<float, 4> sub(float x, float y) { return FOUR(__fsub, x, y); }
+  static std::array<float, 4> mul(float x, float y) { return FOUR(__fmul, x, y); }
+  static std::array<float, 4> div(float x, float y) { return FOUR(__fdiv, x, y); }
+  static std::array<float, 4> sqrt(float x) { return FOUR(__fsqrt, x); }
+};
+struct HostDouble {
+  static std::array<double, 4> add(double x, double y) { return FOUR(__dadd, x, y); }
+  static std::array<double, 4> sub(double x, double y) { return FOUR(__dsub, x, y); }
+  static std::array<double, 4> mul(double x, double y) { return FOUR(__dmul, x, y); }
+  static std::array<double, 4> div(double x, double y) { return FOUR(__ddiv, x, y); }
+  static std::array<double, 4> sqrt(double x) { return FOUR(__dsqrt, x); }
+};
+
+template <typename F>
+void check_software_rounding(SoftwareRoundingCheck& s, std::mt19937_64& gen) {
+  namespace rfn = weft::rfn;
+  using Host = std::conditional_t<sizeof(F) == 4, HostFloat, HostDouble>;
+  const std::vector<F> v = software_rounding_values<F>(gen);
+  for (F x : v) {
+    for (F y : v) {
+      const auto add = Host::add(x, y), sub = Host::sub(x, y), mul = Host::mul(x, y),
+                 div = Host::div(x, y);
+      for (int m = 0; m < 4; ++m) {  // rfn's modes: nearest, toward zero, up, down
+        s.expect("add", m, x, y, rfn::add(x, y, m), add[m]);
+        s.expect("sub", m, x, y, rfn::add(x, -y, m), sub[m]);
+        s.expect("mul", m, x, y, rfn::mul(x, y, m), mul[m]);
+        s.expect("div", m, x, y, rfn::div(x, y, m), div[m]);
+      }
+      if constexpr (sizeof(F) == 4) {
+        const float z = v[gen() % v.size()];
+        const float fma[4] = FOUR(__fmaf, x, y, z);
+        for (int m = 0; m < 4; ++m) s.expect("fma", m, x, y, rfn::fma(x, y, z, m), fma[m]);
+      }
+    }
+    const auto root = Host::sqrt(x);
+    for (int m = 0; m < 4; ++m) s.expect("sqrt", m, x, x, rfn::sqrt(x, m), root[m]);
+  }
+}
+
+TEST_CASE("the GPU layers' software directed rounding matches the host's FPU", "[math][rounding]") {
+  SoftwareRoundingCheck s;
+  std::mt19937_64 gen(31);
+  check_software_rounding<float>(s, gen);
+  check_software_rounding<double>(s, gen);
+  // Doubles where a product, quotient or root underflows (the residuals' scaled paths).
+  auto scaled = [&gen](int lo, int span) {
+    return std::ldexp(1.0 + static_cast<double>(gen() >> 12) * 0x1p-52,
+                      lo + static_cast<int>(gen() % span));
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const double a = scaled(-600, 200) * (gen() & 1 ? -1 : 1), b = scaled(-530, 200),
+                 big = scaled(400, 200), tiny = scaled(-1074, 120);
+    const double mul[4] = FOUR(__dmul, a, b);
+    const double quo[4] = FOUR(__ddiv, a, big);
+    const double sub[4] = FOUR(__ddiv, tiny, b);
+    const double root[4] = FOUR(__dsqrt, tiny);
+    for (int m = 0; m < 4; ++m) {
+      s.expect("mul", m, a, b, weft::rfn::mul(a, b, m), mul[m]);
+      s.expect("div", m, a, big, weft::rfn::div(a, big, m), quo[m]);
+      s.expect("div", m, tiny, b, weft::rfn::div(tiny, b, m), sub[m]);
+      s.expect("sqrt", m, tiny, tiny, weft::rfn::sqrt(tiny, m), root[m]);
+    }
+  }
+  // Conversions.
+  for (int i = 0; i < 20000; ++i) {
+    const long long x = static_cast<long long>(gen()) >> (gen() % 63);
+    const unsigned long long u = gen() >> (gen() % 64);
+    const int w = static_cast<int>(gen()) >> (gen() % 31);
+    const unsigned uw = static_cast<unsigned>(gen()) >> (gen() % 32);
+    const double d = i % 2 ? scaled(-160, 320) : std::bit_cast<double>(gen());
+    const float ll2f[4] = FOUR(__ll2float, x);
+    const float ull2f[4] = FOUR(__ull2float, u);
+    const double ll2d[4] = FOUR(__ll2double, x);
+    const double ull2d[4] = FOUR(__ull2double, u);
+    const float i2f[4] = FOUR(__int2float, w);
+    const float u2f[4] = FOUR(__uint2float, uw);
+    const float d2f[4] = FOUR(__double2float, d);
+    for (int m = 0; m < 4; ++m) {
+      s.expect("ll2float", m, double(x), 0, weft::rfn::from_int64<float>(x, m), ll2f[m]);
+      s.expect("ull2float", m, double(u), 0, weft::rfn::from_uint64<float>(u, m), ull2f[m]);
+      s.expect("ll2double", m, double(x), 0, weft::rfn::from_int64<double>(x, m), ll2d[m]);
+      s.expect("ull2double", m, double(u), 0, weft::rfn::from_uint64<double>(u, m), ull2d[m]);
+      s.expect("int2float", m, w, 0, weft::rfn::to_float(w, m), i2f[m]);
+      s.expect("uint2float", m, uw, 0, weft::rfn::to_float(uw, m), u2f[m]);
+      s.expect("double2float", m, d, 0, weft::rfn::to_float(d, m), d2f[m]);
+    }
+  }
+  INFO(s.checks << " results compared; first difference: " << s.first);
+  REQUIRE(s.checks > 1000000);
+  REQUIRE(s.mismatches == 0);
+}
+#undef FOUR

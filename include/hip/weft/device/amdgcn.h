@@ -19,6 +19,7 @@
     "hip/weft/device/amdgcn.h is the AMDGPU device pass's layer (clang -x hip, amdgcn device side)"
 #endif
 
+#include <fenv.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -501,6 +502,95 @@ WEFT_AMD_FN float __weft_fast_powf(float x, float y) {
   return __ocml_native_exp2_f32(y * __ocml_native_log2_f32(x));
 }
 WEFT_AMD_FN float __weft_fast_fdividef(float x, float y) { return x * __ocml_native_recip_f32(y); }
+
+/* complex * and / (__mulsc3 & co.): the GPU layers' shared definitions. */
+#include <hip/weft/device/gpu_complex.h>
+
+/* ---- arithmetic and conversions with a rounding direction ---------------------------
+ * HIP's __fadd_rd, __dmul_ru, __fmaf_rz, __fsqrt_rn, __int2float_ru, __double2float_rz, ...
+ * (hip/weft/device_math.h defines the host's). Debian's OCML (ROCm 5.2) has no rounded
+ * operations, and the MODE register's rounding fields cannot be switched around an LLVM
+ * operation (LLVM may move the operation across the switch): hip/weft/round_from_nearest.h
+ * computes each from the nearest result and an exact residual (checked against the host's
+ * FPU by tests/language/math/rounding.cpp). The double fma, whose residual is not one
+ * operation, is one v_fma_f64 under the rounding mode, set and restored around it in the
+ * same asm statement (MODE bits 3:2, the double/half rounding: 0 nearest even, 1 +inf,
+ * 2 -inf, 3 toward zero). */
+#include <hip/weft/round_from_nearest.h>
+#define WEFT_DEVICE_ROUNDING 1
+template <int Field>
+WEFT_AMD_FN double __weft_amd_fma_f64_mode(double a, double b, double c) {
+  double r;
+  unsigned saved;
+  __asm__ volatile(
+      "s_getreg_b32 %1, hwreg(HW_REG_MODE, 2, 2)\n\t"
+      "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 2, 2), %5\n\t"
+      "s_nop 1\n\t"
+      "v_fma_f64 %0, %2, %3, %4\n\t"
+      "s_setreg_b32 hwreg(HW_REG_MODE, 2, 2), %1\n\t"
+      "s_nop 1"
+      : "=&v"(r), "=&s"(saved)
+      : "v"(a), "v"(b), "v"(c), "i"(Field));
+  return r;
+}
+#define WEFT_AMD_ROUNDED4(name, T, params, fn, args)                                \
+  WEFT_AMD_FN T __##name##_rn params { return fn(args, ::weft::rfn::kNearest); }    \
+  WEFT_AMD_FN T __##name##_rz params { return fn(args, ::weft::rfn::kTowardZero); } \
+  WEFT_AMD_FN T __##name##_ru params { return fn(args, ::weft::rfn::kUp); }         \
+  WEFT_AMD_FN T __##name##_rd params { return fn(args, ::weft::rfn::kDown); }
+#define WEFT_AMD_COMMA ,
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
+WEFT_AMD_ROUNDED4(fadd, float, (float a, float b), ::weft::rfn::add, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(fsub, float, (float a, float b), ::weft::rfn::add, a WEFT_AMD_COMMA -b)
+WEFT_AMD_ROUNDED4(fmul, float, (float a, float b), ::weft::rfn::mul, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(fdiv, float, (float a, float b), ::weft::rfn::div, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(frcp, float, (float a), ::weft::rfn::div, 1.0f WEFT_AMD_COMMA a)
+WEFT_AMD_ROUNDED4(fsqrt, float, (float a), ::weft::rfn::sqrt, a)
+WEFT_AMD_ROUNDED4(fmaf, float, (float a, float b, float c), ::weft::rfn::fma, a WEFT_AMD_COMMA b WEFT_AMD_COMMA c)
+WEFT_AMD_ROUNDED4(dadd, double, (double a, double b), ::weft::rfn::add, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(dsub, double, (double a, double b), ::weft::rfn::add, a WEFT_AMD_COMMA -b)
+WEFT_AMD_ROUNDED4(dmul, double, (double a, double b), ::weft::rfn::mul, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(ddiv, double, (double a, double b), ::weft::rfn::div, a WEFT_AMD_COMMA b)
+WEFT_AMD_ROUNDED4(drcp, double, (double a), ::weft::rfn::div, 1.0 WEFT_AMD_COMMA a)
+WEFT_AMD_ROUNDED4(dsqrt, double, (double a), ::weft::rfn::sqrt, a)
+WEFT_AMD_ROUNDED4(int2float, float, (int x), ::weft::rfn::to_float, x)
+WEFT_AMD_ROUNDED4(uint2float, float, (unsigned x), ::weft::rfn::to_float, x)
+WEFT_AMD_ROUNDED4(ll2float, float, (long long x), ::weft::rfn::from_int64<float>, x)
+WEFT_AMD_ROUNDED4(ull2float, float, (unsigned long long x), ::weft::rfn::from_uint64<float>, x)
+WEFT_AMD_ROUNDED4(ll2double, double, (long long x), ::weft::rfn::from_int64<double>, x)
+WEFT_AMD_ROUNDED4(ull2double, double, (unsigned long long x), ::weft::rfn::from_uint64<double>, x)
+WEFT_AMD_ROUNDED4(double2float, float, (double x), ::weft::rfn::to_float, x)
+// clang-format on
+#undef WEFT_AMD_COMMA
+#undef WEFT_AMD_ROUNDED4
+WEFT_AMD_FN double __fma_rn(double a, double b, double c) { return __builtin_fma(a, b, c); }
+WEFT_AMD_FN double __fma_ru(double a, double b, double c) {
+  return __weft_amd_fma_f64_mode<1>(a, b, c);
+}
+WEFT_AMD_FN double __fma_rd(double a, double b, double c) {
+  return __weft_amd_fma_f64_mode<2>(a, b, c);
+}
+WEFT_AMD_FN double __fma_rz(double a, double b, double c) {
+  return __weft_amd_fma_f64_mode<3>(a, b, c);
+}
+WEFT_AMD_FN float __frsqrt_rn(float x) {  // as the host's: in double, rounded once more
+  return static_cast<float>(1.0 / __builtin_sqrt(static_cast<double>(x)));
+}
+/* <fenv.h> (declared host+device by the prelude): the single-precision rounding field of
+ * MODE (bits 1:0), which weft's code never leaves changed. A kernel cannot change it:
+ * LLVM assumes round-to-nearest, so fesetround accepts FE_TONEAREST only. */
+extern "C" inline __attribute__((host, device)) int fegetround(void) noexcept {
+  // s_getreg's field: register id 1 (MODE) in bits 5:0, offset 0 in 10:6, size - 1 in 15:11.
+  const unsigned field = __builtin_amdgcn_s_getreg(1 | (0 << 6) | ((2 - 1) << 11));
+  return field == 1 ? FE_UPWARD
+       : field == 2 ? FE_DOWNWARD
+       : field == 3 ? FE_TOWARDZERO
+                    : FE_TONEAREST;
+}
+extern "C" inline __attribute__((host, device)) int fesetround(int mode) noexcept {
+  return mode == FE_TONEAREST ? 0 : 1;
+}
 
 #undef WEFT_AMD_FN
 #undef WEFT_AMD_PRIVATE

@@ -18,6 +18,7 @@
     "hip/weft/device/nvptx.h is the NVPTX device pass's layer (clang -x hip, nvptx64 device side)"
 #endif
 
+#include <fenv.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -214,6 +215,27 @@ WEFT_NV_SYS_UNSIGNED(min, unsigned long long, <)
 WEFT_NV_SYS_UNSIGNED(max, unsigned, >)
 WEFT_NV_SYS_UNSIGNED(max, unsigned long long, >)
 #undef WEFT_NV_SYS_UNSIGNED
+/* Atomic loads and stores with an ordering: clang-15's NVPTX back end selects only relaxed
+ * ones ("Cannot select: AtomicLoad<(load acquire ...)>"). HIP's builtins are redirected here:
+ * the relaxed access with PTX fences around it as C++'s mapping to PTX places them (acquire
+ * load: load, fence; release store: fence, store; seq_cst: a fence before as well). membar
+ * at the call's scope is PTX's fence.sc, at least as strong as acq_rel. */
+template <typename T>
+__attribute__((host, device)) inline T __weft_nv_atomic_load(T* p, int order, int scope) {
+  if (order == __ATOMIC_SEQ_CST) __weft_fence(scope);
+  T value = __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+  if (order != __ATOMIC_RELAXED) __weft_fence(scope);
+  return value;
+}
+template <typename T, typename U>
+__attribute__((host, device)) inline void __weft_nv_atomic_store(T* p, U value, int order,
+                                                                 int scope) {
+  if (order != __ATOMIC_RELAXED) __weft_fence(scope);
+  __hip_atomic_store(p, static_cast<T>(value), __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_SYSTEM);
+}
+#define __hip_atomic_load(p, order, scope) __weft_nv_atomic_load((p), (order), (scope))
+#define __hip_atomic_store(p, value, order, scope) \
+  __weft_nv_atomic_store((p), (value), (order), (scope))
 /* atomicInc/atomicDec: ((old >= limit) ? 0 : old + 1), ((old == 0 || old > limit) ? limit : old - 1). */
 WEFT_NV_FN unsigned __weft_atomic_inc(unsigned* p, unsigned limit) {
   return __nvvm_atom_inc_gen_ui(p, limit);
@@ -430,6 +452,59 @@ WEFT_NV_FN float __weft_fast_log2f(float x) { return __nv_fast_log2f(x); }
 WEFT_NV_FN float __weft_fast_log10f(float x) { return __nv_fast_log10f(x); }
 WEFT_NV_FN float __weft_fast_powf(float x, float y) { return __nv_fast_powf(x, y); }
 WEFT_NV_FN float __weft_fast_fdividef(float x, float y) { return __nv_fast_fdividef(x, y); }
+
+/* complex * and / (__mulsc3 & co.): the GPU layers' shared definitions. */
+#include <hip/weft/device/gpu_complex.h>
+
+/* ---- arithmetic and conversions with a rounding direction ---------------------------
+ * HIP's __fadd_rd, __dmul_ru, __fmaf_rz, __fsqrt_rn, __int2float_ru, __double2float_rz, ...
+ * (hip/weft/device_math.h defines the host's): libdevice's functions of the same names, each
+ * one PTX instruction with its rounding modifier (add.rm.f32, fma.rz.f64, cvt.rp.f32.s32, ...),
+ * without .ftz: subnormals are kept, as on the host. A GPU has no dynamic rounding mode. */
+#define WEFT_DEVICE_ROUNDING 1
+#define WEFT_NV_ROUNDED(name, T, params, args)             \
+  extern "C" __attribute__((device)) T __nv_##name params; \
+  WEFT_NV_FN T __##name params { return __nv_##name args; }
+#define WEFT_NV_ROUNDED4(name, T, params, args) \
+  WEFT_NV_ROUNDED(name##_rn, T, params, args)   \
+  WEFT_NV_ROUNDED(name##_rz, T, params, args)   \
+  WEFT_NV_ROUNDED(name##_ru, T, params, args)   \
+  WEFT_NV_ROUNDED(name##_rd, T, params, args)
+// Macro calls without semicolons: clang-format would re-wrap this list on every run.
+// clang-format off
+WEFT_NV_ROUNDED4(fadd, float, (float a, float b), (a, b))
+WEFT_NV_ROUNDED4(fsub, float, (float a, float b), (a, b))
+WEFT_NV_ROUNDED4(fmul, float, (float a, float b), (a, b))
+WEFT_NV_ROUNDED4(fdiv, float, (float a, float b), (a, b))
+WEFT_NV_ROUNDED4(frcp, float, (float a), (a))
+WEFT_NV_ROUNDED4(fsqrt, float, (float a), (a))
+WEFT_NV_ROUNDED4(fmaf, float, (float a, float b, float c), (a, b, c))
+WEFT_NV_ROUNDED4(dadd, double, (double a, double b), (a, b))
+WEFT_NV_ROUNDED4(dsub, double, (double a, double b), (a, b))
+WEFT_NV_ROUNDED4(dmul, double, (double a, double b), (a, b))
+WEFT_NV_ROUNDED4(ddiv, double, (double a, double b), (a, b))
+WEFT_NV_ROUNDED4(drcp, double, (double a), (a))
+WEFT_NV_ROUNDED4(dsqrt, double, (double a), (a))
+WEFT_NV_ROUNDED4(fma, double, (double a, double b, double c), (a, b, c))
+WEFT_NV_ROUNDED4(int2float, float, (int x), (x))
+WEFT_NV_ROUNDED4(uint2float, float, (unsigned x), (x))
+WEFT_NV_ROUNDED4(ll2float, float, (long long x), (x))
+WEFT_NV_ROUNDED4(ull2float, float, (unsigned long long x), (x))
+WEFT_NV_ROUNDED4(ll2double, double, (long long x), (x))
+WEFT_NV_ROUNDED4(ull2double, double, (unsigned long long x), (x))
+WEFT_NV_ROUNDED4(double2float, float, (double x), (x))
+WEFT_NV_ROUNDED(frsqrt_rn, float, (float x), (x))
+// clang-format on
+#undef WEFT_NV_ROUNDED4
+#undef WEFT_NV_ROUNDED
+/* <fenv.h> (declared host+device by the prelude): every rounding on NVIDIA GPUs is the
+ * instruction's own; the mode a kernel sees is round-to-nearest, which cannot be changed. */
+extern "C" inline __attribute__((host, device)) int fegetround(void) noexcept {
+  return FE_TONEAREST;
+}
+extern "C" inline __attribute__((host, device)) int fesetround(int mode) noexcept {
+  return mode == FE_TONEAREST ? 0 : 1;
+}
 
 #undef WEFT_NV_FN
 #endif /* WEFT_HIP_DEVICE_NVPTX_H */

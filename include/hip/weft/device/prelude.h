@@ -92,9 +92,26 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 // also include <complex> in such a region). It includes <sstream>, whose stream classes
 // are virtual and must stay host-only: included first, outside.
 #include <sstream>
+#if defined(__HIP_DEVICE_COMPILE__) && (defined(__NVPTX__) || defined(__AMDGCN__))
+// A GPU has no C99 complex library (cexp, csqrt, cabs, ...): libstdc++ then takes its own
+// implementations on the real functions (as clang's HIP/CUDA wrapper for <complex> does).
+// The host pass and the x86_64 pass keep glibc's.
+#pragma push_macro("_GLIBCXX_USE_C99_COMPLEX")
+#pragma push_macro("_GLIBCXX_USE_C99_COMPLEX_TR1")
+#undef _GLIBCXX_USE_C99_COMPLEX
+#undef _GLIBCXX_USE_C99_COMPLEX_TR1
+#define _GLIBCXX_USE_C99_COMPLEX 0
+#define _GLIBCXX_USE_C99_COMPLEX_TR1 0
+#define WEFT_PRELUDE_NO_C99_COMPLEX 1
+#endif
 #pragma clang force_cuda_host_device begin
 #include <complex>
 #pragma clang force_cuda_host_device end
+#ifdef WEFT_PRELUDE_NO_C99_COMPLEX
+#pragma pop_macro("_GLIBCXX_USE_C99_COMPLEX_TR1")
+#pragma pop_macro("_GLIBCXX_USE_C99_COMPLEX")
+#undef WEFT_PRELUDE_NO_C99_COMPLEX
+#endif
 #endif
 
 #ifdef __cplusplus
