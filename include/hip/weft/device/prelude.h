@@ -129,6 +129,28 @@ __attribute__((device)) inline void operator delete[](void*, void*) noexcept {}
 #include <tuple>
 #endif
 
+#ifdef __cplusplus
+// clang's x86-64 conversion of an unsigned 64-bit integer to double adds the halves through
+// two magic constants, ((2^84 + hi * 2^32) - (2^84 + 2^52)) + (2^52 + lo), which is -0 for 0
+// under FE_DOWNWARD. hip/weft/device_math.h's __ull2double_rd & co. (the host pass's and the
+// CPU image's: they convert under the switched mode) take this overload for their one
+// unsigned long long operand: an integer zero converts to +0 in every mode, as g++ has it.
+#include <hip/weft/device/hd_begin.h>
+namespace weft::detail {
+template <typename R, typename Op>
+inline R with_rounding(int mode, Op op, unsigned long long value) {
+  if (value == 0) return R(0);
+  const int saved = std::fegetround();
+  std::fesetround(mode);
+  volatile unsigned long long operand = value;
+  volatile R result = op(operand);
+  std::fesetround(saved);
+  return result;
+}
+}  // namespace weft::detail
+#include <hip/weft/device/hd_end.h>
+#endif
+
 #include <hip/weft/device/qualifiers.h>
 
 #endif  // WEFT_HIP_DEVICE_PRELUDE_H
