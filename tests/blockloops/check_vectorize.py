@@ -14,14 +14,17 @@
 #  - "expect-shifted: KERNEL N": N of those read their source as the lane plus block-uniform
 #    shifts (contiguous loads and selects), not a gather;
 #  - "expect-kept: KERNEL N": the remark says N values are kept per thread across sync points.
+# Arguments after the source go to clang++: with -DBL_RANGES the kernels are asked for in
+# the range form (markers.h), and every kernel's remark must say it runs ranges of blocks.
 import re
 import subprocess
 import sys
 
 clang, plugin, source = sys.argv[1:4]
+extra = sys.argv[4:]
 cmd = [clang, '-std=c++17', '-O2', '-march=x86-64-v3', '-S', '-emit-llvm',
        '-fno-discard-value-names', '-o', '-', '-fpass-plugin=' + plugin,
-       '-Rpass=weft-block-loops', source]
+       '-Rpass=weft-block-loops'] + extra + [source]
 run = subprocess.run(cmd, capture_output=True, text=True)
 if run.returncode != 0:
     print(run.stderr)
@@ -41,6 +44,13 @@ for line in run.stderr.splitlines():
         m = re.search(r'remark: kernel (\S+) runs whole blocks: .* ' + words, line)
         if m:
             counts[m.group(1)] = int(m.group(2))
+form = 'ranges of blocks' if '-DBL_RANGES' in extra else 'one block per call'
+forms = {}
+for line in run.stderr.splitlines():
+    m = re.search(r'remark: kernel (\S+) runs whole blocks: .*, (ranges of blocks|one block per call)',
+                  line)
+    if m:
+        forms[m.group(1)] = m.group(2)
 bodies = {}
 for m in re.finditer(r'^define [^@]*@(\S+)\(.*?^}$', run.stdout, re.M | re.S):
     bodies[m.group(1)] = m.group(0)
@@ -88,6 +98,12 @@ for name in re.findall(r'expect-vectorized: ([a-z_]+)', text):
     checks_seen = sorted(set(re.findall(r'%(found\.conflict|diff\.check|bound0)\w*', body)))
     if checks_seen:
         failures.append(f'kernel {name}: run-time alias checks in the vector loops: {checks_seen}')
+if not forms:
+    failures.append('no whole-block remarks')
+for name, got_form in sorted(forms.items()):
+    checks += 1
+    if got_form != form:
+        failures.append(f'kernel {name}: runs {got_form}, expected {form}')
 if checks == 0:
     failures.append('no expectations found in ' + source)
 for f in failures:

@@ -4,13 +4,16 @@
 // context here, one block at a time. A kernel the pass rewrote reads none of the
 // per-thread markers (threadIdx, barriers, warp operations): the harness counts
 // every such call it sees, and the tests require zero. Results are checked
-// against values computed on the host.
+// against values computed on the host. Kernels built with BL_RANGES run ranges of
+// g_range_blocks blocks per call (the last one shorter): each must enter every block
+// of its range once, in order, with the right blockIdx, and stop when told to.
 #include "kernels.h"
 #include "markers.h"
 
 #include <dlfcn.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
@@ -26,8 +29,17 @@ struct Context {
   int per_thread_calls = 0;  // markers a whole-block kernel must no longer call
   int barriers_without_fibers = 0;
   std::string failure;
+  // The range form: the range being run, the block it must enter next, the blocks it
+  // entered, what it did wrong (entered a block out of order or outside its range, ran
+  // past a stop, or left blocks of its range out), and when the harness says stop.
+  bool in_range = false;
+  uint64_t range_begin = 0, range_end = 0, next_block = 0, entered = 0;
+  int range_errors = 0;
+  int64_t stop_after = -1;  // blocks entered before __weft_cpu_block_enter says stop
+  bool stopped = false;
 };
 Context g_ctx;
+uint64_t g_range_blocks = 4;  // blocks per range in the range form
 
 uint32_t pick(const bl_dim3& d, uint32_t dim) {
   return dim == 0 ? d.x : dim == 1 ? d.y : dim == 2 ? d.z : 0;
@@ -64,21 +76,54 @@ uint64_t __weft_cpu_warp_ballot(int predicate) {
 }
 void __weft_cpu_warp_sync(void) { __weft_cpu_barrier(); }
 void* __weft_cpu_dynamic_shared(void) { return g_ctx.dynamic_shared; }
+// As the engine: a failed block stops the launch (weftKernelFail does not return there).
 void weftKernelFail(const char* why) { g_ctx.failure = why; }
+uint64_t __weft_cpu_block_range(uint32_t which) {
+  if (!g_ctx.in_range) ++g_ctx.range_errors;
+  return which == 0 ? g_ctx.range_begin : g_ctx.range_end;
+}
+int __weft_cpu_block_enter(uint32_t x, uint32_t y, uint32_t z) {
+  const uint64_t linear = x + uint64_t(g_ctx.grid.x) * (y + uint64_t(g_ctx.grid.y) * z);
+  if (!g_ctx.in_range || g_ctx.stopped || x >= g_ctx.grid.x || y >= g_ctx.grid.y ||
+      z >= g_ctx.grid.z || linear != g_ctx.next_block || linear >= g_ctx.range_end)
+    ++g_ctx.range_errors;
+  if (!g_ctx.failure.empty() ||
+      (g_ctx.stop_after >= 0 && g_ctx.entered >= uint64_t(g_ctx.stop_after))) {
+    g_ctx.stopped = true;
+    return 1;
+  }
+  g_ctx.block_idx = {x, y, z};
+  g_ctx.next_block = linear + 1;
+  ++g_ctx.entered;
+  return 0;
+}
 }
 
-void bl::launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared,
-                void (*body)(void*), void* closure) {
+void bl::launch(int form, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared, void (*body)(void*),
+                void* closure) {
   g_ctx.grid = grid;
   g_ctx.block = block;
-  g_ctx.whole_block = whole_block != 0;
+  g_ctx.whole_block = form != 0;
   std::vector<unsigned char> shared(dynamic_shared + 1);
   g_ctx.dynamic_shared = shared.data();
+  if (form == 2) {
+    const uint64_t blocks = uint64_t(grid.x) * grid.y * grid.z;
+    for (uint64_t first = 0; first < blocks && !g_ctx.stopped; first += g_range_blocks) {
+      g_ctx.in_range = true;
+      g_ctx.range_begin = g_ctx.next_block = first;
+      g_ctx.range_end = std::min(blocks, first + g_range_blocks);
+      g_ctx.block_idx = {~0u, ~0u, ~0u};  // the kernel publishes each block it enters
+      body(closure);
+      g_ctx.in_range = false;
+      if (!g_ctx.stopped && g_ctx.next_block != g_ctx.range_end) ++g_ctx.range_errors;
+    }
+    return;
+  }
   for (uint32_t bz = 0; bz < grid.z; ++bz)
     for (uint32_t by = 0; by < grid.y; ++by)
       for (uint32_t bx = 0; bx < grid.x; ++bx) {
         g_ctx.block_idx = {bx, by, bz};
-        if (whole_block) {
+        if (form == 1) {
           body(closure);
           continue;
         }
@@ -103,6 +148,7 @@ bool close(float a, float b, float tol = 1e-5f) {
     REQUIRE((run) == 1);                \
     CHECK(g_ctx.per_thread_calls == 0); \
     CHECK(g_ctx.failure.empty());       \
+    CHECK(g_ctx.range_errors == 0);     \
   } while (0)
 
 }  // namespace
@@ -461,8 +507,67 @@ TEST_CASE(
     "reported",
     "[blockloops]") {
   reset();
-  std::vector<int> out(64, 0);
-  REQUIRE(bl_run_warp_barrier_deadlock(out.data(), 64) == 1);
+  std::vector<int> out(3 * 64, 0);
+  REQUIRE(bl_run_warp_barrier_deadlock(out.data(), 3, 64) == 1);
   CHECK(g_ctx.per_thread_calls == 0);
   CHECK(g_ctx.failure.find("deadlock") != std::string::npos);
+  if (bl_kernels_form() == 2) {  // the failed block stops its range and the launch
+    CHECK(g_ctx.entered == 1);
+    CHECK(g_ctx.stopped);
+    CHECK(g_ctx.range_errors == 0);
+  }
+}
+
+TEST_CASE("blockloops: blockIdx of a 3-D grid, whatever the ranges", "[blockloops]") {
+  struct Shape {
+    unsigned gx, gy, gz, tx, ty;
+  };
+  // Ranges of 1, 4, 7 and 1000 blocks (every range is one call in the range form): starts
+  // in the middle of rows and planes, a last range shorter than the others, one range.
+  const Shape shapes[] = {{5, 3, 2, 8, 2}, {1, 4, 3, 32, 1}, {7, 1, 1, 3, 3}, {2, 2, 5, 64, 1}};
+  const uint64_t saved = g_range_blocks;
+  for (uint64_t per : {1u, 4u, 7u, 1000u}) {
+    g_range_blocks = per;
+    for (const Shape& s : shapes)
+      for (unsigned dim : {0u, 1u, 2u, 3u}) {
+        const unsigned n = s.tx * s.ty, blocks = s.gx * s.gy * s.gz;
+        std::vector<unsigned> out(size_t(blocks) * n * 4, ~0u);
+        INFO("grid " << s.gx << "x" << s.gy << "x" << s.gz << ", block " << s.tx << "x" << s.ty
+                     << ", dim " << dim << ", " << per << " blocks per range");
+        REQUIRE_WHOLE_BLOCK(bl_run_block_coords(out.data(), dim, s.gx, s.gy, s.gz, s.tx, s.ty));
+        for (unsigned b = 0; b < blocks; ++b) {
+          const unsigned bx = b % s.gx, by = b / s.gx % s.gy, bz = b / (s.gx * s.gy);
+          const unsigned coord = dim == 0 ? bx : dim == 1 ? by : dim == 2 ? bz : 0;
+          for (unsigned t = 0; t < n; ++t) {
+            const unsigned* o = &out[(size_t(b) * n + t) * 4];
+            INFO("block " << b << ", thread " << t);
+            REQUIRE(o[0] == bx);
+            REQUIRE(o[1] == by);
+            REQUIRE(o[2] == bz);
+            REQUIRE(o[3] == coord * 1000 + (n - 1 - t));
+          }
+        }
+      }
+  }
+  g_range_blocks = saved;
+}
+
+TEST_CASE("blockloops: a range stops at the block the engine says (another block failed)",
+          "[blockloops]") {
+  if (bl_kernels_form() != 2) {
+    WARN("one-block form: the entry, not the kernel, stops between blocks");
+    return;
+  }
+  const int n = 64 * 10;
+  std::vector<float> a(n, 1.0f), b(n, 2.0f);
+  for (int64_t stop : {0, 1, 5, 9}) {
+    std::vector<float> c(n, -1.0f);
+    reset();
+    g_ctx.stop_after = stop;
+    REQUIRE(bl_run_vector_add(a.data(), b.data(), c.data(), n, 64) == 1);
+    CHECK(g_ctx.range_errors == 0);
+    CHECK(g_ctx.entered == uint64_t(stop));
+    CHECK(g_ctx.stopped);
+    for (int i = 0; i < n; ++i) REQUIRE(c[i] == (i / 64 < stop ? 3.0f : -1.0f));
+  }
 }

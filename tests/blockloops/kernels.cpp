@@ -258,9 +258,28 @@ void recursive_kernel(int* out) { out[tid_x()] = recurse_with_barrier(2); }
 
 void empty_kernel() {}
 
+// blockIdx of a 3-D grid, read with constant dimensions and with one known only at run time
+// (a marker call left in the region: it reads what the range form published), around a
+// barrier; out: 4 values per thread.
+void block_coords(unsigned* out, unsigned dim) {
+  static unsigned stage[256];
+  unsigned t = linear_tid(), n = bdim_x() * bdim_y();
+  unsigned b = bid_x() + __weft_cpu_grid_dim(0) *
+                             (bid_y() + __weft_cpu_grid_dim(1) * __weft_cpu_block_idx(2));
+  stage[t] = __weft_cpu_block_idx(dim) * 1000 + t;
+  syncthreads();
+  unsigned* o = out + (size_t(b) * n + t) * 4;
+  o[0] = bid_x();
+  o[1] = bid_y();
+  o[2] = __weft_cpu_block_idx(2);
+  o[3] = stage[n - 1 - t];
+}
+
 }  // namespace
 
 extern "C" {
+
+int bl_kernels_form() { return BL_FORM; }
 
 int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned threads) {
   return BL_LAUNCH(vector_add, (bl_dim3{unsigned(n + threads - 1) / threads}), (bl_dim3{threads}),
@@ -318,11 +337,15 @@ int bl_run_shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m, 
 int bl_run_recursive(int* out, unsigned threads) {
   return BL_LAUNCH(recursive_kernel, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
 }
-int bl_run_warp_barrier_deadlock(int* out, unsigned threads) {
-  return BL_LAUNCH(warp_barrier_deadlock, (bl_dim3{1}), (bl_dim3{threads}), 0, out);
+int bl_run_warp_barrier_deadlock(int* out, unsigned blocks, unsigned threads) {
+  return BL_LAUNCH(warp_barrier_deadlock, (bl_dim3{blocks}), (bl_dim3{threads}), 0, out);
 }
 int bl_run_empty(unsigned blocks, unsigned threads) {
   return BL_LAUNCH(empty_kernel, (bl_dim3{blocks}), (bl_dim3{threads}), 0);
+}
+int bl_run_block_coords(unsigned* out, unsigned dim, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned tx, unsigned ty) {
+  return BL_LAUNCH(block_coords, (bl_dim3{gx, gy, gz}), (bl_dim3{tx, ty}), 0, out, dim);
 }
 
 }  // extern "C"

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The block_loops test kernels' launchers (kernels.cpp): each returns 1 when the
 // pass turned its kernel into a whole-block kernel, 0 when it left it alone.
+// bl_kernels_form: 2 when this build asks for ranges of blocks (BL_RANGES), else 1.
 #pragma once
 
 #include <stdint.h>
 
 extern "C" {
+int bl_kernels_form();
 int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned threads);
 int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads);
 int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned threads);
@@ -29,6 +31,9 @@ int bl_run_shuffle_forms(const unsigned* in, unsigned* out, const uint64_t* in64
 int bl_run_shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m, unsigned blocks,
                           unsigned tx, unsigned ty);
 int bl_run_recursive(int* out, unsigned threads);
-int bl_run_warp_barrier_deadlock(int* out, unsigned threads);
+int bl_run_warp_barrier_deadlock(int* out, unsigned blocks, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);
+// out: 4 values per thread of a gx x gy x gz grid of tx x ty blocks (kernels.cpp, block_coords).
+int bl_run_block_coords(unsigned* out, unsigned dim, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned tx, unsigned ty);
 }

@@ -22,6 +22,9 @@ uint64_t __weft_cpu_warp_ballot(int predicate);
 void __weft_cpu_warp_sync(void);
 void* __weft_cpu_dynamic_shared(void);
 int __weft_cpu_kernel_is_whole_block(const void* kernel);
+int __weft_cpu_kernel_runs_block_ranges(const void* kernel);
+uint64_t __weft_cpu_block_range(uint32_t which);
+int __weft_cpu_block_enter(uint32_t x, uint32_t y, uint32_t z);
 }
 
 #define BL_REDUCE_COUNT 1
@@ -32,11 +35,23 @@ struct bl_dim3 {
   uint32_t x = 1, y = 1, z = 1;
 };
 
+// How the kernels of this build are asked for and launched: with BL_RANGES, as ranges of
+// blocks (the pass's range form: one call runs every block of a range), else one block
+// per call (the form for entries that ask only __weft_cpu_kernel_is_whole_block).
+#ifdef BL_RANGES
+#define BL_ASK(kernel) __weft_cpu_kernel_runs_block_ranges((const void*)&(kernel))
+#define BL_FORM 2
+#else
+#define BL_ASK(kernel) __weft_cpu_kernel_is_whole_block((const void*)&(kernel))
+#define BL_FORM 1
+#endif
+
 namespace bl {
-// The harness runs `body` once per block when the kernel runs whole blocks,
-// else once per GPU thread (the markers' meaning without fibers).
-void launch(int whole_block, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared,
-            void (*body)(void*), void* closure);
+// The harness runs `body` once per range of blocks for form 2 (the kernel runs ranges),
+// once per block for form 1 (it runs whole blocks), else once per GPU thread (form 0:
+// the markers' meaning without fibers).
+void launch(int form, bl_dim3 grid, bl_dim3 block, size_t dynamic_shared, void (*body)(void*),
+            void* closure);
 
 // Device helpers as a HIP header would write them (they reach markers, so the
 // pass must inline them into the kernels).
@@ -67,11 +82,12 @@ inline float shfl_xor(float v, unsigned mask) { return shfl(v, int(lane_id() ^ m
 }  // namespace bl
 
 // Launches kernel(args...) through the marker, as a CPU image's entry does.
-#define BL_LAUNCH(kernel, grid, block, shared, ...)                                                \
-  [&] {                                                                                            \
-    int whole = __weft_cpu_kernel_is_whole_block((const void*)&kernel);                            \
-    auto call = [&] { kernel(__VA_ARGS__); };                                                      \
-    bl::launch(                                                                                    \
-        whole, grid, block, shared, [](void* c) { (*static_cast<decltype(call)*>(c))(); }, &call); \
-    return whole;                                                                                  \
+#define BL_LAUNCH(kernel, grid, block, shared, ...)                    \
+  [&] {                                                                \
+    int whole = BL_ASK(kernel);                                        \
+    auto call = [&] { kernel(__VA_ARGS__); };                          \
+    bl::launch(                                                        \
+        whole ? BL_FORM : 0, grid, block, shared,                      \
+        [](void* c) { (*static_cast<decltype(call)*>(c))(); }, &call); \
+    return whole;                                                      \
       }()

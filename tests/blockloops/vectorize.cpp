@@ -145,13 +145,7 @@ void plain_call(const float* in, float* out) {
 using namespace vec;
 
 extern "C" int bl_ask_all() {
-  return __weft_cpu_kernel_is_whole_block((const void*)&tree_sum) +
-         __weft_cpu_kernel_is_whole_block((const void*)&counted) +
-         __weft_cpu_kernel_is_whole_block((const void*)&volatile_rounds) +
-         __weft_cpu_kernel_is_whole_block((const void*)&opaque) +
-         __weft_cpu_kernel_is_whole_block((const void*)&plain_call) +
-         __weft_cpu_kernel_is_whole_block((const void*)&warp_down_sum) +
-         __weft_cpu_kernel_is_whole_block((const void*)&warp_xor_sum) +
-         __weft_cpu_kernel_is_whole_block((const void*)&warp_header_forms) +
-         __weft_cpu_kernel_is_whole_block((const void*)&warp_early_return);
+  return BL_ASK(tree_sum) + BL_ASK(counted) + BL_ASK(volatile_rounds) + BL_ASK(opaque) +
+         BL_ASK(plain_call) + BL_ASK(warp_down_sum) + BL_ASK(warp_xor_sum) +
+         BL_ASK(warp_header_forms) + BL_ASK(warp_early_return);
 }

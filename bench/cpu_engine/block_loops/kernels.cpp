@@ -4,6 +4,9 @@
 // object (docs/code-objects.md), loaded by the bench with hipModuleLoad. Until
 // weftcc's CPU image path is in main, this file plays its part: the markers'
 // definitions and the entries (kernarg unpacking, the block loop) are written here.
+// The entries ask for the pass's range form (one call runs the worker's whole range of
+// blocks); built with -DBL_ONE_BLOCK they ask only for the one-block form (the entry
+// loops over the blocks), so both forms of one pass can be compared.
 #define WEFT_CPU_CODE_OBJECT_ABI_ONLY
 #include <hip/weft/cpu_code_object.h>
 
@@ -30,6 +33,16 @@ uint32_t __weft_cpu_grid_dim(uint32_t d) {
   return d == 0 ? t_ctx->gridDim.x : d == 1 ? t_ctx->gridDim.y : d == 2 ? t_ctx->gridDim.z : 1;
 }
 void* __weft_cpu_dynamic_shared(void) { return t_ctx->dynamicShared; }
+uint64_t __weft_cpu_block_range(uint32_t which) {
+  return which == 0 ? t_ctx->blockBegin : t_ctx->blockEnd;
+}
+int __weft_cpu_block_enter(uint32_t x, uint32_t y, uint32_t z) {
+  if (__atomic_load_n(t_ctx->stop, __ATOMIC_RELAXED)) return 1;  // another block failed
+  t_block[0] = x;
+  t_block[1] = y;
+  t_block[2] = z;
+  return 0;
+}
 [[noreturn]] static void needs_fibers() {
   std::fprintf(stderr, "bench block_loops object: a kernel was not rewritten by the pass\n");
   std::abort();
@@ -38,6 +51,7 @@ uint32_t __weft_cpu_thread_idx(uint32_t) { needs_fibers(); }
 void __weft_cpu_barrier(void) { needs_fibers(); }
 uint64_t __weft_cpu_warp_read(uint64_t, uint32_t) { needs_fibers(); }
 int __weft_cpu_kernel_is_whole_block(const void*);
+int __weft_cpu_kernel_runs_block_ranges(const void*);
 }
 
 namespace {
@@ -139,6 +153,10 @@ struct Entry<void (*)(P...)> {
                   sizeof(P))),
      ...);
     t_ctx = ctx;
+#ifndef BL_ONE_BLOCK
+    if (__weft_cpu_kernel_runs_block_ranges(reinterpret_cast<const void*>(K)))
+      return K(std::get<I>(args)...);
+#endif
     if (!__weft_cpu_kernel_is_whole_block(reinterpret_cast<const void*>(K))) needs_fibers();
     const uint64_t gx = ctx->gridDim.x, gy = ctx->gridDim.y;
     for (uint64_t b = ctx->blockBegin; b < ctx->blockEnd; ++b) {

@@ -8,9 +8,15 @@
 // dim: 0, 1, 2 for x, y, z. op: WEFT_REDUCE_COUNT / _AND / _OR (kernel_abi.h).
 // __weft_cpu_warp_read: the lanes of the warp at this call site pass `value` and get
 // lane src_lane's (their own when src_lane did not take part); the header computes
-// up/down/xor/width into src_lane and clamps it. __weft_cpu_kernel_is_whole_block(&K):
-// nonzero once the pass turned kernel K into a function that runs every thread of the
-// current block (the image's entry then calls it once per block); 0 without the pass.
+// up/down/xor/width into src_lane and clamps it. __weft_cpu_kernel_runs_block_ranges(&K):
+// nonzero once the pass turned kernel K into a function that runs every thread of every
+// block of the caller's range (the image's entry then calls it once per range): it reads
+// the range with __weft_cpu_block_range (0: the first linear block id, 1: one past the
+// last; x fastest) and calls __weft_cpu_block_enter(blockIdx) before each block, which
+// publishes the block and returns nonzero when the range must stop (another block
+// failed). __weft_cpu_kernel_is_whole_block(&K): nonzero once the pass turned K into a
+// function that runs every thread of the current block (the form for entries that do not
+// ask for ranges; the image's entry then calls it once per block). Both 0 without the pass.
 #ifndef WEFT_HIP_CPU_DEVICE_ABI_H
 #define WEFT_HIP_CPU_DEVICE_ABI_H
 
@@ -31,6 +37,9 @@ uint64_t __weft_cpu_warp_ballot(int predicate);
 void __weft_cpu_warp_sync(void);
 void* __weft_cpu_dynamic_shared(void);
 int __weft_cpu_kernel_is_whole_block(const void* kernel);
+int __weft_cpu_kernel_runs_block_ranges(const void* kernel);
+uint64_t __weft_cpu_block_range(uint32_t which);
+int __weft_cpu_block_enter(uint32_t x, uint32_t y, uint32_t z);
 
 #ifdef __cplusplus
 }

@@ -93,8 +93,21 @@ WEFT_FIBER_INLINE void __weft_cpu_warp_sync(void) {
 WEFT_FIBER_INLINE void* __weft_cpu_dynamic_shared(void) {
   return ::weft::cpu_image::__weft_cpu_dynamic_shared_storage;
 }
-// The block-loop pass folds this to 1 for the kernels it turned into whole blocks.
+// The block-loop pass folds these to 1 for the kernels it turned into whole blocks
+// (ranges of them; one block: entries that ask only is_whole_block).
 WEFT_FIBER_INLINE int __weft_cpu_kernel_is_whole_block(const void*) { return 0; }
+WEFT_FIBER_INLINE int __weft_cpu_kernel_runs_block_ranges(const void*) { return 0; }
+// What a kernel rewritten for ranges calls (x86_64_image.h's entry has set t_ctx).
+WEFT_FIBER_INLINE uint64_t __weft_cpu_block_range(uint32_t which) {
+  return which == 0 ? ::weft::detail::t_ctx->blockBegin : ::weft::detail::t_ctx->blockEnd;
+}
+WEFT_FIBER_INLINE int __weft_cpu_block_enter(uint32_t x, uint32_t y, uint32_t z) {
+  weftKernelContext* ctx = ::weft::detail::t_ctx;
+  if (__atomic_load_n(ctx->stop, __ATOMIC_RELAXED)) return 1;  // another block failed
+  ::weft::detail::t_blockIdx = ::weft::detail::Uint3{x, y, z};
+  ctx->blockIdx = dim3(x, y, z);
+  return 0;
+}
 }  // extern "C"
 
 // ---- the primitive layer ----

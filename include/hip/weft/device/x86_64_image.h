@@ -91,7 +91,18 @@ struct Signature<void(P...)> {
       (__builtin_memcpy(&std::get<I>(values), kernarg + offset_of(I), size_of(I)), ...);
     }
 
-    // The kernel that the block-loop pass rewrote runs every thread of the current block.
+    // The kernel that the block-loop pass rewrote for ranges runs every thread of every
+    // block of the range itself (reading it with __weft_cpu_block_range, publishing each
+    // block with __weft_cpu_block_enter, x86_64.h); its setup is paid once per range.
+    static __device__ void whole_ranges(weftKernelContext* ctx, Blob& blob) {
+      ::weft::detail::t_ctx = ctx;
+      ::weft::detail::t_blockDim = ::weft::detail::to_uint3(ctx->blockDim);
+      ::weft::detail::t_gridDim = ::weft::detail::to_uint3(ctx->gridDim);
+      ::weft::detail::t_fiber_block = nullptr;
+      std::apply(blob.call, blob.args);
+    }
+
+    // The one-block form (the pass rewrote the kernel but not for ranges): once per block.
     static __device__ void whole_blocks(weftKernelContext* ctx, Blob& blob) {
       ::weft::detail::t_ctx = ctx;
       ::weft::detail::t_blockDim = ::weft::detail::to_uint3(ctx->blockDim);
@@ -115,6 +126,8 @@ struct Signature<void(P...)> {
       Blob blob{Call{}, Tuple{}};
       unpack(blob.args, static_cast<const unsigned char*>(kernarg),
              std::index_sequence_for<P...>{});
+      if (__weft_cpu_kernel_runs_block_ranges(reinterpret_cast<const void*>(Kernel)))
+        return whole_ranges(ctx, blob);
       if (__weft_cpu_kernel_is_whole_block(reinterpret_cast<const void*>(Kernel)))
         return whole_blocks(ctx, blob);
       ::weft::detail::kernel_entry<Call, Tuple>(ctx, &blob);
@@ -123,9 +136,15 @@ struct Signature<void(P...)> {
 };
 
 // The block-loop pass (tools/weftcc/passes/block_loops) reads blockDim in every kernel it
-// rewrites, also in kernels that never name it: keep the marker's definition in the image.
+// rewrites, and gridDim and the range markers in every kernel it rewrites for ranges, also
+// in kernels that never name them: keep the markers' definitions in the image.
 __device__ __attribute__((used)) inline uint32_t (*const kBlockLoopsMarkers[])(uint32_t) = {
-    &__weft_cpu_block_dim};
+    &__weft_cpu_block_dim, &__weft_cpu_grid_dim};
+__device__ __attribute__((used)) inline uint64_t (*const kBlockLoopsRange)(uint32_t) =
+    &__weft_cpu_block_range;
+__device__
+    __attribute__((used)) inline int (*const kBlockLoopsEnter)(uint32_t, uint32_t,
+                                                               uint32_t) = &__weft_cpu_block_enter;
 
 }  // namespace weft::cpu_image
 

@@ -24,6 +24,9 @@ enum class Marker {
   WarpSync,
   DynamicShared,
   IsWholeBlock,
+  RunsBlockRanges,
+  BlockRange,
+  BlockEnter,
 };
 
 inline Marker marker_of(const llvm::Function* f) {
@@ -42,6 +45,9 @@ inline Marker marker_of(const llvm::Function* f) {
   if (name == "warp_sync") return Marker::WarpSync;
   if (name == "dynamic_shared") return Marker::DynamicShared;
   if (name == "kernel_is_whole_block") return Marker::IsWholeBlock;
+  if (name == "kernel_runs_block_ranges") return Marker::RunsBlockRanges;
+  if (name == "block_range") return Marker::BlockRange;
+  if (name == "block_enter") return Marker::BlockEnter;
   return Marker::None;
 }
 

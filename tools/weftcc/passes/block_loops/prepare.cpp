@@ -134,7 +134,10 @@ std::string check_shape(Function& kernel) {
       if ((m == Marker::ThreadIdx || m == Marker::BlockDim) &&
           !isa<ConstantInt>(call->getArgOperand(0)))
         return "threadIdx or blockDim is read with a dimension known only at run time";
-      if (m == Marker::IsWholeBlock) return "it asks whether a kernel runs whole blocks";
+      if (m == Marker::IsWholeBlock || m == Marker::RunsBlockRanges)
+        return "it asks whether a kernel runs whole blocks";
+      if (m == Marker::BlockRange || m == Marker::BlockEnter)
+        return "it calls the block-range entry's own markers";
     }
   }
   return {};

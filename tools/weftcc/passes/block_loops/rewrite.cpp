@@ -138,8 +138,9 @@ struct RegionCopy {
 
 class Rewriter {
  public:
-  explicit Rewriter(Function& kernel)
-      : kernel_(kernel), m_(*kernel.getParent()), ctx_(m_.getContext()), dl_(m_.getDataLayout()) {}
+  Rewriter(Function& kernel, bool ranges)
+      : kernel_(kernel), m_(*kernel.getParent()), ctx_(m_.getContext()), dl_(m_.getDataLayout()),
+        ranges_(ranges) {}
 
   std::string run(RewriteStats& stats);
   Function* result() const { return whole_; }
@@ -150,6 +151,7 @@ class Rewriter {
   void classify_exits();
   std::string build();
   void emit_entry();
+  void emit_block_loop(IRBuilder<>& b);
   void emit_dispatch();
   BasicBlock* emit_fast_loop(const Region& r, BasicBlock* done, Exchange exchange = Exchange::None);
   BasicBlock* emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi, BasicBlock* done);
@@ -188,6 +190,8 @@ class Rewriter {
   Module& m_;
   LLVMContext& ctx_;
   const DataLayout& dl_;
+  // The function runs a range of blocks (the loop over them inside it), not one block.
+  const bool ranges_;
   Type* i8_ = Type::getInt8Ty(ctx_);
   Type* i32_ = Type::getInt32Ty(ctx_);
   Type* i64_ = Type::getInt64Ty(ctx_);
@@ -201,7 +205,16 @@ class Rewriter {
   Function* whole_ = nullptr;
   BasicBlock* entry_ = nullptr;
   BasicBlock* dispatch_ = nullptr;
-  BasicBlock* exit_ = nullptr;
+  BasicBlock* exit_ = nullptr;  // the block's end
+  // Range form: the loop over the range's blocks around the dispatcher. blocks_head_ checks
+  // the range's end, block_start_ publishes the block (and may stop), block_run_ enters the
+  // dispatcher, exit_ goes on to block_next_; ret_ returns.
+  BasicBlock* blocks_head_ = nullptr;
+  BasicBlock* block_start_ = nullptr;
+  BasicBlock* block_run_ = nullptr;
+  BasicBlock* block_next_ = nullptr;
+  BasicBlock* ret_ = nullptr;
+  BasicBlock* dispatch_from_ = nullptr;  // what enters the dispatcher at a block's start
   PHINode* current_ = nullptr;
   Value* dim_[3] = {};
   // Block-uniform markers read once per block: blockIdx, gridDim, the dynamic shared base.
@@ -314,6 +327,7 @@ void Rewriter::emit_entry() {
   for (Instruction& i : instructions(kernel_)) {
     Marker m = marker_of(&i);
     if (m != Marker::BlockIdx && m != Marker::GridDim && m != Marker::DynamicShared) continue;
+    if (m == Marker::BlockIdx && ranges_) continue;  // per block: emit_block_loop
     auto* call = cast<CallInst>(&i);
     uint64_t dim = 0;
     if (m != Marker::DynamicShared) {
@@ -390,7 +404,92 @@ void Rewriter::emit_entry() {
   };
   for (Instruction& i : instructions(kernel_))
     for (Value* op : i.operands()) find_tls(op);
+  if (ranges_) return emit_block_loop(b);
+  dispatch_from_ = entry_;
   alloca_point_ = cast<Instruction>(b.CreateBr(dispatch_));
+}
+
+// The range form's loop over blocks, after the setup (`b` is at the end of the entry):
+//
+//   for (block = first; block < end; ++block, advance (x, y, z)) {
+//     if (__weft_cpu_block_enter(x, y, z)) return;  // another block failed
+//     the dispatcher: every region of the block
+//   }
+//
+// blockIdx is (x, y, z): computed from the range's first linear id once (x fastest, as
+// the engine numbers blocks), then carried from block to block without a division; the
+// marker's call publishes it to the code that still reads it through the marker.
+void Rewriter::emit_block_loop(IRBuilder<>& b) {
+  FunctionCallee range = m_.getOrInsertFunction("__weft_cpu_block_range", i64_, i32_);
+  FunctionCallee enter = m_.getOrInsertFunction("__weft_cpu_block_enter", i32_, i32_, i32_, i32_);
+  FunctionCallee grid_dim = m_.getOrInsertFunction("__weft_cpu_grid_dim", i32_, i32_);
+  auto grid = [&](uint32_t d) {
+    Value*& v = uniform_[{int(Marker::GridDim), d}];
+    if (!v) v = b.CreateCall(grid_dim, {b.getInt32(d)}, "grid.dim");
+    return v;
+  };
+  Value* gx = grid(0);
+  Value* gy = grid(1);
+  Value* first = b.CreateCall(range, {b.getInt32(0)}, "range.first");
+  Value* end = b.CreateCall(range, {b.getInt32(1)}, "range.end");
+  Value* gx64 = b.CreateZExt(gx, i64_);
+  Value* gy64 = b.CreateZExt(gy, i64_);
+  Value* rest = b.CreateUDiv(first, gx64);
+  Value* x0 = b.CreateTrunc(b.CreateURem(first, gx64), i32_, "block.x.first");
+  Value* y0 = b.CreateTrunc(b.CreateURem(rest, gy64), i32_, "block.y.first");
+  Value* z0 = b.CreateTrunc(b.CreateUDiv(rest, gy64), i32_, "block.z.first");
+  blocks_head_ = BasicBlock::Create(ctx_, "blocks", whole_, dispatch_);
+  block_start_ = BasicBlock::Create(ctx_, "block.start", whole_, dispatch_);
+  block_run_ = BasicBlock::Create(ctx_, "block.run", whole_, dispatch_);
+  block_next_ = BasicBlock::Create(ctx_, "block.next", whole_, ret_);
+  alloca_point_ = cast<Instruction>(b.CreateBr(blocks_head_));
+
+  IRBuilder<> hb(blocks_head_);
+  PHINode* block = hb.CreatePHI(i64_, 2, "block");
+  PHINode* x = hb.CreatePHI(i32_, 2, "block.x");
+  PHINode* y = hb.CreatePHI(i32_, 2, "block.y");
+  PHINode* z = hb.CreatePHI(i32_, 2, "block.z");
+  hb.CreateCondBr(hb.CreateICmpULT(block, end), block_start_, ret_);
+
+  IRBuilder<> sb(block_start_);
+  Value* stop = sb.CreateCall(enter, {x, y, z}, "block.stop");
+  sb.CreateCondBr(sb.CreateICmpNE(stop, sb.getInt32(0)), ret_, block_run_);
+
+  IRBuilder<> rb(block_run_);
+  if (parity_) rb.CreateStore(rb.getInt32(0), parity_);  // every block starts at buffer 0
+  uniform_[{int(Marker::BlockIdx), 0}] = x;
+  uniform_[{int(Marker::BlockIdx), 1}] = y;
+  uniform_[{int(Marker::BlockIdx), 2}] = z;
+  for (Instruction& i : instructions(kernel_)) {  // blockIdx past z: what the marker answers
+    if (marker_of(&i) != Marker::BlockIdx) continue;
+    auto* c = dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+    if (!c || c->getZExtValue() < 3) continue;
+    Value*& v = uniform_[{int(Marker::BlockIdx), c->getZExtValue()}];
+    if (!v)
+      v = rb.CreateCall(cast<CallInst>(i).getFunctionType(), cast<CallInst>(i).getCalledOperand(),
+                        {c});
+  }
+  rb.CreateBr(dispatch_);
+  dispatch_from_ = block_run_;
+
+  IRBuilder<> nb(block_next_);
+  Value* x1 = nb.CreateNUWAdd(x, nb.getInt32(1));
+  Value* x_wraps = nb.CreateICmpEQ(x1, gx);
+  Value* y1 = nb.CreateNUWAdd(y, nb.CreateZExt(x_wraps, i32_));
+  Value* y_wraps = nb.CreateICmpEQ(y1, gy);
+  Value* z1 = nb.CreateNUWAdd(z, nb.CreateZExt(y_wraps, i32_));
+  Value* block1 = nb.CreateNUWAdd(block, nb.getInt64(1));
+  Value* x_next = nb.CreateSelect(x_wraps, nb.getInt32(0), x1);
+  Value* y_next = nb.CreateSelect(y_wraps, nb.getInt32(0), y1);
+  nb.CreateBr(blocks_head_);
+  block->addIncoming(first, entry_);
+  block->addIncoming(block1, block_next_);
+  x->addIncoming(x0, entry_);
+  x->addIncoming(x_next, block_next_);
+  y->addIncoming(y0, entry_);
+  y->addIncoming(y_next, block_next_);
+  z->addIncoming(z0, entry_);
+  z->addIncoming(z1, block_next_);
 }
 
 void Rewriter::emit_prelude(IRBuilder<>& b, uint32_t state, Value* st, Value* want, Value* lo,
@@ -980,7 +1079,7 @@ BasicBlock* Rewriter::emit_exchange_choice(const Region& r, const SourceForm& fo
 void Rewriter::emit_dispatch() {
   IRBuilder<> b(dispatch_);
   current_ = b.CreatePHI(i32_, 4, "block.state");
-  current_->addIncoming(b.getInt32(0), entry_);
+  current_->addIncoming(b.getInt32(0), dispatch_from_);
   SwitchInst* sw = b.CreateSwitch(current_, exit_, unsigned(regions_.size()));
   BasicBlock* slow = nullptr;
   if (mixed_mode_) slow = BasicBlock::Create(ctx_, "group.pick", whole_, exit_);
@@ -1414,8 +1513,14 @@ std::string Rewriter::build() {
   entry_ = BasicBlock::Create(ctx_, "entry", whole_);
   dispatch_ = BasicBlock::Create(ctx_, "dispatch", whole_);
   exit_ = BasicBlock::Create(ctx_, "exit", whole_);
-  ReturnInst::Create(ctx_, exit_);
+  if (ranges_) {
+    ret_ = BasicBlock::Create(ctx_, "return", whole_);
+    ReturnInst::Create(ctx_, ret_);
+  } else {
+    ReturnInst::Create(ctx_, exit_);
+  }
   emit_entry();
+  if (ranges_) BranchInst::Create(block_next_, exit_);
   emit_dispatch();
   spill_cross_region_values();
   annotate_parallel_loops();
@@ -1459,13 +1564,14 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.parallel_loops = parallel_loops_;
   stats.warp_exchanges = in_region_exchanges_;
   stats.shifted_exchanges = shifted_exchanges_;
+  stats.block_ranges = ranges_;
   return {};
 }
 
 }  // namespace
 
-std::string rewrite_kernel(Function*& kernel, RewriteStats& stats) {
-  Rewriter rewriter(*kernel);
+std::string rewrite_kernel(Function*& kernel, RewriteStats& stats, bool ranges) {
+  Rewriter rewriter(*kernel, ranges);
   std::string why = rewriter.run(stats);
   if (!why.empty()) return why;
   Function* whole = rewriter.result();
