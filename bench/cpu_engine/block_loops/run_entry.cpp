@@ -10,12 +10,14 @@
 // KERNEL: warp_sum, block_sum (256-thread blocks, one float per thread), vector_add, saxpy
 // (256-thread blocks), sgemm (16x16 blocks of an n x n product, n = 16 * sqrt(BLOCKS)),
 // empty_kernel. Instructions per block: the difference of two runs' totals over the
-// difference of their BLOCKS (the fixed cost of loading cancels out).
+// difference of their BLOCKS (the fixed cost of loading cancels out). The grid runs once,
+// then REPEAT more times (default 0), timed: the wall time per block of those passes.
 #define WEFT_CPU_CODE_OBJECT_ABI_ONLY
 #include <hip/weft/cpu_code_object.h>
 
 #include <dlfcn.h>
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -53,8 +55,8 @@ int main(int argc, char** argv) {
   const std::string kernel = argv[2];
   const uint64_t blocks = argc > 3 ? std::strtoull(argv[3], nullptr, 0) : 4096;
   const uint64_t per_call = argc > 4 ? std::strtoull(argv[4], nullptr, 0) : blocks;
-  const int repeat = argc > 5 ? std::atoi(argv[5]) : 1;
-  if (blocks == 0 || per_call == 0 || repeat <= 0) fail("BLOCKS, PER_CALL and REPEAT must be > 0");
+  const int repeat = argc > 5 ? std::atoi(argv[5]) : 0;
+  if (blocks == 0 || per_call == 0 || repeat < 0) fail("BLOCKS and PER_CALL must be > 0");
   void* object = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
   if (!object) fail(dlerror());
   auto* table = static_cast<const weftCpuCodeObject*>(dlsym(object, WEFT_CPU_CODE_OBJECT_SYMBOL));
@@ -104,16 +106,23 @@ int main(int argc, char** argv) {
   ctx.gridDim = grid;
   ctx.mode = WEFT_KERNEL_LOOP;
   ctx.stop = &stop;
-  for (int r = 0; r < repeat; ++r)
+  auto grid_once = [&] {
     for (uint64_t first = 0; first < blocks; first += per_call) {
       ctx.blockBegin = first;
       ctx.blockEnd = first + per_call < blocks ? first + per_call : blocks;
       record->entry(&ctx, args.bytes.data());
     }
+  };
+  grid_once();
+  const auto start = std::chrono::steady_clock::now();
+  for (int r = 0; r < repeat; ++r) grid_once();
+  const double elapsed =
+      std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+  const double ns = repeat ? elapsed / (double(blocks) * repeat) : 0;
   double sum = 0;
   for (float v : c) sum += v;
-  std::printf("%s: %llu blocks, %llu per call, checksum %.1f\n", kernel.c_str(),
+  std::printf("%s: %llu blocks, %llu per call, %.1f ns per block, checksum %.1f\n", kernel.c_str(),
               static_cast<unsigned long long>(blocks), static_cast<unsigned long long>(per_call),
-              sum);
+              ns, sum);
   return 0;
 }
