@@ -13,7 +13,9 @@
 #    regions, block_runtime's __weft_bl_prepare, the slow path);
 #  - "expect-shifted: KERNEL N": N of those read their source as the lane plus block-uniform
 #    shifts (contiguous loads and selects), not a gather;
-#  - "expect-kept: KERNEL N": the remark says N values are kept per thread across sync points.
+#  - "expect-kept: KERNEL N": the remark says N values are kept per thread across sync points;
+#  - "expect-bounded: KERNEL N": N of its regions stop their x loops at a uniform bound
+#    (threads past an `if (threadIdx.x < s)` that do nothing else).
 # Arguments after the source go to clang++: with -DBL_RANGES the kernels are asked for in
 # the range form (markers.h), and every kernel's remark must say it runs ranges of blocks.
 import re
@@ -35,10 +37,12 @@ parallel = {}
 exchanges = {}
 shifted = {}
 kept = {}
+bounded = {}
 remark_counts = [(parallel, r'(\d+) parallel thread loops'),
                  (exchanges, r'(\d+) in-region warp exchanges'),
                  (shifted, r'\((\d+) by lane shifts\)'),
-                 (kept, r'(\d+) values kept per thread')]
+                 (kept, r'(\d+) values kept per thread'),
+                 (bounded, r'(\d+) regions bounded by threadIdx.x guards')]
 for line in run.stderr.splitlines():
     for counts, words in remark_counts:
         m = re.search(r'remark: kernel (\S+) runs whole blocks: .* ' + words, line)
@@ -78,7 +82,7 @@ for name, want in re.findall(r'expect-exchanges: ([a-z_]+) (\d+)', text):
         failures.append(f'kernel {name}: no whole-block remark (remarks: {exchanges})')
     elif exchanges[got[0]] != int(want):
         failures.append(f'kernel {name}: {exchanges[got[0]]} in-region warp exchanges, expected {want}')
-for what, counts in (('shifted', shifted), ('kept', kept)):
+for what, counts in (('shifted', shifted), ('kept', kept), ('bounded', bounded)):
     for name, want in re.findall(r'expect-' + what + r': ([a-z_]+) (\d+)', text):
         checks += 1
         got = mangled(name, counts)

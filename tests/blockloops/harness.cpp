@@ -518,6 +518,38 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("blockloops: regions guarded by threadIdx.x below a uniform bound", "[blockloops]") {
+  struct Shape {
+    unsigned tx, ty;
+  };
+  const Shape shapes[] = {{64, 1}, {100, 1}, {16, 4}, {33, 3}, {1, 5}, {256, 1}};
+  for (const Shape& s : shapes)
+    for (int lim : {-5, 0, 1, 7, 50, 2000}) {
+      const unsigned blocks = 3, n = s.tx * s.ty;
+      std::vector<int> in(blocks * n), out(blocks * n, -1);
+      for (unsigned i = 0; i < blocks * n; ++i) in[i] = int((i * 37u) % 101u) - 50;
+      INFO("block " << s.tx << "x" << s.ty << ", lim " << lim);
+      REQUIRE_WHOLE_BLOCK(bl_run_bounded(in.data(), out.data(), lim, blocks, s.tx, s.ty));
+      for (unsigned b = 0; b < blocks; ++b) {
+        std::vector<int> st(in.begin() + b * n, in.begin() + (b + 1) * n), kept(n);
+        for (unsigned t = 0; t < n; ++t)
+          if (int(t % s.tx) < lim) st[t] += 1000;
+        for (unsigned t = 0; t < n; ++t)
+          if (t % s.tx < unsigned(lim) / 2) st[t] *= 3;
+        for (unsigned t = 0; t < n; ++t)
+          if (t % s.tx < unsigned(in[b * n + t]) % 40u) st[t] ^= 1;
+        for (unsigned h = s.tx / 2; h > 0; h /= 2)
+          for (unsigned t = 0; t < n; ++t)
+            if (t % s.tx < h) st[t] += st[t + h];
+        for (unsigned t = 0; t < n; ++t) kept[t] = t % s.tx < 3 ? st[t - t % s.tx] : st[t] % 7;
+        for (unsigned t = 0; t < n; ++t) {
+          INFO("block " << b << ", thread " << t);
+          REQUIRE(out[b * n + t] == st[t] + kept[t]);
+        }
+      }
+    }
+}
+
 TEST_CASE("blockloops: blockIdx of a 3-D grid, whatever the ranges", "[blockloops]") {
   struct Shape {
     unsigned gx, gy, gz, tx, ty;

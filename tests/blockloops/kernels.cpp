@@ -258,6 +258,34 @@ void recursive_kernel(int* out) { out[tid_x()] = recurse_with_barrier(2); }
 
 void empty_kernel() {}
 
+// Threads at or past a bound skip a region's work (the pass stops those regions' x loops at
+// the bound): a signed guard whose bound may be negative, 0 or past the row, an unsigned one
+// computed from it, a tree over each row (the bound halves in a loop around the barrier), a
+// guarded region whose failing threads still compute a value used after the barrier, a guard
+// whose bound differs by thread (neither may be bounded), and 2-D blocks (the guard on
+// threadIdx.x holds in every row).
+void bounded(const int* in, int* out, int lim) {
+  static int stage[1024];
+  const unsigned t = linear_tid(), w = bdim_x(), n = w * bdim_y();
+  const int x = int(tid_x());
+  stage[t] = in[bid_x() * n + t];
+  syncthreads();
+  if (x < lim) stage[t] += 1000;
+  syncthreads();
+  if (tid_x() < unsigned(lim) / 2) stage[t] *= 3;
+  syncthreads();
+  if (tid_x() < unsigned(in[bid_x() * n + t]) % 40u) stage[t] ^= 1;
+  syncthreads();
+  for (unsigned s = w / 2; s > 0; s /= 2) {
+    if (tid_x() < s) stage[t] += stage[t + s];
+    syncthreads();
+  }
+  int kept = stage[t] % 7;
+  if (tid_x() < 3) kept = stage[t - tid_x()];
+  syncthreads();
+  out[bid_x() * n + t] = stage[t] + kept;
+}
+
 // blockIdx of a 3-D grid, read with constant dimensions and with one known only at run time
 // (a marker call left in the region: it reads what the range form published), around a
 // barrier; out: 4 values per thread.
@@ -342,6 +370,9 @@ int bl_run_warp_barrier_deadlock(int* out, unsigned blocks, unsigned threads) {
 }
 int bl_run_empty(unsigned blocks, unsigned threads) {
   return BL_LAUNCH(empty_kernel, (bl_dim3{blocks}), (bl_dim3{threads}), 0);
+}
+int bl_run_bounded(const int* in, int* out, int lim, unsigned blocks, unsigned tx, unsigned ty) {
+  return BL_LAUNCH(bounded, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, lim);
 }
 int bl_run_block_coords(unsigned* out, unsigned dim, unsigned gx, unsigned gy, unsigned gz,
                         unsigned tx, unsigned ty) {

@@ -33,6 +33,7 @@ int bl_run_shuffle_shifts(const unsigned* in, unsigned* out, int d, unsigned m, 
 int bl_run_recursive(int* out, unsigned threads);
 int bl_run_warp_barrier_deadlock(int* out, unsigned blocks, unsigned threads);
 int bl_run_empty(unsigned blocks, unsigned threads);
+int bl_run_bounded(const int* in, int* out, int lim, unsigned blocks, unsigned tx, unsigned ty);
 // out: 4 values per thread of a gx x gy x gz grid of tx x ty blocks (kernels.cpp, block_coords).
 int bl_run_block_coords(unsigned* out, unsigned dim, unsigned gx, unsigned gy, unsigned gz,
                         unsigned tx, unsigned ty);

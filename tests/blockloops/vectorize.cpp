@@ -22,7 +22,10 @@ thread_local float t_partial[1024];
 // The round's partial[t] += partial[t + s] overlaps itself across the loop over
 // threads as far as a run-time check can tell, so without the annotation its
 // vector loop is never taken.
+// Its rounds' threads at or past s do nothing: both regions after a barrier stop their x
+// loops at s (where the loop goes on).
 // expect-parallel: tree_sum 3
+// expect-bounded: tree_sum 2
 // expect-vectorized: tree_sum
 void tree_sum(const float* in, float* out) {
   float* partial = t_partial;
@@ -38,6 +41,7 @@ void tree_sum(const float* in, float* out) {
 
 // The first region counts arrivals with an atomic: its loop keeps the threads' order.
 // expect-parallel: counted 1
+// expect-bounded: counted 0
 void counted(const float* in, float* out, unsigned* arrivals) {
   static float stage[1024];
   unsigned t = tid_x();

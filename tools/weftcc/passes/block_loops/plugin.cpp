@@ -174,7 +174,8 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
               << std::to_string(stats.spilled) << " values kept per thread, "
               << std::to_string(stats.parallel_loops) << " parallel thread loops, "
               << std::to_string(stats.warp_exchanges) << " in-region warp exchanges ("
-              << std::to_string(stats.shifted_exchanges) << " by lane shifts)"
+              << std::to_string(stats.shifted_exchanges) << " by lane shifts), "
+              << std::to_string(stats.bounded_regions) << " regions bounded by threadIdx.x guards"
               << (stats.block_ranges ? ", ranges of blocks" : ", one block per call");
         });
         if (verbose())
@@ -182,6 +183,7 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
                  << stats.spilled << " values per thread, " << stats.parallel_loops
                  << " parallel thread loops, " << stats.warp_exchanges
                  << " in-region warp exchanges, " << stats.shifted_exchanges << " by lane shifts, "
+                 << stats.bounded_regions << " bounded regions, "
                  << (stats.block_ranges ? "ranges of blocks" : "one block per call") << ")\n";
       } else {
         ore.emit([&] {

@@ -50,6 +50,7 @@
 #include <climits>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -118,6 +119,19 @@ struct SourceForm {
   std::vector<llvm::Value*> xor_masks;
 };
 
+// A region whose threads at or past a block-uniform bound on threadIdx.x do nothing that
+// another region or thread can see (the `if (t < s)` of a tree reduction): its x loops stop
+// at the bound. `path` leads from the region's start to the guard's block (its last), through
+// branches on block-uniform conditions (`taken`: the condition's value on the path); `bound`
+// is the guard's uniform operand (`is_signed`: compared signed, so a negative bound is 0).
+struct XBound {
+  std::vector<llvm::BasicBlock*> path;
+  std::vector<std::pair<llvm::Value*, bool>> taken;  // by path block, for the conditional ones
+  std::vector<size_t> taken_at;                      // the path index of each taken condition
+  llvm::Value* bound = nullptr;
+  bool is_signed = false;
+};
+
 // One copy of a region inside one loop over threads.
 struct RegionCopy {
   const Region* region;
@@ -165,6 +179,13 @@ class Rewriter {
   Value* exchange_entry(IRBuilder<>& b, const SyncPoint& s);
   Value* load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s);
   void match_sources();
+  void find_x_bounds();
+  std::optional<XBound> find_x_bound(const Region& r,
+                                     const DenseMap<BasicBlock*, unsigned>& owners);
+  bool clone_on_path(Value* v, const XBound& xb, size_t pos, RegionCopy* copy, IRBuilder<>* b,
+                     Value*& out, int depth = 0);
+  BasicBlock* emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop, BasicBlock* done,
+                           Value*& bound);
   int lane_kind(Value* v);
   bool is_uniform_operand(Value* v) const;
   bool match_source(Value* v, std::vector<std::pair<Value*, bool>>& path, SourceForm& form,
@@ -229,8 +250,10 @@ class Rewriter {
   // region before a shuffle stores each thread's value and source lane, the region
   // after it reads the source's value itself; no pass over the block in between.
   bool fast_exchange_ = false;
-  std::vector<bool> wide_;                // by sync index: a 64-bit value (else 32-bit)
-  std::vector<SourceForm> forms_;         // by sync index: the shuffle's source lane, recognized
+  std::vector<bool> wide_;         // by sync index: a 64-bit value (else 32-bit)
+  std::vector<SourceForm> forms_;  // by sync index: the shuffle's source lane, recognized
+  std::vector<std::optional<XBound>> x_bounds_;  // by state: the region's bound on threadIdx.x
+  unsigned bounded_regions_ = 0;
   Value* xbuf_[2][2] = {};                // [64-bit][parity]: value buffers, padded both sides
   Value* parity_ = nullptr;               // i32: the buffer the next exchange writes
   DenseSet<const Instruction*> ordered_;  // accesses annotate_parallel_loops leaves alone
@@ -816,6 +839,260 @@ void Rewriter::match_sources() {
   }
 }
 
+// Regions whose x loops can stop at a block-uniform bound (XBound): none in mixed mode, where
+// every thread keeps its own state and values.
+void Rewriter::find_x_bounds() {
+  x_bounds_.assign(regions_.size(), std::nullopt);
+  if (mixed_mode_) return;
+  DenseMap<BasicBlock*, unsigned> owners;  // how many regions hold each block
+  for (const Region& r : regions_)
+    for (BasicBlock* b : r.blocks) ++owners[b];
+  for (const Region& r : regions_) {
+    x_bounds_[r.state] = find_x_bound(r, owners);
+    if (x_bounds_[r.state]) ++bounded_regions_;
+  }
+}
+
+// Region r's guard, if threads that fail it do nothing another region or thread can see:
+// the region's start reaches the guard's block through block-uniform branches only (so every
+// thread gets there, once), the guard is threadIdx.x < U (U block-uniform), and what a
+// failing thread runs until the region's end (the path, then whatever the guard's other
+// side reaches) has no side effects, defines no per-thread value used elsewhere, and ends
+// at a barrier, __syncwarp or return (sync points that take a value from each thread store
+// it on the way out). The region's exits must not differ by thread (no per-thread state).
+std::optional<XBound> Rewriter::find_x_bound(const Region& r,
+                                             const DenseMap<BasicBlock*, unsigned>& owners) {
+  if (r.exits.size() > 1 && !r.uniform_exit) return std::nullopt;
+  for (uint32_t e : r.exits) {
+    if (e == kStateDone) continue;
+    Marker m = syncs_[e - 1].marker;
+    if (m != Marker::Barrier && m != Marker::WarpSync) return std::nullopt;
+  }
+  DenseSet<BasicBlock*> in_region(r.blocks.begin(), r.blocks.end());
+  auto successors_in_region = [&](BasicBlock* b) {
+    std::vector<BasicBlock*> out;
+    if (sync_of_block_.count(b)) return out;  // an exit: the code after it is another region's
+    for (BasicBlock* n : successors(b))
+      if (in_region.count(n)) out.push_back(n);
+    return out;
+  };
+  auto reach_from = [&](BasicBlock* from) {
+    SetVector<BasicBlock*> seen;
+    seen.insert(from);
+    for (size_t k = 0; k < seen.size(); ++k)
+      for (BasicBlock* n : successors_in_region(seen[k])) seen.insert(n);
+    return seen;
+  };
+  auto is_x = [&](Value* v) {
+    auto* call = dyn_cast<CallInst>(v);
+    if (!call || marker_of(call) != Marker::ThreadIdx) return false;
+    auto* d = dyn_cast<ConstantInt>(call->getArgOperand(0));
+    return d && d->isZero();
+  };
+  auto uniform_operand = [&](Value* v) {
+    if (is_uniform_operand(v)) return true;
+    auto* call = dyn_cast<CallInst>(v);
+    Marker m = call ? marker_of(call) : Marker::None;
+    return m == Marker::BlockDim || m == Marker::GridDim || m == Marker::BlockIdx;
+  };
+  for (BasicBlock* g : r.blocks) {
+    auto* br = dyn_cast<BranchInst>(g->getTerminator());
+    if (!br || !br->isConditional() || sync_of_block_.count(g)) continue;
+    auto* cmp = dyn_cast<ICmpInst>(br->getCondition());
+    if (!cmp) continue;
+    ICmpInst::Predicate pred = cmp->getPredicate();
+    Value *x = cmp->getOperand(0), *u = cmp->getOperand(1);
+    if (is_x(u)) {
+      std::swap(x, u);
+      pred = ICmpInst::getSwappedPredicate(pred);
+    }
+    if (!is_x(x) || !uniform_operand(u)) continue;
+    unsigned active;  // the successor threads below the bound take
+    if (pred == ICmpInst::ICMP_ULT || pred == ICmpInst::ICMP_SLT) active = 0;
+    else if (pred == ICmpInst::ICMP_UGE || pred == ICmpInst::ICMP_SGE) active = 1;
+    else continue;
+    BasicBlock* inactive = br->getSuccessor(1 - active);
+    if (!in_region.count(inactive) || !in_region.count(br->getSuccessor(active))) continue;
+    // The way from the region's start: uniform branches, each with one side toward g.
+    DenseSet<BasicBlock*> to_g;
+    to_g.insert(g);
+    for (bool grew = true; grew;) {
+      grew = false;
+      for (BasicBlock* b : r.blocks) {
+        if (to_g.count(b)) continue;
+        for (BasicBlock* n : successors_in_region(b))
+          if (to_g.count(n)) {
+            to_g.insert(b);
+            grew = true;
+            break;
+          }
+      }
+    }
+    if (!to_g.count(r.start)) continue;
+    XBound xb;
+    xb.bound = u;
+    xb.is_signed = ICmpInst::isSigned(pred);
+    bool ok = true;
+    DenseSet<BasicBlock*> on_path;
+    for (BasicBlock* b = r.start; ok;) {
+      if (!on_path.insert(b).second) ok = false;  // a cycle before the guard
+      xb.path.push_back(b);
+      if (b == g) break;
+      auto* t = dyn_cast<BranchInst>(b->getTerminator());
+      if (!t || sync_of_block_.count(b)) {
+        ok = false;
+        break;
+      }
+      if (t->isUnconditional()) {
+        b = t->getSuccessor(0);
+        continue;
+      }
+      bool first = to_g.count(t->getSuccessor(0)), second = to_g.count(t->getSuccessor(1));
+      if (divergent_branches_.count(t) || first == second) {
+        ok = false;
+        break;
+      }
+      xb.taken.push_back({t->getCondition(), first});
+      xb.taken_at.push_back(xb.path.size() - 1);
+      b = t->getSuccessor(first ? 0 : 1);
+    }
+    if (!ok) continue;
+    // What a failing thread runs: the path, then what the guard's other side reaches; g
+    // must not come again (each thread passes the guard once).
+    SetVector<BasicBlock*> failing = reach_from(inactive);
+    if (failing.count(g) || reach_from(br->getSuccessor(active)).count(g)) continue;
+    for (BasicBlock* b : xb.path) failing.insert(b);
+    for (BasicBlock* b : failing) {
+      auto sync_it = sync_of_block_.find(b);
+      const CallInst* sync_call =
+          sync_it == sync_of_block_.end() ? nullptr : syncs_[sync_it->second].call;
+      if (isa<ReturnInst>(b->getTerminator()) && !r.exits.count(kStateDone)) ok = false;
+      for (Instruction& i : *b) {
+        if (&i == sync_call || i.isTerminator()) continue;
+        Marker m = marker_of(&i);
+        if (m == Marker::ThreadIdx || m == Marker::BlockIdx || m == Marker::BlockDim ||
+            m == Marker::GridDim || m == Marker::DynamicShared)
+          continue;
+        if (m != Marker::None || i.mayHaveSideEffects()) ok = false;
+        if (!ok) break;
+        if (i.getType()->isVoidTy() || uniform_values_.count(&i)) continue;
+        // A per-thread value: only this region's copy may use it (a failing thread would
+        // not store its slot).
+        for (User* user : i.users()) {
+          auto* ui = cast<Instruction>(user);
+          BasicBlock* ub = ui->getParent();
+          bool same_block = ub == b && !isa<PHINode>(ui);
+          auto owner = owners.find(ub);
+          if (!same_block && !(in_region.count(ub) && owner != owners.end() && owner->second == 1))
+            ok = false;
+        }
+        if (!ok) break;
+      }
+      if (!ok) break;
+    }
+    if (!ok) continue;
+    // The bound and the conditions must be computable before the loop.
+    Value* ignored = nullptr;
+    if (!clone_on_path(u, xb, xb.path.size() - 1, nullptr, nullptr, ignored)) continue;
+    for (size_t k = 0; k < xb.taken.size() && ok; ++k)
+      ok = clone_on_path(xb.taken[k].first, xb, xb.taken_at[k], nullptr, nullptr, ignored);
+    if (!ok) continue;
+    return xb;
+  }
+  return std::nullopt;
+}
+
+// `v` as a thread has it at path block `pos` (the conditions at its end, the bound at the
+// guard), computed before the region's loop: values the path defines up to there are
+// cloned (a phi takes its value from the path's previous block), anything else is a kernel
+// value, which the copy reads as of the region's start (its uniform slot). With no builder,
+// only says whether it can.
+bool Rewriter::clone_on_path(Value* v, const XBound& xb, size_t pos, RegionCopy* copy,
+                             IRBuilder<>* b, Value*& out, int depth) {
+  out = v;
+  auto* i = dyn_cast<Instruction>(v);
+  if (!i || i->getFunction() != &kernel_ || marker_of(i) != Marker::None) return true;
+  size_t k = 0;
+  while (k <= pos && xb.path[k] != i->getParent()) ++k;
+  // Defined before the region, or later on the path: its value at the region's start, read
+  // from its uniform slot (a value without one cannot be read there).
+  if (k > pos) return uniform_values_.count(i) != 0;
+  if (depth > 16) return false;
+  if (auto* phi = dyn_cast<PHINode>(i)) {
+    if (k == 0) return false;
+    return clone_on_path(phi->getIncomingValueForBlock(xb.path[k - 1]), xb, k - 1, copy, b, out,
+                         depth + 1);
+  }
+  if (i->mayReadOrWriteMemory() ||
+      !(isa<BinaryOperator>(i) || isa<CastInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i)))
+    return false;
+  Instruction* ni = b ? i->clone() : nullptr;
+  for (unsigned n = 0; n < i->getNumOperands(); ++n) {
+    Value* op = nullptr;
+    if (!clone_on_path(i->getOperand(n), xb, k, copy, b, op, depth + 1)) {
+      if (ni) ni->deleteValue();
+      return false;
+    }
+    if (ni) ni->setOperand(n, op);
+  }
+  if (ni) {
+    b->Insert(ni);
+    out = ni;
+  }
+  return true;
+}
+
+// Before a fast loop of region r: the x bound, umax(1, umin(blockDim.x, U)) where the path's
+// conditions hold, else blockDim.x. A copy of its own (like emit_exchange_choice's check):
+// the kernel values it reads are loaded from their uniform slots in its preheader.
+BasicBlock* Rewriter::emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop,
+                                   BasicBlock* done, Value*& bound) {
+  auto* pre = BasicBlock::Create(ctx_, "xbound.pre", whole_, done);
+  auto* calc = BasicBlock::Create(ctx_, "xbound", whole_, done);
+  BranchInst::Create(calc, pre);
+  auto copy = std::make_unique<RegionCopy>();
+  copy->region = &r;
+  copy->preheader = pre;
+  copy->head = pre;
+  for (Argument& a : kernel_.args()) copy->map[&a] = whole_->getArg(a.getArgNo());
+  for (Instruction& i : instructions(kernel_)) {
+    Marker m = marker_of(&i);
+    if (m == Marker::BlockDim) {
+      auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
+      copy->map[&i] = d < 3 ? dim_[d] : ConstantInt::get(i32_, 1);
+    } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
+      auto* c = m == Marker::DynamicShared
+                  ? nullptr
+                  : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
+      auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
+      if (it != uniform_.end() && (c || m == Marker::DynamicShared)) copy->map[&i] = it->second;
+    }
+  }
+  IRBuilder<> b(calc);
+  Value* u = nullptr;
+  clone_on_path(xb.bound, xb, xb.path.size() - 1, copy.get(), &b, u);
+  Value* ok = b.getTrue();
+  for (size_t k = 0; k < xb.taken.size(); ++k) {
+    Value* c = nullptr;
+    clone_on_path(xb.taken[k].first, xb, xb.taken_at[k], copy.get(), &b, c);
+    ok = b.CreateAnd(ok, xb.taken[k].second ? c : b.CreateNot(c));
+  }
+  if (xb.is_signed) u = b.CreateBinaryIntrinsic(Intrinsic::smax, u, b.getInt32(0));
+  Value* narrow = b.CreateBinaryIntrinsic(
+      Intrinsic::umax, b.CreateBinaryIntrinsic(Intrinsic::umin, u, dim_[0]), b.getInt32(1));
+  bound = b.CreateSelect(ok, narrow, dim_[0], "xbound");
+  b.CreateBr(loop);
+  // Kernel values they read: arguments and markers are mapped here, the others go through
+  // their uniform slots (spill_cross_region_values, loads in `pre`).
+  for (Instruction& i : *calc) {
+    RemapInstruction(&i, copy->map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
+    hoist_thread_locals(&i);
+    copy->instructions.push_back(&i);
+  }
+  copies_.push_back(std::move(copy));
+  return pre;
+}
+
 // After a warp_read: the source lane's value (as the i64 the marker returns). `head` is a
 // block of its own after the loop's head (where values kept across the shuffle are read).
 Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s) {
@@ -903,6 +1180,11 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
     return b.CreateMul(l, r, name, true, true);
   };
   auto* pre = BasicBlock::Create(ctx_, "fast.pre", whole_, done);
+  // A region whose threads past a uniform bound on threadIdx.x do nothing: x stops there.
+  Value* x_end = dim_[0];
+  BasicBlock* first = pre;
+  if (exchange == Exchange::None && x_bounds_[r.state])
+    first = emit_x_bound(r, *x_bounds_[r.state], pre, done, x_end);
   auto* zh = BasicBlock::Create(ctx_, "fast.z", whole_, done);
   auto* yh = BasicBlock::Create(ctx_, "fast.y", whole_, done);
   auto* wh = warps ? BasicBlock::Create(ctx_, "fast.warp", whole_, done) : nullptr;
@@ -965,7 +1247,7 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
     x->addIncoming(xw, wh);
     lin->addIncoming(lin0, wh);
   } else {
-    b.CreateCondBr(b.CreateICmpULT(x1, dim_[0]), xh, yl);
+    b.CreateCondBr(b.CreateICmpULT(x1, x_end), xh, yl);
     x->addIncoming(b.getInt32(0), yh);
     lin->addIncoming(row, yh);
   }
@@ -982,7 +1264,7 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   x->addIncoming(x1, xl);
   lin->addIncoming(lin1, xl);
   copies_.push_back(std::move(copy));
-  return pre;
+  return first;
 }
 
 BasicBlock* Rewriter::emit_slow_loop(const Region& r, Value* want, Value* lo, Value* hi,
@@ -1543,6 +1825,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   // per-thread states; without it every thread is at the same shuffle when it is exchanged.
   fast_exchange_ = !mixed_mode_;
   if (fast_exchange_) match_sources();
+  find_x_bounds();
   for (const SyncPoint& s : syncs_) {
     bool narrow = false;
     if (s.marker == Marker::WarpRead) {
@@ -1565,6 +1848,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.warp_exchanges = in_region_exchanges_;
   stats.shifted_exchanges = shifted_exchanges_;
   stats.block_ranges = ranges_;
+  stats.bounded_regions = bounded_regions_;
   return {};
 }
 

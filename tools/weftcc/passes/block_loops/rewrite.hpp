@@ -18,6 +18,7 @@ struct RewriteStats {
   unsigned warp_exchanges = 0;     // shuffles exchanged inside the region after them
   unsigned shifted_exchanges = 0;  // of which the source lane is recognized as lane shifts
   bool block_ranges = false;       // the function runs a range of blocks
+  unsigned bounded_regions = 0;    // regions whose x loops stop at a uniform bound (XBound)
 };
 
 // Empty on success (`kernel` then points at the new function, which took the
