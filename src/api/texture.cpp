@@ -259,9 +259,13 @@ Result<Ref<TextureObject>> create_texture(const hipResourceDesc& resource,
     spec.resource = res.native;
     spec.texture = texture;
     // Integer texels read as integers are point-sampled (HIP's rule, the CPU sampler's):
-    // CUDA leaves linear filtering of integer results undefined.
-    const bool integer_result = res.shape.format != HIP_AD_FORMAT_HALF &&
-                                res.shape.format != HIP_AD_FORMAT_FLOAT &&
+    // CUDA leaves linear filtering of integer results undefined. The texels are the view's
+    // when it names a format.
+    hipArray_Format texels = res.shape.format;
+    if (view && raw_value(view->format) != hipResViewFormatNone &&
+        view_format(raw_value(view->format)).second != 0)
+      texels = view_format(raw_value(view->format)).first;
+    const bool integer_result = texels != HIP_AD_FORMAT_HALF && texels != HIP_AD_FORMAT_FLOAT &&
                                 raw_value(texture.readMode) == hipReadModeElementType;
     if (integer_result)
       spec.texture.filterMode = spec.texture.mipmapFilterMode = hipFilterModePoint;
