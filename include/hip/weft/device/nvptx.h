@@ -345,6 +345,25 @@ extern "C" __attribute__((noreturn)) WEFT_NV_FN void __assert_fail(const char* e
   extern "C" __attribute__((device)) double __nv_##nv(double, double, double);                     \
   WEFT_NV_FN float __weft_libm_##c##f(float x, float y, float z) { return __nv_##nv##f(x, y, z); } \
   WEFT_NV_FN double __weft_libm_##c(double x, double y, double z) { return __nv_##nv(x, y, z); }
+/* libdevice's sqrtf, hypotf and norm3df take an approximate square root (1-2 ulp) unless
+ * __nvvm_reflect("__CUDA_PREC_SQRT") answers 1, which clang-15's NVVMReflect never does (it
+ * knows __CUDA_FTZ and __CUDA_ARCH only). HIP's sqrtf is correctly rounded: PTX's
+ * sqrt.rn.f32; hypotf and norm3df are libdevice's double functions rounded to float (no
+ * overflow inside). The list below names them through these macros. */
+extern "C" {
+__attribute__((device)) double __nv_hypot(double, double);
+__attribute__((device)) double __nv_norm3d(double, double, double);
+__attribute__((device)) inline float __weft_nv_sqrtf(float x) { return __nvvm_sqrt_rn_f(x); }
+__attribute__((device)) inline float __weft_nv_hypotf(float x, float y) {
+  return static_cast<float>(__nv_hypot(x, y));
+}
+__attribute__((device)) inline float __weft_nv_norm3df(float a, float b, float c) {
+  return static_cast<float>(__nv_norm3d(a, b, c));
+}
+}
+#define __nv_sqrtf __weft_nv_sqrtf
+#define __nv_hypotf __weft_nv_hypotf
+#define __nv_norm3df __weft_nv_norm3df
 WEFT_LIBM_C_UNARY(WEFT_NV_C_UNARY)
 WEFT_LIBM_C_BINARY(WEFT_NV_C_BINARY)
 WEFT_LIBM_C_TERNARY(WEFT_NV_C_TERNARY)
@@ -416,8 +435,14 @@ WEFT_NV_C double scalbln(double x, long e) noexcept {
 }
 WEFT_NV_C int ilogbf(float x) noexcept { return __nv_ilogbf(x); }
 WEFT_NV_C int ilogb(double x) noexcept { return __nv_ilogb(x); }
-WEFT_NV_C float jnf(int n, float x) noexcept { return __nv_jnf(n, x); }
-WEFT_NV_C double jn(int n, double x) noexcept { return __nv_jn(n, x); }
+// libdevice's jn(n, 0) is NaN for n > 1 (its recurrence divides by x): J_n(0) is 1 for
+// n = 0, else 0.
+WEFT_NV_C float jnf(int n, float x) noexcept {
+  return x == 0.0f ? (n == 0 ? 1.0f : 0.0f) : __nv_jnf(n, x);
+}
+WEFT_NV_C double jn(int n, double x) noexcept {
+  return x == 0.0 ? (n == 0 ? 1.0 : 0.0) : __nv_jn(n, x);
+}
 WEFT_NV_C float ynf(int n, float x) noexcept { return __nv_ynf(n, x); }
 WEFT_NV_C double yn(int n, double x) noexcept { return __nv_yn(n, x); }
 WEFT_NV_C float nanf(const char* tag) noexcept {
@@ -470,6 +495,19 @@ WEFT_NV_FN float __weft_fast_fdividef(float x, float y) { return __nv_fast_fdivi
   WEFT_NV_ROUNDED(name##_rz, T, params, args)   \
   WEFT_NV_ROUNDED(name##_ru, T, params, args)   \
   WEFT_NV_ROUNDED(name##_rd, T, params, args)
+/* The integer-to-float _rz forms are PTX of their own: LLVM 15 selects libdevice's
+ * llvm.nvvm.*2f.rz / *2d.rz intrinsics as the .rn conversion (the H200 read __uint2float_rz
+ * (0xffffffff) as 2^32). */
+#define WEFT_NV_ROUNDED3(name, T, params, args) \
+  WEFT_NV_ROUNDED(name##_rn, T, params, args)   \
+  WEFT_NV_ROUNDED(name##_ru, T, params, args)   \
+  WEFT_NV_ROUNDED(name##_rd, T, params, args)
+#define WEFT_NV_CVT_RZ(name, T, I, out, in, ptx)            \
+  WEFT_NV_FN T __##name##_rz(I x) {                         \
+    T r;                                                    \
+    __asm__("cvt.rz." ptx " %0, %1;" : "=" out(r) : in(x)); \
+    return r;                                               \
+  }
 // Macro calls without semicolons: clang-format would re-wrap this list on every run.
 // clang-format off
 WEFT_NV_ROUNDED4(fadd, float, (float a, float b), (a, b))
@@ -486,15 +524,23 @@ WEFT_NV_ROUNDED4(ddiv, double, (double a, double b), (a, b))
 WEFT_NV_ROUNDED4(drcp, double, (double a), (a))
 WEFT_NV_ROUNDED4(dsqrt, double, (double a), (a))
 WEFT_NV_ROUNDED4(fma, double, (double a, double b, double c), (a, b, c))
-WEFT_NV_ROUNDED4(int2float, float, (int x), (x))
-WEFT_NV_ROUNDED4(uint2float, float, (unsigned x), (x))
-WEFT_NV_ROUNDED4(ll2float, float, (long long x), (x))
-WEFT_NV_ROUNDED4(ull2float, float, (unsigned long long x), (x))
-WEFT_NV_ROUNDED4(ll2double, double, (long long x), (x))
-WEFT_NV_ROUNDED4(ull2double, double, (unsigned long long x), (x))
+WEFT_NV_ROUNDED3(int2float, float, (int x), (x))
+WEFT_NV_ROUNDED3(uint2float, float, (unsigned x), (x))
+WEFT_NV_ROUNDED3(ll2float, float, (long long x), (x))
+WEFT_NV_ROUNDED3(ull2float, float, (unsigned long long x), (x))
+WEFT_NV_ROUNDED3(ll2double, double, (long long x), (x))
+WEFT_NV_ROUNDED3(ull2double, double, (unsigned long long x), (x))
 WEFT_NV_ROUNDED4(double2float, float, (double x), (x))
 WEFT_NV_ROUNDED(frsqrt_rn, float, (float x), (x))
+WEFT_NV_CVT_RZ(int2float, float, int, "f", "r", "f32.s32")
+WEFT_NV_CVT_RZ(uint2float, float, unsigned, "f", "r", "f32.u32")
+WEFT_NV_CVT_RZ(ll2float, float, long long, "f", "l", "f32.s64")
+WEFT_NV_CVT_RZ(ull2float, float, unsigned long long, "f", "l", "f32.u64")
+WEFT_NV_CVT_RZ(ll2double, double, long long, "d", "l", "f64.s64")
+WEFT_NV_CVT_RZ(ull2double, double, unsigned long long, "d", "l", "f64.u64")
 // clang-format on
+#undef WEFT_NV_CVT_RZ
+#undef WEFT_NV_ROUNDED3
 #undef WEFT_NV_ROUNDED4
 #undef WEFT_NV_ROUNDED
 /* <fenv.h> (declared host+device by the prelude): every rounding on NVIDIA GPUs is the
