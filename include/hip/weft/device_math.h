@@ -508,10 +508,7 @@ inline float __frsqrt_rn(float x) {
 }
 #endif  // WEFT_DEVICE_ROUNDING
 #if defined(WEFT_DEVICE_LIBM_EXTRAS)
-// ---- fast intrinsics and HIP's extras on a GPU device pass ----
-// There is no long double and no host libm there: the target's primitive layer
-// (hip/weft/device/README.md) gives the vendor's functions as __weft_fast_* and
-// __weft_libm_*.
+// ---- GPU passes: the vendor's functions as the target layer's __weft_fast_*/__weft_libm_* ----
 inline float __expf(float x) { return __weft_fast_expf(x); }
 inline float __exp10f(float x) { return __weft_fast_exp10f(x); }
 inline float __logf(float x) { return __weft_fast_logf(x); }
@@ -546,37 +543,40 @@ inline float norm3df(float a, float b, float c) { return __weft_libm_norm3df(a, 
 inline double rnorm3d(double a, double b, double c) { return __weft_libm_rnorm3d(a, b, c); }
 inline float rnorm3df(float a, float b, float c) { return __weft_libm_rnorm3df(a, b, c); }
 namespace weft::detail {
+// sqrt(v_0^2 + ... + v_{n-1}^2) or its inverse, without overflow or underflow: floats summed in
+// double (it holds any float's square), doubles scaled exactly by 2^-ilogb(largest) first.
 template <typename F>
-inline F sum_of_squares(int n, const F* v) {
-  F sum = 0;
-  for (int i = 0; i < n; ++i) sum += v[i] * v[i];
-  return sum;
+inline F gpu_length(int n, const F* v, bool inverse) {
+  double largest = 0;
+  for (int i = 0; i < n; ++i) largest = fmax(largest, fabs(static_cast<double>(v[i])));
+  if (largest == 0 || !(largest < HUGE_VAL)) return inverse ? F(1) / F(largest) : F(largest);
+  const int shift = sizeof(F) == 4 ? 0 : ilogb(largest);
+  double sum = 0;
+  for (int i = 0; i < n; ++i)
+    sum = fma(scalbn(static_cast<double>(v[i]), -shift), scalbn(double(v[i]), -shift), sum);
+  return static_cast<F>(inverse ? scalbn(rsqrt(sum), -shift) : scalbn(sqrt(sum), shift));
 }
 }  // namespace weft::detail
 inline double norm4d(double a, double b, double c, double d) {
-  return sqrt(a * a + b * b + c * c + d * d);
+  const double v[] = {a, b, c, d};
+  return ::weft::detail::gpu_length(4, v, false);
 }
 inline float norm4df(float a, float b, float c, float d) {
-  return sqrtf(a * a + b * b + c * c + d * d);
+  const float v[] = {a, b, c, d};
+  return ::weft::detail::gpu_length(4, v, false);
 }
 inline double rnorm4d(double a, double b, double c, double d) {
-  return rsqrt(a * a + b * b + c * c + d * d);
+  const double v[] = {a, b, c, d};
+  return ::weft::detail::gpu_length(4, v, true);
 }
 inline float rnorm4df(float a, float b, float c, float d) {
-  return rsqrtf(a * a + b * b + c * c + d * d);
+  const float v[] = {a, b, c, d};
+  return ::weft::detail::gpu_length(4, v, true);
 }
-inline double norm(int dim, const double* a) {
-  return sqrt(::weft::detail::sum_of_squares(dim, a));
-}
-inline float normf(int dim, const float* a) {
-  return sqrtf(::weft::detail::sum_of_squares(dim, a));
-}
-inline double rnorm(int dim, const double* a) {
-  return rsqrt(::weft::detail::sum_of_squares(dim, a));
-}
-inline float rnormf(int dim, const float* a) {
-  return rsqrtf(::weft::detail::sum_of_squares(dim, a));
-}
+inline double norm(int dim, const double* a) { return ::weft::detail::gpu_length(dim, a, false); }
+inline float normf(int dim, const float* a) { return ::weft::detail::gpu_length(dim, a, false); }
+inline double rnorm(int dim, const double* a) { return ::weft::detail::gpu_length(dim, a, true); }
+inline float rnormf(int dim, const float* a) { return ::weft::detail::gpu_length(dim, a, true); }
 inline double erfinv(double x) { return __weft_libm_erfinv(x); }
 inline float erfinvf(float x) { return __weft_libm_erfinvf(x); }
 inline double erfcinv(double q) { return __weft_libm_erfcinv(q); }

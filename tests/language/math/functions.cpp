@@ -202,8 +202,12 @@ void check_inverses() {
   in_open.push_back(-L::min());
   in_open.push_back(F(0.5));
   // 2 ulp for erfinv: erf is flat near ±1, so its long double values decide within 2 steps.
+  // On a GPU CUDA's bounds: erfinvf 2, erfinv 5; erfcinvf 4, erfcinv 6; normcdfinvf 5,
+  // normcdfinv 8 ulp.
+  const bool single = sizeof(F) == 4;
   expect_inverse(
-      in_open, run_unary(kErfinv, in_open), [](long double y) { return std::erf(y); }, 2);
+      in_open, run_unary(kErfinv, in_open), [](long double y) { return std::erf(y); },
+      math_test::agent_ulps(2, single ? 2 : 5));
   // erfcinv over (0, 2), down to the smallest subnormal; normcdfinv over (0, 1).
   std::vector<F> q = {L::denorm_min(), L::min(),           F(1e-30), F(0.25), F(1),
                       F(1.5),          F(2) - L::epsilon()};
@@ -218,9 +222,10 @@ void check_inverses() {
     if (pv > 0 && pv < 1) p.push_back(pv);
   }
   expect_inverse(
-      q, run_unary(kErfcinv, q), [](long double y) { return std::erfc(y); }, 2);
+      q, run_unary(kErfcinv, q), [](long double y) { return std::erfc(y); },
+      math_test::agent_ulps(2, single ? 4 : 6));
   const auto phi = [](long double y) { return std::erfc(-y / std::sqrt(2.0L)) / 2; };
-  expect_inverse(p, run_unary(kNormcdfinv, p), phi, 2);
+  expect_inverse(p, run_unary(kNormcdfinv, p), phi, math_test::agent_ulps(2, single ? 5 : 8));
   // The round trips named by HIP's documentation (subnormal results hold fewer digits).
   const std::vector<F> e = run_unary(kErfinv, in_open);
   for (size_t i = 0; i < e.size(); ++i)
@@ -269,7 +274,8 @@ void check_erfcx_normcdf() {
     x.push_back(static_cast<F>(std::uniform_real_distribution<double>(-26, 100)(gen)));
   std::vector<long double> ref;
   for (F v : x) ref.push_back(ref_erfcx(v));
-  expect_close(x, run_unary(kErfcx, x), ref, sizeof(F) == 4 ? 1 : 2);  // float 1 ulp, double 2 ulp
+  // float 1 ulp, double 2 ulp; on a GPU CUDA's 4 (erfcxf, erfcx)
+  expect_close(x, run_unary(kErfcx, x), ref, math_test::agent_ulps(sizeof(F) == 4 ? 1 : 2, 4));
   const std::vector<F> big =
       run_unary(kErfcx, std::vector<F>{std::numeric_limits<F>::infinity(), F(1e30), F(-30),
                                        -std::numeric_limits<F>::infinity(), F(NAN)});
@@ -286,7 +292,7 @@ void check_erfcx_normcdf() {
     const long double t = static_cast<long double>(v) / std::sqrt(2.0L);
     phi.push_back(v > 0 ? (1 + std::erf(t)) / 2 : std::erfc(-t) / 2);
   }
-  expect_close(y, run_unary(kNormcdf, y), phi, 1);  // 1 ulp
+  expect_close(y, run_unary(kNormcdf, y), phi, math_test::agent_ulps(1, 5));  // GPU: CUDA's 5
 }
 
 TEST_CASE("erfcx, normcdf (float and double)", "[math]") {
@@ -307,12 +313,13 @@ void check_bessel_i() {
     i1.push_back(std::copysign(std::cyl_bessel_i(1.0L, std::fabs(static_cast<long double>(v))),
                                static_cast<long double>(v)));
   }
+  // On a GPU CUDA's 6 ulp (cyl_bessel_i0/i1, float and double).
   if (sizeof(F) == 4) {  // 1 ulp (700 overflows float: inf on both sides)
-    expect_close(x, run_unary(kI0, x), i0, 1);
-    expect_close(x, run_unary(kI1, x), i1, 1);
+    expect_close(x, run_unary(kI0, x), i0, math_test::agent_ulps(1, 6));
+    expect_close(x, run_unary(kI1, x), i1, math_test::agent_ulps(1, 6));
   } else {  // 4 ulp: the reference's own error at large x
-    expect_close(x, run_unary(kI0, x), i0, 4);
-    expect_close(x, run_unary(kI1, x), i1, 4);
+    expect_close(x, run_unary(kI0, x), i0, math_test::agent_ulps(4, 6));
+    expect_close(x, run_unary(kI1, x), i1, math_test::agent_ulps(4, 6));
   }
   const std::vector<F> e =
       run_unary(kI0, std::vector<F>{std::numeric_limits<F>::infinity(), F(NAN), F(1000)});
@@ -410,8 +417,9 @@ void check_lengths() {
       INFO("row " << i << " (" << double(v[0]) << ", " << double(v[1]) << ", " << double(v[2])
                   << ", " << double(v[3]) << ") result " << k << ": got "
                   << double(got[8 * i + k]));
+      // 1 ulp; division exact; on a GPU rnorm3d and rhypot are the vendor's (CUDA: 2 ulp).
       CHECK(ulp_distance(got[8 * i + k], static_cast<F>(want[k])) <=
-            (k == 7 ? 0 : 1));  // 1 ulp; division exact
+            (k == 7 ? 0 : math_test::agent_ulps(1, k == 2 || k == 6 ? 2 : 1)));
     }
   }
 }

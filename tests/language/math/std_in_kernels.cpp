@@ -83,6 +83,32 @@ __global__ void classify(const float* x, const double* d, int* flags, float* fv,
   p[15] = tgamma(fmin(fabs(w), 20.0));
 }
 
+// On a GPU the fast intrinsics are the hardware's approximations (CUDA's documented bounds):
+// __sinf/__cosf 2^-21.41 absolute on [-pi, pi] (none documented outside: not checked there),
+// __expf 2 + floor(1.173|x|) ulp, __exp10f 2 + floor(2.97|x|) ulp, __logf 2^-21.41 absolute on
+// [0.5, 2] and 3 ulp elsewhere, __log2f 2^-22 absolute on [0.5, 2] and 2 ulp elsewhere;
+// __powf(x, 0.75) is powf here. Their .ftz forms flush subnormal arguments and results.
+bool gpu_fast_intrinsic_ok(int k, float v, float got, float want) {
+  if (std::isnan(want)) return std::isnan(got);
+  const float a = std::fabs(v);
+  if (std::fabs(want) < std::numeric_limits<float>::min() &&
+      std::fabs(got) < std::numeric_limits<float>::min())
+    return true;  // a subnormal result, flushed
+  const float error = std::fabs(got - want);
+  const int64_t ulps = ulp_distance(got, want);
+  switch (k) {
+    case 3: return ulps <= 2 + static_cast<int64_t>(std::floor(1.173 * a));
+    case 12: return ulps <= 2 + static_cast<int64_t>(std::floor(2.97 * a));
+    case 4:
+    case 13:
+      if (a < std::numeric_limits<float>::min()) return std::isinf(got);  // flushed: log(0)
+      if (a >= 0.5f && a <= 2.0f) return error <= (k == 4 ? 0x1.82p-22f : 0x1p-22f);
+      return ulps <= (k == 4 ? 3 : 2);
+    case 7: return ulps <= 9;                                 // powf: CUDA's 9 ulp
+    default: return a > 3.14159265f || error <= 0x1.82p-22f;  // sin, cos
+  }
+}
+
 TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics, C library extras",
           "[math]") {
   if (!hip_test::kernels_supported()) return;
@@ -128,9 +154,12 @@ TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics,
                                      static_cast<float>(std::sin(lv)),
                                      static_cast<float>(std::cos(lv))};
     const int tolerance[kValues] = {0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 1, 1};
+    const bool cpu = math_test::cpu_agent();
     for (int k = 0; k < kValues; ++k) {
       INFO("float result " << k << ": got " << o[k] << ", want " << expected[k]);
-      CHECK(ulp_distance(o[k], expected[k]) <= tolerance[k]);
+      const bool fast = tolerance[k] != 0;  // the fast intrinsics
+      if (cpu || !fast) CHECK(ulp_distance(o[k], expected[k]) <= tolerance[k]);
+      else CHECK(gpu_fast_intrinsic_ok(k, v, o[k], expected[k]));
     }
     const double* p = &dout[kValues * i];
     int e = 0;
@@ -156,9 +185,18 @@ TEST_CASE("isnan & co. unqualified in kernels; float overloads, fast intrinsics,
         std::tgamma(std::fmin(std::fabs(w), 20.0))};
     // exp10 and powi: 1 ulp (pow); the rest are the same C library functions or exact.
     const int dtolerance[kValues] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0};
+    // A GPU's j0, j1 (CUDA: 7 ulp below 8, 5e-12 absolute beyond), jn (5e-12 absolute) and
+    // tgamma (10 ulp) are its own, not glibc's.
+    const int gpu_dtolerance[kValues] = {0, 7, 7, 7, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 10};
     for (int k = 0; k < kValues; ++k) {
       INFO("double result " << k << ": got " << p[k] << ", want " << dexpected[k]);
-      CHECK(ulp_distance(p[k], dexpected[k]) <= dtolerance[k]);
+      if (cpu) {
+        CHECK(ulp_distance(p[k], dexpected[k]) <= dtolerance[k]);
+      } else {
+        const bool bessel_far = k >= 1 && k <= 3 && (k == 3 || std::fabs(w) >= 8);
+        CHECK((ulp_distance(p[k], dexpected[k]) <= gpu_dtolerance[k] ||
+               (bessel_far && std::fabs(p[k] - dexpected[k]) <= 5e-12)));
+      }
     }
   }
 }
