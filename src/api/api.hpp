@@ -128,8 +128,9 @@ class TracedCall {
 template <typename Body>
 Status run_body(Body& body) noexcept {
   try {
-    if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess) [[unlikely]]
-      return sticky_status(sticky);
+    if (any_sticky_error()) [[unlikely]]
+      if (hipError_t sticky = sticky_error_of_current_device(); sticky != hipSuccess)
+        return sticky_status(sticky);
     return body();
   } catch (const std::bad_alloc&) {
     return Status(hipErrorOutOfMemory, "host memory exhausted");

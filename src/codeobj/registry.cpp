@@ -358,10 +358,13 @@ void Registry::remove_fat_binary(void** h) {
       if (it != by_host_variable_.end()) by_host_variable_.erase(it);
     }
   }
-  for (auto& f : removed) {
-    hazard::wait_unguarded(f.get());
-    for (auto& loaded : f->loaded_functions()) functions_.remove(loaded.get());
+  if (!removed.empty()) {
+    std::vector<const void*> objects;
+    for (auto& f : removed) objects.push_back(f.get());
+    hazard::wait_unguarded(objects.data(), objects.size());
   }
+  for (auto& f : removed)
+    for (auto& loaded : f->loaded_functions()) functions_.remove(loaded.get());
   if (handle->fatbin->image().any_loaded()) {
     // Kernels of this binary may still be queued: let them finish before their
     // code goes away (clr also synchronizes here).
@@ -379,12 +382,12 @@ Ref<RegisteredFunction> Registry::function(const void* host_function) const {
   const auto& entry = function_cache_[function_slot(host_function)];
   if (RegisteredFunction* candidate = entry.load(std::memory_order_acquire)) {
     if (hazard::Record* guard = hazard::record()) {
-      guard->guarded.store(candidate, std::memory_order_seq_cst);
+      hazard::guard(guard, candidate);
       Ref<RegisteredFunction> hit;
       if (entry.load(std::memory_order_seq_cst) == candidate &&
           candidate->host_function() == host_function)
         hit = Ref<RegisteredFunction>(candidate);
-      guard->guarded.store(nullptr, std::memory_order_release);
+      hazard::unguard(guard);
       if (hit) return hit;
     }
   }

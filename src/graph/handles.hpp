@@ -64,6 +64,10 @@ struct Handles {
 };
 
 // Leaked on purpose, like the runtime: objects may die during static destruction.
-Handles& handles();
+// Inline: SetParams and the other per-call graph entry points use it.
+inline Handles& handles() {
+  static Handles* instance = new Handles();
+  return *instance;
+}
 
 }  // namespace weft::graph

@@ -5,11 +5,6 @@
 
 namespace weft::graph {
 
-Handles& handles() {
-  static Handles* instance = new Handles();
-  return *instance;
-}
-
 UserObject::UserObject(void* ptr, hipHostFn_t destroy, unsigned initial)
     : ptr_(ptr), destroy_(destroy), refs_(initial) {
   handles().user_objects.add(this);

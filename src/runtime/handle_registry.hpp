@@ -39,14 +39,14 @@ class HandleRegistry {
   // Returns the object, or null when the handle is unknown or was removed.
   Ref<T> find(const void* handle) const {
     if (hazard::Record* guard = hazard::record()) [[likely]] {
-      // Publish the guard before reading the cache (both sequentially
-      // consistent): remove() clears the cache entry before it scans the guards,
-      // so either this load misses or remove() sees the guard and waits.
-      guard->guarded.store(handle, std::memory_order_seq_cst);
+      // Publish the guard before reading the cache (hazard::guard orders the
+      // two): remove() clears the cache entry before it scans the guards, so
+      // either this load misses or remove() sees the guard and waits.
+      hazard::guard(guard, handle);
       T* hit = cache_[slot(handle)].load(std::memory_order_seq_cst);
       Ref<T> out;
       if (hit && hit == handle) out = Ref<T>(hit);
-      guard->guarded.store(nullptr, std::memory_order_release);
+      hazard::unguard(guard);
       if (out) return out;
     }
     std::shared_lock lock(mutex_);
@@ -81,7 +81,12 @@ class HandleRegistry {
         }
       }
     }
-    for (const Ref<T>& object : out) hazard::wait_unguarded(object.get());
+    if (!out.empty()) {
+      std::vector<const void*> objects;
+      objects.reserve(out.size());
+      for (const Ref<T>& object : out) objects.push_back(object.get());
+      hazard::wait_unguarded(objects.data(), objects.size());
+    }
     return out;
   }
 

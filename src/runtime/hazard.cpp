@@ -1,10 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "runtime/hazard.hpp"
 
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <thread>
 
 namespace weft::hazard {
 namespace {
+
+long membarrier(int command) { return syscall(__NR_membarrier, command, 0, 0); }
+
+// Registers the process for private expedited membarriers (Linux 4.14+); false
+// where the kernel (or valgrind, or a seccomp filter) does not offer them.
+bool register_asymmetric_fences() {
+  long supported = membarrier(MEMBARRIER_CMD_QUERY);
+  if (supported < 0 || !(supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) ||
+      !(supported & MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED))
+    return false;
+  return membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0;
+}
+
+// The remover's half of the guard's fence (hazard.hpp): a full fence on every
+// running thread of the process, or on this one where guards fence themselves.
+void heavy_fence() {
+  // After fork() the child is not registered (membarrier answers EPERM); it has
+  // one thread, which needs no fence from another.
+  if (g_asymmetric_fences) (void)membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+}
 
 std::atomic<Record*> g_records{nullptr};  // a push-only list
 
@@ -26,6 +51,10 @@ struct Release {
 }  // namespace
 
 __thread Record* t_record __attribute__((tls_model("initial-exec"))) = nullptr;
+
+// Set while the library's static objects are built: before any thread looks up
+// a handle.
+bool g_asymmetric_fences = register_asymmetric_fences();
 
 Record* acquire_record() {
   if (t_exited) return nullptr;
@@ -49,9 +78,13 @@ Record* acquire_record() {
   return mine;
 }
 
-void wait_unguarded(const void* object) {
+void wait_unguarded(const void* object) { wait_unguarded(&object, 1); }
+
+void wait_unguarded(const void* const* objects, size_t count) {
+  heavy_fence();
   for (Record* r = g_records.load(std::memory_order_acquire); r; r = r->next)
-    while (r->guarded.load(std::memory_order_seq_cst) == object) std::this_thread::yield();
+    for (size_t i = 0; i < count; ++i)
+      while (r->guarded.load(std::memory_order_seq_cst) == objects[i]) std::this_thread::yield();
 }
 
 }  // namespace weft::hazard

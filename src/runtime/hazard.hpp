@@ -31,8 +31,33 @@ inline Record* record() {
   return acquire_record();
 }
 
-// Returns once no thread's record guards `object`.
+// Whether the guard's store-load fence is asymmetric: set once while the library
+// loads (before any lookup), where the kernel offers
+// membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED). Then a guard is a plain store,
+// ordered before the lookup's next load only against the compiler, and
+// wait_unguarded() makes every running thread of the process execute a full
+// fence before it reads the guards: a store still in a reader's store buffer is
+// then visible, and a reader whose load comes after that fence sees the cleared
+// cache entry. Without membarrier (old kernels, valgrind) the guard is a
+// sequentially consistent store (a locked exchange, ~20 cycles a lookup).
+extern bool g_asymmetric_fences;
+
+// Publishes `object` as `r`'s guard, ordered before the caller's next load.
+inline void guard(Record* r, const void* object) {
+  if (g_asymmetric_fences) [[likely]] {
+    r->guarded.store(object, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    r->guarded.store(object, std::memory_order_seq_cst);
+  }
+}
+inline void unguard(Record* r) { r->guarded.store(nullptr, std::memory_order_release); }
+
+// Returns once no thread's record guards `object`. The caller has already made
+// `object` unreachable for new lookups (cleared its cache entry).
 void wait_unguarded(const void* object);
+// The same for several objects, with one fence for all of them.
+void wait_unguarded(const void* const* objects, size_t count);
 
 // The slot of a handle in a direct-mapped lookup cache of 2^Bits entries (the
 // caches the guarded lookups probe).

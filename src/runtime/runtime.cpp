@@ -34,6 +34,7 @@ DeviceState::DeviceState(int ordinal, Ref<Device> device)
 void DeviceState::set_sticky_error(hipError_t error) {
   hipError_t expected = hipSuccess;
   if (!sticky_.compare_exchange_strong(expected, error)) return;
+  g_sticky_devices.fetch_add(1, std::memory_order_relaxed);
   if (device_->caps().faults_lose_context)
     log::error(
         "device {} is now in error state {}: a device fault lost its context, which this "
@@ -45,6 +46,11 @@ void DeviceState::set_sticky_error(hipError_t error) {
         "device {} is now in error state {}: every later call on it fails until "
         "hipDeviceReset",
         ordinal_, static_cast<int>(error));
+}
+
+void DeviceState::clear_sticky_error() {
+  if (sticky_.exchange(hipSuccess) != hipSuccess)
+    g_sticky_devices.fetch_sub(1, std::memory_order_relaxed);
 }
 
 Result<Stream*> DeviceState::null_stream() {
@@ -117,12 +123,6 @@ Status DeviceState::synchronize() {
     if (!s.ok() && first.ok()) first = s;
   }
   return first;
-}
-
-Runtime& Runtime::get() {
-  // Leaked on purpose: queue threads and late atexit handlers may still use it.
-  static Runtime* runtime = new Runtime();
-  return *runtime;
 }
 
 namespace {

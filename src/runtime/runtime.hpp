@@ -48,7 +48,7 @@ class DeviceState {
   // Device errors (faults, failed kernels) stick to the device, as in HIP.
   hipError_t sticky_error() const { return sticky_.load(std::memory_order_relaxed); }
   void set_sticky_error(hipError_t error);
-  void clear_sticky_error() { sticky_.store(hipSuccess); }
+  void clear_sticky_error();
 
   std::atomic<unsigned> flags{0};  // hipSetDeviceFlags
   std::atomic<size_t> limit_stack{1024};
@@ -72,11 +72,21 @@ class DeviceState {
   std::vector<Ref<Queue>> retired_;
 };
 
+// How many devices hold a sticky error. 0 in a healthy process, so every API
+// call's sticky check (api::call) is one relaxed load while it is.
+inline std::atomic<int> g_sticky_devices{0};
+inline bool any_sticky_error() { return g_sticky_devices.load(std::memory_order_relaxed) != 0; }
+
 class Runtime {
  public:
   // Initializes on first call (thread-safe). Never fails: with no agent at all,
-  // device_count() is 0 and device calls report hipErrorNoDevice.
-  static Runtime& get();
+  // device_count() is 0 and device calls report hipErrorNoDevice. Inline: the
+  // per-call paths use it several times a call.
+  static Runtime& get() {
+    // Leaked on purpose: queue threads and late atexit handlers may still use it.
+    static Runtime* runtime = new Runtime();
+    return *runtime;
+  }
 
   int device_count() const { return static_cast<int>(devices_.size()); }
   // Whether any driver found a GPU or NPU agent (visible or not).
