@@ -95,8 +95,7 @@ bool kernel_patch_applies(const ExecTarget& t, const hipKernelNodeParams* p) {
   if (!device || !launch_shape_fits(*device, p->gridDim, p->blockDim, p->sharedMemBytes))
     return false;
   uint64_t threads = uint64_t(p->blockDim.x) * p->blockDim.y * p->blockDim.z;
-  if (threads > op->kernel->info().max_threads_per_block) return false;
-  return t.exec->kernel_patchable(t.slot, p->kernelParams);
+  return threads <= op->kernel->info().max_threads_per_block;
 }
 
 // exec_target's common case for a kernel node, without its error reporting
@@ -110,6 +109,19 @@ bool kernel_target(hipGraphExec_t exec, hipGraphNode_t node, ExecTarget& out) {
   if (!e->find_slot(n, slot)) return false;
   out = ExecTarget{e, slot};
   return true;
+}
+
+// hipGraphExecKernelNodeSetParams' arguments, for its general path.
+struct KernelSetParams {
+  hipGraphExec_t exec;
+  hipGraphNode_t node;
+  const hipKernelNodeParams* params;
+};
+
+Status set_kernel_node(const void* context) {
+  const auto& a = *static_cast<const KernelSetParams*>(context);
+  return exec_set(a.exec, a.node, hipGraphNodeTypeKernel,
+                  [&](const GraphNode& current) { return kernel_parts(a.params, &current); });
 }
 
 LaunchDims dims_of(const hipKernelNodeParams& p) {
@@ -233,11 +245,12 @@ WEFT_EXPORT hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t exec, hipG
   return call(
       "hipGraphExecKernelNodeSetParams",
       [&] {
+    const KernelSetParams args{exec, node, params};
     ExecTarget t{};
     if (kernel_target(exec, node, t) && kernel_patch_applies(t, params))
-      return t.exec->patch_kernel(t.slot, dims_of(*params), params->kernelParams);
-    return exec_set(exec, node, hipGraphNodeTypeKernel,
-                    [&](const GraphNode& current) { return kernel_parts(params, &current); });
+      return t.exec->patch_kernel(t.slot, dims_of(*params), params->kernelParams, &set_kernel_node,
+                                  &args);
+    return set_kernel_node(&args);
       },
       exec, node, params);
 }

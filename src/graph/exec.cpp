@@ -341,42 +341,39 @@ Status GraphExec::set_node(uint32_t slot, NodeData data, std::vector<Op> ops) {
   return patch_steps(s.first_step, ops);
 }
 
-bool GraphExec::kernel_patchable(uint32_t slot, void* const* args) const {
+Status GraphExec::patch_kernel(uint32_t slot, const LaunchDims& dims, void* const* args,
+                               Status (*otherwise)(const void*), const void* context) {
   const Slot& s = slots_[slot];
-  const std::vector<Op>& node_ops = source_->nodes()[slot]->ops();
-  if (s.step_count != 1 || node_ops.size() != 1) return false;
-  const auto* node_op = std::get_if<DispatchOp>(&node_ops[0]);
-  const auto* step_op = std::get_if<DispatchOp>(&steps_[s.first_step]);
+  std::vector<Op>& node_ops = source_->nodes()[slot]->ops();
+  if (s.step_count != 1 || node_ops.size() != 1) [[unlikely]]
+    return otherwise(context);
+  auto* node_op = std::get_if<DispatchOp>(&node_ops[0]);
+  auto* step_op = std::get_if<DispatchOp>(&steps_[s.first_step]);
   if (!node_op || !step_op || !node_op->kernel || node_op->host_kernel ||
-      step_op->kernel != node_op->kernel || step_op->host_kernel)
-    return false;
-  const KernelInfo& info = node_op->kernel->info();
-  if (!info.args.empty() && !args) return false;
-  for (size_t i = 0; i < info.args.size(); ++i) {
-    size_t end = size_t(info.args[i].offset) + info.args[i].size;
-    if (!args[i] || end > node_op->kernarg.size() || end > step_op->kernarg.size()) return false;
-  }
-  return true;
-}
-
-Status GraphExec::patch_kernel(uint32_t slot, const LaunchDims& dims, void* const* args) {
-  const Slot& s = slots_[slot];
-  auto& node_op = std::get<DispatchOp>(source_->nodes()[slot]->ops()[0]);
-  auto& step_op = std::get<DispatchOp>(steps_[s.first_step]);
-  const KernelInfo& info = step_op.kernel->info();
-  step_op.dims = dims;
-  for (size_t i = 0; i < info.args.size(); ++i) {
-    std::byte* to = step_op.kernarg.data() + info.args[i].offset;
+      step_op->kernel != node_op->kernel || step_op->host_kernel) [[unlikely]]
+    return otherwise(context);
+  const KernelInfo& info = step_op->kernel->info();
+  const size_t count = info.args.size();
+  if (count > 0 && !args) [[unlikely]]
+    return otherwise(context);
+  // Every argument first: a call that cannot patch changes nothing.
+  const size_t room = std::min(node_op->kernarg.size(), step_op->kernarg.size());
+  for (size_t i = 0; i < count; ++i)
+    if (!args[i] || size_t(info.args[i].offset) + info.args[i].size > room) [[unlikely]]
+      return otherwise(context);
+  step_op->dims = dims;
+  for (size_t i = 0; i < count; ++i) {
+    std::byte* to = step_op->kernarg.data() + info.args[i].offset;
     switch (info.args[i].size) {  // most arguments are pointers or scalars
       case 8: std::memcpy(to, args[i], 8); break;
       case 4: std::memcpy(to, args[i], 4); break;
       default: std::memmove(to, args[i], info.args[i].size); break;
     }
   }
-  node_op.dims = dims;
-  if (node_op.kernarg.size() == step_op.kernarg.size())
-    std::memcpy(node_op.kernarg.data(), step_op.kernarg.data(), step_op.kernarg.size());
-  else node_op.kernarg = step_op.kernarg;
+  node_op->dims = dims;
+  if (node_op->kernarg.size() == step_op->kernarg.size())
+    std::memcpy(node_op->kernarg.data(), step_op->kernarg.data(), step_op->kernarg.size());
+  else node_op->kernarg = step_op->kernarg;
   if (!buffer_) return Status();
   Status status = buffer_->update(s.first_step, steps_[s.first_step]);
   if (status.code() == hipErrorNotSupported) [[unlikely]] {

@@ -60,9 +60,11 @@ class GraphExec final : public RefCounted {
   // its code-object kernel and gets new launch dimensions and explicit
   // arguments (`args[i]` points at argument i of the kernel's layout), written
   // over the plan's copies in place and forwarded to the command buffer.
-  // patch_kernel requires kernel_patchable(slot, args) (else set_node does it).
-  bool kernel_patchable(uint32_t slot, void* const* args) const;
-  Status patch_kernel(uint32_t slot, const LaunchDims& dims, void* const* args);
+  // Where that does not apply (a node of several ops or a host kernel, an
+  // argument missing or outside the packed bytes) nothing changes and the result
+  // is `otherwise(context)`'s: the caller's general path (set_node).
+  Status patch_kernel(uint32_t slot, const LaunchDims& dims, void* const* args,
+                      Status (*otherwise)(const void* context), const void* context);
   Status set_child_graph(uint32_t slot, const Graph& child);
   Status set_enabled(uint32_t slot, bool enabled);
   bool enabled(uint32_t slot) const { return slots_[slot].enabled; }
