@@ -437,8 +437,8 @@ Status CudaCommandBuffer::update(size_t index, const Op& op) {
     s.op = op;
     return Status();
   }
+  if (s.kind == Kind::kKernel) return update_kernel(s, op);  // no current context needed
   WEFT_RETURN_IF_ERROR(device_->make_current());
-  if (s.kind == Kind::kKernel) return update_kernel(s, op);
   if (classify(op) != s.kind)
     return Status(hipErrorNotSupported, "the new parameters cannot stay in the native graph");
   CUgraphExec exec = segments_[s.segment].exec;
@@ -485,10 +485,15 @@ Status CudaCommandBuffer::update_kernel(Step& s, const Op& op) {
   if (!kernel || &kernel->device() != device_.get() ||
       d->kernarg.size() < kernel->info().kernarg_size)  // as classify() has it
     return Status(hipErrorNotSupported, "the new parameters cannot stay in the native graph");
+  if (d->dims.dynamic_shared_bytes + kernel->info().static_shared_bytes > 48 * 1024) [[unlikely]]
+    WEFT_RETURN_IF_ERROR(device_->make_current());  // build() sets the function's attribute
   std::lock_guard lock(segments_[s.segment].graph->mutex);
   KernelParams k;
   WEFT_RETURN_IF_ERROR(k.build(*d, *kernel));
-  CUresult r = api_.cuGraphExecKernelNodeSetParams(segments_[s.segment].exec, s.node, &k.p);
+  // CUDA patches the node in the executable graph's own context
+  // (CudaDevice::call_in_context makes it current only where CUDA refuses).
+  CUresult r = device_->call_in_context(
+      [&] { return api_.cuGraphExecKernelNodeSetParams(segments_[s.segment].exec, s.node, &k.p); });
   if (r != CUDA_SUCCESS) return refused(r, "cuGraphExecKernelNodeSetParams");
   auto& kept = std::get<DispatchOp>(s.op);  // a kernel step holds a DispatchOp
   if (kept.kernel != d->kernel) kept.kernel = d->kernel;

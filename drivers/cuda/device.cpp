@@ -60,6 +60,17 @@ Status CudaDevice::make_current() {
   return Status();
 }
 
+bool CudaDevice::adopt_context_after_failure() {
+  CUcontext ctx = context();
+  if (!ctx) {
+    if (!retain_context().ok()) return false;
+    ctx = context();
+  }
+  CUcontext current = nullptr;
+  if (api_.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == ctx) return false;
+  return api_.cuCtxSetCurrent(ctx) == CUDA_SUCCESS;
+}
+
 Status CudaDevice::set_thread_stack_bytes(size_t bytes) {
   if (!api_.cuCtxSetLimit || !api_.cuCtxGetLimit) return Status();  // the core keeps the value
   WEFT_RETURN_IF_ERROR(make_current());

@@ -93,6 +93,22 @@ class CudaDevice final : public Device {
   const DeviceFacts& facts() const { return facts_; }
   // Retains the primary context on first call and makes it current on this thread.
   Status make_current();
+  // Runs `call` (a CUDA call on objects of this device's context: a launch on one
+  // of its streams, an event record, a kernel-node patch) without making the
+  // context current first, which would cost a cuCtxGetCurrent per call; CUDA
+  // takes such calls in the objects' context. Where CUDA refuses one, and the
+  // context was not current on this thread (a new thread, or other code switched
+  // it), the context is made current and the call repeated once; a refusal with
+  // the context current is the call's own and is returned as it is.
+  template <typename Call>
+  CUresult call_in_context(Call&& call) {
+    CUresult r = call();
+    if (r == CUDA_SUCCESS) [[likely]]
+      return r;
+    return adopt_context_after_failure() ? call() : r;
+  }
+  // True when the context was not current on this thread and now is.
+  bool adopt_context_after_failure();
   // The primary context; valid after a successful make_current().
   CUcontext context() const { return context_.load(std::memory_order_acquire); }
   WordPool& words() { return words_; }

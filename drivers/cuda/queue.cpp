@@ -38,6 +38,10 @@ CudaQueue::~CudaQueue() {
 }
 
 Status CudaQueue::submit(Op op) {
+  // Launches and event records go to CUDA without making the context current
+  // first (CudaDevice::call_in_context); everything else makes it current.
+  if (auto* d = std::get_if<DispatchOp>(&op)) return run(*d);
+  if (auto* r = std::get_if<EventRecordOp>(&op)) return run(*r);
   WEFT_RETURN_IF_ERROR(device_->make_current());
   return std::visit([&](auto& o) { return run(o); }, op);
 }
@@ -78,22 +82,26 @@ Status CudaQueue::run(DispatchOp& op) {
     return Status(hipErrorInvalidDeviceFunction, "kernel was loaded on another device");
   const KernelInfo& info = kernel->info();
   const LaunchDims& d = op.dims;
+  // More than 48 KiB of shared memory needs the function's attribute set, in its
+  // context (the launches below need no current context: call_in_context).
+  if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024) [[unlikely]] {
+    WEFT_RETURN_IF_ERROR(device_->make_current());
+    WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
+  }
   if (op.borrowed_args) {
     // The caller's kernelParams array, in CUDA's own layout (the core checked
     // every entry); CUDA copies the values before cuLaunchKernel returns.
-    if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024)
-      WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
-    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(
-        kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
-        d.dynamic_shared_bytes, stream_, const_cast<void**>(op.borrowed_args), nullptr));
-    return Status();
+    return status_from_cuda(device_->call_in_context([&] {
+      return api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x,
+                                 d.block.y, d.block.z, d.dynamic_shared_bytes, stream_,
+                                 const_cast<void**>(op.borrowed_args), nullptr);
+    }),
+                            "cuLaunchKernel");
   }
   if (op.kernarg.size() < info.kernarg_size)
     return Status(hipErrorInvalidValue,
                   "kernel " + info.name + " takes " + std::to_string(info.kernarg_size) +
                       " bytes of arguments; " + std::to_string(op.kernarg.size()) + " given");
-  if (d.dynamic_shared_bytes + info.static_shared_bytes > 48 * 1024)
-    WEFT_RETURN_IF_ERROR(kernel->allow_dynamic_shared(d.dynamic_shared_bytes));
   // CUDA copies the arguments before cuLaunchKernel returns. With the layout
   // known, point kernelParams into the packed blob (CUDA's fast path);
   // otherwise hand over the blob itself through `extra`.
@@ -108,28 +116,34 @@ Status CudaQueue::run(DispatchOp& op) {
   if (op.cooperative && api_.cuLaunchCooperativeKernel && known_layout) {
     void* params[kMaxParams];
     for (size_t i = 0; i < count; ++i) params[i] = op.kernarg.data() + info.args[i].offset;
-    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchCooperativeKernel(
-        kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
-        d.dynamic_shared_bytes, stream_, count > 0 ? params : nullptr));
-    return Status();
+    return status_from_cuda(device_->call_in_context([&] {
+      return api_.cuLaunchCooperativeKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z,
+                                            d.block.x, d.block.y, d.block.z, d.dynamic_shared_bytes,
+                                            stream_, count > 0 ? params : nullptr);
+    }),
+                            "cuLaunchCooperativeKernel");
   }
   if (count > 0 && count <= kMaxParams) {
     void* params[kMaxParams];
     for (size_t i = 0; i < count; ++i) params[i] = op.kernarg.data() + info.args[i].offset;
-    WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z,
-                                                d.block.x, d.block.y, d.block.z,
-                                                d.dynamic_shared_bytes, stream_, params, nullptr));
-    return Status();
+    return status_from_cuda(device_->call_in_context([&] {
+      return api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x,
+                                 d.block.y, d.block.z, d.dynamic_shared_bytes, stream_, params,
+                                 nullptr);
+    }),
+                            "cuLaunchKernel");
   }
   // Exactly the parameters' size: CUDA refuses a larger buffer (as
   // CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), and callers may pad.
   size_t size = info.kernarg_size ? info.kernarg_size : op.kernarg.size();
   void* extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, op.kernarg.data(), CU_LAUNCH_PARAM_BUFFER_SIZE,
                    &size, CU_LAUNCH_PARAM_END};
-  WEFT_CU_RETURN_IF_ERROR(api_.cuLaunchKernel(
-      kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x, d.block.y, d.block.z,
-      d.dynamic_shared_bytes, stream_, nullptr, size ? extra : nullptr));
-  return Status();
+  return status_from_cuda(device_->call_in_context([&] {
+    return api_.cuLaunchKernel(kernel->function(), d.grid.x, d.grid.y, d.grid.z, d.block.x,
+                               d.block.y, d.block.z, d.dynamic_shared_bytes, stream_, nullptr,
+                               size ? extra : nullptr);
+  }),
+                          "cuLaunchKernel");
 }
 
 Status CudaQueue::run(CopyOp& op) {
@@ -215,7 +229,9 @@ Status CudaQueue::run(EventRecordOp& op) {
   auto* event = as_cuda_event(op.event.get());
   if (!event || &event->device() != device_.get())
     return Status(hipErrorInvalidHandle, "event belongs to another device");
-  WEFT_CU_RETURN_IF_ERROR(api_.cuEventRecord(event->handle(), stream_));
+  WEFT_RETURN_IF_ERROR(status_from_cuda(
+      device_->call_in_context([&] { return api_.cuEventRecord(event->handle(), stream_); }),
+      "cuEventRecord"));
   event->mark_recorded();
   return Status();
 }

@@ -265,6 +265,43 @@ TEST_CASE("Cuda_Fake_Dispatch_BorrowedArgumentsGoStraightToCuda") {
   CHECK(launch.args == expected);
 }
 
+TEST_CASE("Cuda_Fake_LaunchAndRecord_MakeTheContextCurrentOnlyWhereCudaRefuses") {
+  FakeCuda fake;
+  auto device = only_device();
+  std::byte image[16] = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
+  auto module = value_of(device->load_module(image));
+  auto kernel = value_of(module->kernel("k"));
+  auto queue = value_of(device->create_queue(weft::QueueOptions{}));
+  auto event = value_of(device->create_event(weft::EventOptions{}));
+  state().calls_need_current_context = true;
+  uint64_t a = 1;
+  uint32_t b = 2, c = 3;
+  void* params[] = {&a, &b, &c};
+  auto dispatch = [&] {
+    weft::DispatchOp op;
+    op.kernel = kernel;
+    op.dims.grid = dim3(1);
+    op.dims.block = dim3(32);
+    op.borrowed_args = params;
+    return queue->submit(op);
+  };
+  // This thread made the context current while creating the queue: no refusal.
+  REQUIRE(dispatch().ok());
+  REQUIRE(queue->submit(weft::EventRecordOp{event}).ok());
+  CHECK(state().context_refusals == 0);
+  // A new thread has no current context: CUDA refuses each call once, the driver
+  // makes the context current and repeats it; the next calls go straight through.
+  std::thread([&] {
+    CHECK(dispatch().ok());
+    CHECK(queue->submit(weft::EventRecordOp{event}).ok());
+    CHECK(dispatch().ok());
+  }).join();
+  CHECK(state().context_refusals == 1);
+  CHECK(state().launches.size() == 3);
+  CHECK(state().event_records == 2);
+  CHECK(event->ever_recorded());
+}
+
 TEST_CASE("Cuda_Fake_HostKernel_NoBinaryForGpu") {
   FakeCuda fake;
   auto device = only_device();

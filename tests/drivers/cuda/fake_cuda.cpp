@@ -234,7 +234,17 @@ CUresult event_create(CUevent* e, unsigned) {
   return CUDA_SUCCESS;
 }
 CUresult event_destroy(CUevent) { return CUDA_SUCCESS; }
-CUresult event_record(CUevent, CUstream) { return CUDA_SUCCESS; }
+// The one device's primary context (primary_retain).
+bool context_refused() {
+  if (!g_state->calls_need_current_context || g_current == handle<CUcontext>(100)) return false;
+  ++g_state->context_refusals;
+  return true;
+}
+CUresult event_record(CUevent, CUstream) {
+  if (context_refused()) return CUDA_ERROR_INVALID_CONTEXT;
+  ++g_state->event_records;
+  return CUDA_SUCCESS;
+}
 CUresult event_query(CUevent) { return CUDA_SUCCESS; }
 CUresult event_sync(CUevent) { return CUDA_SUCCESS; }
 CUresult module_load(CUmodule* m, const void*) {
@@ -271,6 +281,7 @@ CUresult param_info(CUfunction, size_t index, size_t* offset, size_t* size) {
 }
 CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                 unsigned bz, unsigned shared, CUstream s, void** params, void** extra) {
+  if (context_refused()) return CUDA_ERROR_INVALID_CONTEXT;
   Launch l;
   l.function = f;
   l.grid[0] = gx;

@@ -97,6 +97,13 @@ struct State {
   std::vector<VmCall> vm_calls;        // cuMem* virtual memory calls, in order
   std::vector<ImageCall> image_calls;  // arrays, texture and surface objects, in order
   std::vector<std::pair<CUDA_MEMCPY3D, CUstream>> copies_3d;
+  // Launches and event records refuse (CUDA_ERROR_INVALID_CONTEXT) while the
+  // calling thread's current context is not the device's primary one; each
+  // refusal is counted (the driver calls these without making the context
+  // current first: CudaDevice::call_in_context).
+  bool calls_need_current_context = false;
+  int context_refusals = 0;
+  int event_records = 0;                // successful cuEventRecord calls
   size_t stack_limit = 1024;            // CU_LIMIT_STACK_SIZE (cuCtxSetLimit/GetLimit)
   size_t stack_limit_max = 512 * 1024;  // larger requests answer CUDA_ERROR_INVALID_VALUE
 };
