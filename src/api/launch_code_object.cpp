@@ -125,7 +125,10 @@ Status launch_registered(const void* host_function, dim3 grid, dim3 block, void*
     return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream,
                               default_stream);
   }
-  WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream, default_stream));
+  Ref<Stream> s = live_stream(stream);
+  if (!s) {
+    WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream, default_stream));
+  }
   WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
   WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
   return launch_function(*function, s, grid, block, dynamic_shared,

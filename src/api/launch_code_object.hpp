@@ -65,6 +65,19 @@ Result<KernelFacts> facts_of_function(hipFunction_t function);
 // The live Function behind a hipFunction_t (hipErrorInvalidResourceHandle otherwise).
 Result<Ref<Function>> function_of(hipFunction_t function);
 
+// The launch paths' lookups without Result layers (they run on every launch):
+// the live Function or stream a handle names, or null, for which the caller asks
+// function_of / resolve_stream (which also answer the special stream handles
+// and report what is wrong).
+inline Ref<Function> live_function(hipFunction_t function) {
+  return function ? Registry::get().functions().find(function) : Ref<Function>();
+}
+inline Ref<Stream> live_stream(hipStream_t stream) {
+  if (stream == nullptr || stream == hipStreamLegacy || stream == hipStreamPerThread)
+    return Ref<Stream>();
+  return Runtime::get().streams().find(stream);
+}
+
 // Blocks of `block_size` threads that fit on one compute unit at once.
 int active_blocks_per_unit(const hipDeviceProp_tR0600& props, const KernelInfo& info,
                            int block_size, size_t dynamic_shared);

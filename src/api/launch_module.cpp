@@ -257,9 +257,15 @@ WEFT_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridD
   return call(
       "hipModuleLaunchKernel",
       [&] {
-    WEFT_ASSIGN_OR_RETURN(Ref<Function> function, function_of(f));
+    Ref<Function> function = live_function(f);
+    if (!function) [[unlikely]] {
+      WEFT_ASSIGN_OR_RETURN(function, function_of(f));
+    }
     if (kernelParams && extra) return invalid_value("pass kernelParams or extra, not both");
-    WEFT_ASSIGN_OR_RETURN(Ref<Stream> s, resolve_stream(stream));
+    Ref<Stream> s = live_stream(stream);
+    if (!s) {
+      WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream));
+    }
     return launch_function(*function, s, dim3(gridDimX, gridDimY, gridDimZ),
                            dim3(blockDimX, blockDimY, blockDimZ), sharedMemBytes,
                            KernelArgs{kernelParams, extra, nullptr},
