@@ -360,7 +360,14 @@ __attribute__((device)) inline float __weft_nv_hypotf(float x, float y) {
 __attribute__((device)) inline float __weft_nv_norm3df(float a, float b, float c) {
   return static_cast<float>(__nv_norm3d(a, b, c));
 }
+/* libdevice's erfinvf is off by more than its documented 2 ulp near -1 (the H200 at
+ * -0.999996): the double function rounded to float. */
+__attribute__((device)) double __nv_erfinv(double);
+__attribute__((device)) inline float __weft_nv_erfinvf(float x) {
+  return static_cast<float>(__nv_erfinv(x));
 }
+}
+#define __nv_erfinvf __weft_nv_erfinvf
 #define __nv_sqrtf __weft_nv_sqrtf
 #define __nv_hypotf __weft_nv_hypotf
 #define __nv_norm3df __weft_nv_norm3df
@@ -435,13 +442,25 @@ WEFT_NV_C double scalbln(double x, long e) noexcept {
 }
 WEFT_NV_C int ilogbf(float x) noexcept { return __nv_ilogbf(x); }
 WEFT_NV_C int ilogb(double x) noexcept { return __nv_ilogb(x); }
-// libdevice's jn(n, 0) is NaN for n > 1 (its recurrence divides by x): J_n(0) is 1 for
-// n = 0, else 0.
+}
+// libdevice's jn(n, x) is NaN for n > 1 and tiny x (its recurrence divides by x; the H200
+// answered NaN at 0, 1e-45 and 1e-38). Below 2^-20 the series' first two terms are exact to
+// double precision: J_n(x) = (x/2)^n / n! (1 - (x/2)^2 / (n + 1)), J_-n = (-1)^n J_n.
+template <typename T>
+__attribute__((device)) inline T __weft_nv_jn_small(int n, T x) {
+  const int m = n < 0 ? -n : n;
+  const T half = x / 2;
+  T term = 1;
+  for (int k = 1; k <= m; ++k) term *= half / T(k);
+  term *= 1 - half * half / T(m + 1);
+  return n < 0 && (m & 1) ? -term : term;
+}
+extern "C" {
 WEFT_NV_C float jnf(int n, float x) noexcept {
-  return x == 0.0f ? (n == 0 ? 1.0f : 0.0f) : __nv_jnf(n, x);
+  return __builtin_fabsf(x) < 0x1p-20f ? __weft_nv_jn_small(n, x) : __nv_jnf(n, x);
 }
 WEFT_NV_C double jn(int n, double x) noexcept {
-  return x == 0.0 ? (n == 0 ? 1.0 : 0.0) : __nv_jn(n, x);
+  return __builtin_fabs(x) < 0x1p-20 ? __weft_nv_jn_small(n, x) : __nv_jn(n, x);
 }
 WEFT_NV_C float ynf(int n, float x) noexcept { return __nv_ynf(n, x); }
 WEFT_NV_C double yn(int n, double x) noexcept { return __nv_yn(n, x); }
