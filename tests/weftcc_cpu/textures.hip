@@ -112,7 +112,9 @@ int main() {
   const bool nvidia = std::string(props.gcnArchName).rfind("sm_", 0) == 0;
   size_t size = 0;
   HIP_OK(hipGetSymbolSize(&size, HIP_SYMBOL(g_values)));
-  CHECK(size == (nvidia ? sizeof(hipTextureObject_t) : sizeof(textureReference)));
+  const size_t expected = nvidia ? sizeof(hipTextureObject_t) : sizeof(textureReference);
+  if (size != expected) std::fprintf(stderr, "g_values: %zu bytes, not %zu\n", size, expected);
+  CHECK(size == expected);
 
   HIP_OK(hipUnbindTexture(g_values));
   HIP_OK(hipUnbindTexture(g_other));
