@@ -108,9 +108,13 @@ template <Kind K>
 WEFT_NVTEX_FN Texel fetch_1d(uint64_t t, int x) {
   WEFT_NVTEX_FETCH(K, "tex.1d", "s32 " WEFT_NVTEX_OUT "[%4, {%5}];", "l"(t), "r"(x));
 }
+// Filtered 1D reads go through the 2D instruction at the centre of the one row (y = 0.5,
+// unnormalized and normalized alike): NVIDIA's texture unit samples a 1D array as a 2D one of
+// height 1, and `tex.1d` reads it at y = 0, which in border mode blends every linear fetch
+// half with the border colour (seen on the H200; tex.2d at y = 0.5 gives HIP's answer).
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_1d(uint64_t t, float x) {
-  WEFT_NVTEX_FETCH(K, "tex.1d", "f32 " WEFT_NVTEX_OUT "[%4, {%5}];", "l"(t), "f"(x));
+  WEFT_NVTEX_FETCH(K, "tex.2d", "f32 " WEFT_NVTEX_OUT "[%4, {%5, %6}];", "l"(t), "f"(x), "f"(0.5f));
 }
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_2d(uint64_t t, float x, float y) {
@@ -146,8 +150,8 @@ WEFT_NVTEX_FN Texel sample_acube(uint64_t t, int layer, float x, float y, float 
 // An explicit level of detail (tex.level).
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_1d_lod(uint64_t t, float x, float lod) {
-  WEFT_NVTEX_FETCH(K, "tex.level.1d", "f32 " WEFT_NVTEX_OUT "[%4, {%5}], %6;", "l"(t), "f"(x),
-                   "f"(lod));
+  WEFT_NVTEX_FETCH(K, "tex.level.2d", "f32 " WEFT_NVTEX_OUT "[%4, {%5, %6}], %7;", "l"(t), "f"(x),
+                   "f"(0.5f), "f"(lod));
 }
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_2d_lod(uint64_t t, float x, float y, float lod) {
@@ -178,8 +182,8 @@ WEFT_NVTEX_FN Texel sample_cube_lod(uint64_t t, float x, float y, float z, float
 // (four for 3D).
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_1d_grad(uint64_t t, float x, float dx, float dy) {
-  WEFT_NVTEX_FETCH(K, "tex.grad.1d", "f32 " WEFT_NVTEX_OUT "[%4, {%5}], {%6}, {%7};", "l"(t),
-                   "f"(x), "f"(dx), "f"(dy));
+  WEFT_NVTEX_FETCH(K, "tex.grad.2d", "f32 " WEFT_NVTEX_OUT "[%4, {%5, %6}], {%7, %8}, {%9, %8};",
+                   "l"(t), "f"(x), "f"(0.5f), "f"(dx), "f"(0.0f), "f"(dy));
 }
 template <Kind K>
 WEFT_NVTEX_FN Texel sample_2d_grad(uint64_t t, float x, float y, float2 dx, float2 dy) {
