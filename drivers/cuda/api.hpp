@@ -60,6 +60,7 @@ namespace weft::cuda {
   X(cuStreamWaitEvent)                  \
   X(cuLaunchHostFunc)                   \
   O(cuStreamWaitValue32)                \
+  O(cuMemFreeAsync)                     \
   X(cuEventCreate)                      \
   X(cuEventDestroy)                     \
   X(cuEventRecord)                      \

@@ -145,8 +145,15 @@ Result<void*> CudaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags
 Status CudaDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
   if (HostLane::on_lane_thread()) {
     // A stream-ordered release (hipFreeAsync) runs on a host lane, whose stream
-    // waits for it; cuMemFree/cuMemFreeHost wait for the device, which would
-    // never finish. Free from another thread once the device allows it.
+    // waits for it; cuMemFree/cuMemFreeHost wait for the device, which here would
+    // never finish. Device memory goes back in the lane stream's own order
+    // (cuMemFreeAsync returns at once, and takes cuMemAlloc memory); pinned host
+    // memory, or a driver without cuMemFreeAsync, is freed from another thread
+    // once the device allows it.
+    if (kind == MemoryKind::kDevice && api_.cuMemFreeAsync && make_current().ok() &&
+        api_.cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), HostLane::lane_stream()) ==
+            CUDA_SUCCESS)
+      return Status();
     std::thread([self = Ref<CudaDevice>(this), ptr, bytes, kind] {
       (void)self->deallocate(ptr, bytes, kind);
     }).detach();

@@ -14,9 +14,11 @@ constexpr size_t kWordsPerPage = 4096 / sizeof(uint32_t);
 bool at_or_after(uint32_t a, uint32_t b) { return static_cast<int32_t>(a - b) >= 0; }
 
 thread_local bool t_on_lane = false;
+thread_local CUstream t_lane_stream = nullptr;
 }  // namespace
 
 bool HostLane::on_lane_thread() { return t_on_lane; }
+CUstream HostLane::lane_stream() { return t_lane_stream; }
 
 Result<WaitWord> WordPool::acquire(const Api& api) {
   std::lock_guard lock(mutex_);
@@ -82,6 +84,7 @@ bool HostLane::due(const Item& item) const {
 
 void HostLane::loop() {
   t_on_lane = true;
+  t_lane_stream = stream_;
   std::unique_lock lock(mutex_);
   for (;;) {
     cv_.wait(lock, [&] {

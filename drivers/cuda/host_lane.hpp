@@ -59,6 +59,8 @@ class HostLane : public std::enable_shared_from_this<HostLane> {
   // True on a lane thread: its stream is blocked until the current item returns,
   // so nothing there may wait for the device (cuMemFree would: see deallocate()).
   static bool on_lane_thread();
+  // The stream whose lane is running on this thread (null elsewhere).
+  static CUstream lane_stream();
 
   // Starts the lane's thread. The device's context must be current.
   static Result<std::shared_ptr<HostLane>> create(CudaDevice& device, CUstream stream);

@@ -442,6 +442,69 @@ TEST_CASE("Cuda_Gpu_QueueDestroy_DoesNotBlockAndWorkFinishes") {
   CHECK(ran.load());
 }
 
+// A stream-ordered free (hipFreeAsync) runs on a host lane while a kernel on
+// another stream waits for the host. The free must neither wait for that kernel
+// nor hold up this thread's CUDA calls (the ones that will release the kernel):
+// with the CUDA runtime's cudaFree it would (bench/RESULTS.md, session 12 probe).
+TEST_CASE("Cuda_Gpu_LaneFree_DoesNotHoldUpOtherThreads") {
+  auto* d = gpu();
+  if (!d) return;
+  auto wait = kernel("wait_flag");
+  if (!wait) return;
+  Pinned<unsigned> flag(*d, 2);
+  flag[0] = 0;
+  flag[1] = 0;
+  Pinned<unsigned> word(*d, 1);  // before the kernel: pinned allocations may wait for it
+  word[0] = 0;
+  // Allocated before the kernel starts, in sizes CUDA places differently
+  // (sub-allocated, a mapping of its own, a large one).
+  const size_t sizes[] = {size_t(1) << 20, size_t(32) << 20, size_t(256) << 20};
+  void* blocks[3] = {};
+  for (int i = 0; i < 3; ++i)
+    blocks[i] = value_of(d->allocate(weft::MemoryKind::kDevice, sizes[i], 0));
+  auto spinning = value_of(d->create_queue(weft::QueueOptions{}));
+  gpu_test::Finally release([&] {
+    __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
+    (void)spinning->synchronize();
+  });
+  WEFT_REQUIRE_OK(spinning->submit(
+      dispatch(wait, dim3(1), dim3(1),
+               ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
+  auto freeing = value_of(d->create_queue(weft::QueueOptions{}));
+  std::atomic<bool> freed{false};
+  WEFT_REQUIRE_OK(freeing->submit(weft::HostFuncOp{[&] {
+    for (int i = 0; i < 3; ++i)
+      CHECK(d->deallocate(blocks[i], sizes[i], weft::MemoryKind::kDevice).ok());
+    freed = true;
+  }}));
+  for (int i = 0; i < 5000 && !freed.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(freed.load());  // the callback did not wait for the spinning kernel
+  // This thread's next calls, watched from here: if they hang, the kernel is let
+  // go (so the process lives) and the case fails.
+  std::atomic<bool> calls_done{false};
+  std::thread caller([&] {
+    auto other = d->create_queue(weft::QueueOptions{});
+    if (other.ok()) {
+      weft::FillOp fill;
+      fill.dst = word.get();
+      fill.width_elements = 1;
+      fill.element_size = 4;
+      fill.value = 7;
+      if (other.value()->submit(fill).ok() && other.value()->synchronize().ok())
+        calls_done = word[0] == 7u;
+    }
+  });
+  for (int i = 0; i < 5000 && !calls_done.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  bool in_time = calls_done.load();
+  __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
+  caller.join();
+  CHECK(in_time);
+  WEFT_REQUIRE_OK(spinning->synchronize());
+  WEFT_REQUIRE_OK(freeing->synchronize());
+}
+
 TEST_CASE("Cuda_Gpu_Peer") {
   auto* d = gpu();
   if (!d) return;
