@@ -184,6 +184,10 @@ class Rewriter {
                                      const DenseMap<BasicBlock*, unsigned>& owners);
   bool clone_on_path(Value* v, const XBound& xb, size_t pos, RegionCopy* copy, IRBuilder<>* b,
                      Value*& out, int depth = 0);
+  // A copy of region r's block-uniform values starting at `pre`: the kernel's arguments and
+  // the blockDim/blockIdx/gridDim/dynamic-shared markers mapped to what the whole-block
+  // function holds for them (the checks emitted before a region's loops read only these).
+  std::unique_ptr<RegionCopy> uniform_copy(const Region& r, BasicBlock* pre);
   BasicBlock* emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop, BasicBlock* done,
                            Value*& bound);
   int lane_kind(Value* v);
@@ -1042,14 +1046,7 @@ bool Rewriter::clone_on_path(Value* v, const XBound& xb, size_t pos, RegionCopy*
   return true;
 }
 
-// Before a fast loop of region r: the x bound, umax(1, umin(blockDim.x, U)) where the path's
-// conditions hold, else blockDim.x. A copy of its own (like emit_exchange_choice's check):
-// the kernel values it reads are loaded from their uniform slots in its preheader.
-BasicBlock* Rewriter::emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop,
-                                   BasicBlock* done, Value*& bound) {
-  auto* pre = BasicBlock::Create(ctx_, "xbound.pre", whole_, done);
-  auto* calc = BasicBlock::Create(ctx_, "xbound", whole_, done);
-  BranchInst::Create(calc, pre);
+std::unique_ptr<RegionCopy> Rewriter::uniform_copy(const Region& r, BasicBlock* pre) {
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
   copy->preheader = pre;
@@ -1068,6 +1065,18 @@ BasicBlock* Rewriter::emit_x_bound(const Region& r, const XBound& xb, BasicBlock
       if (it != uniform_.end() && (c || m == Marker::DynamicShared)) copy->map[&i] = it->second;
     }
   }
+  return copy;
+}
+
+// Before a fast loop of region r: the x bound, umax(1, umin(blockDim.x, U)) where the path's
+// conditions hold, else blockDim.x. A copy of its own (like emit_exchange_choice's check):
+// the kernel values it reads are loaded from their uniform slots in its preheader.
+BasicBlock* Rewriter::emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop,
+                                   BasicBlock* done, Value*& bound) {
+  auto* pre = BasicBlock::Create(ctx_, "xbound.pre", whole_, done);
+  auto* calc = BasicBlock::Create(ctx_, "xbound", whole_, done);
+  BranchInst::Create(calc, pre);
+  auto copy = uniform_copy(r, pre);
   IRBuilder<> b(calc);
   Value* u = nullptr;
   clone_on_path(xb.bound, xb, xb.path.size() - 1, copy.get(), &b, u);
@@ -1312,24 +1321,7 @@ BasicBlock* Rewriter::emit_exchange_choice(const Region& r, const SourceForm& fo
   auto* check = BasicBlock::Create(ctx_, "xchg.check", whole_, done);
   auto* whole_warps = BasicBlock::Create(ctx_, "xchg.check.full", whole_, done);
   BranchInst::Create(check, pre);
-  auto copy = std::make_unique<RegionCopy>();
-  copy->region = &r;
-  copy->preheader = pre;
-  copy->head = pre;
-  for (Argument& a : kernel_.args()) copy->map[&a] = whole_->getArg(a.getArgNo());
-  for (Instruction& i : instructions(kernel_)) {
-    Marker m = marker_of(&i);
-    if (m == Marker::BlockDim) {
-      auto d = cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0))->getZExtValue();
-      copy->map[&i] = d < 3 ? dim_[d] : ConstantInt::get(i32_, 1);
-    } else if (m == Marker::BlockIdx || m == Marker::GridDim || m == Marker::DynamicShared) {
-      auto* c = m == Marker::DynamicShared
-                  ? nullptr
-                  : dyn_cast<ConstantInt>(cast<CallInst>(i).getArgOperand(0));
-      auto it = uniform_.find({int(m), c ? c->getZExtValue() : 0});
-      if (it != uniform_.end() && (c || m == Marker::DynamicShared)) copy->map[&i] = it->second;
-    }
-  }
+  auto copy = uniform_copy(r, pre);
   IRBuilder<> b(check);
   Value* ok = b.getTrue();
   if (form.lane_is_x)
