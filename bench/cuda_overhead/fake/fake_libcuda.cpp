@@ -124,13 +124,8 @@ __attribute__((constructor)) void install() {
   auto* fake = new fake_cuda::FakeCuda();  // never destroyed: the process uses it to the end
   // The launch limits the loops' shapes are checked against (the tests' fake
   // leaves them 0).
+  fake_cuda::set_sm90_launch_limits();
   auto& attributes = fake_cuda::state().attributes;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X] = 1024;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y] = 1024;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z] = 64;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X] = 2147483647;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y] = 65535;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z] = 65535;
   attributes[CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING] = 1;
   weft::cuda::Api api = fake->api();
   api.cuLaunchKernel = launch;

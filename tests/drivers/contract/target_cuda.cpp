@@ -149,13 +149,8 @@ void install_fake() {
   static fake_cuda::FakeCuda* fake = new fake_cuda::FakeCuda();
   fake_cuda::state().device_count = 2;
   // The block, grid and SM thread limits of an sm_90 device, which the fake leaves out.
+  fake_cuda::set_sm90_launch_limits();
   auto& attributes = fake_cuda::state().attributes;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X] = 1024;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y] = 1024;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z] = 64;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X] = 2147483647;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y] = 65535;
-  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z] = 65535;
   attributes[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR] = 2048;
   g_recording = &fake->api();
   static weft::cuda::Api table = fake->api();

@@ -426,6 +426,16 @@ CUresult memset_2d(CUdeviceptr dst, size_t pitch, T value, size_t w, size_t h, C
 
 State& state() { return *g_state; }
 
+void set_sm90_launch_limits() {
+  auto& attributes = state().attributes;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X] = 1024;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y] = 1024;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z] = 64;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X] = 2147483647;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y] = 65535;
+  attributes[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z] = 65535;
+}
+
 FakeCuda::FakeCuda() : api_(new weft::cuda::Api()) {
   g_state = new State();
   g_state->attributes = {

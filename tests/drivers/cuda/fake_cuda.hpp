@@ -109,6 +109,9 @@ struct State {
 };
 
 State& state();
+// Sets the block and grid dimension limits of an sm_90 device (the fake leaves
+// every attribute 0), for code that checks launch shapes against them.
+void set_sm90_launch_limits();
 
 // Installs a fresh State and the fake table; restores the real table on destruction.
 class FakeCuda {
