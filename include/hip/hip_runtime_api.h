@@ -2472,15 +2472,23 @@ template <typename T>
 hipError_t hipGetSymbolAddress(void** devPtr, const T& symbol) {
   return ::hipGetSymbolAddress(devPtr, static_cast<const void*>(&symbol));
 }
-/* The variable's type gives its size, which the runtime cannot know for a single-source
- * (unregistered) variable; the runtime still validates the symbol and the output pointer. */
+/* Under a HIP compiler (weftcc, hipcc: __HIP__) every device variable is registered, and the
+ * runtime answers with the size of the variable in the current device's image, which need not
+ * be the host type's: a texture reference is the whole textureReference in a CPU image but the
+ * 64-bit texture object in an NVIDIA one. A single-source (g++) variable is not registered, so
+ * there the variable's type gives the size; the runtime still validates the symbol and the
+ * output pointer. */
 template <typename T>
 hipError_t hipGetSymbolSize(size_t* size, const T& symbol) {
+#if defined(__HIP__)
+  return ::hipGetSymbolSize(size, static_cast<const void*>(&symbol));
+#else
   void* address = nullptr;
   hipError_t err = size ? ::hipGetSymbolAddress(&address, static_cast<const void*>(&symbol))
                         : ::hipGetSymbolSize(size, static_cast<const void*>(&symbol));
   if (err == hipSuccess) *size = sizeof(T);
   return err;
+#endif
 }
 template <typename T>
 hipError_t hipMemcpyToSymbol(const T& symbol, const void* src, size_t sizeBytes, size_t offset = 0,

@@ -9,6 +9,7 @@ __device__ double table[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 __constant__ float coefficients[4];
 __managed__ int managed_value = 5;
 __managed__ float managed_array[16];
+int g_host_only[3] = {1, 2, 3};
 namespace app {
 __device__ long long scoped = 123456789012345ll;
 }
@@ -30,6 +31,10 @@ int main() {
   size_t size = 0;
   HIP_OK(hipGetSymbolSize(&size, HIP_SYMBOL(table)));
   CHECK(size == 8 * sizeof(double));
+  // A host variable is no device symbol: the runtime says so (the header's template used to
+  // answer sizeof(T) for anything the CPU agent could address).
+  CHECK(hipGetSymbolSize(&size, g_host_only) == hipErrorInvalidSymbol);
+  CHECK(hipGetLastError() == hipErrorInvalidSymbol);
   void* address = nullptr;
   HIP_OK(hipGetSymbolAddress(&address, HIP_SYMBOL(table)));
   CHECK(address != nullptr);
