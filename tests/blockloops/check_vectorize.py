@@ -15,7 +15,9 @@
 #    shifts (contiguous loads and selects), not a gather;
 #  - "expect-kept: KERNEL N": the remark says N values are kept per thread across sync points;
 #  - "expect-bounded: KERNEL N": N of its regions stop their x loops at a uniform bound
-#    (threads past an `if (threadIdx.x < s)` that do nothing else).
+#    (threads past an `if (threadIdx.x < s)` that do nothing else);
+#  - "expect-unrolled: KERNEL N": N of its loops around warp shuffles were unrolled before
+#    the kernel was cut at its sync points (small constant trip counts).
 # Arguments after the source go to clang++: with -DBL_RANGES the kernels are asked for in
 # the range form (markers.h), and every kernel's remark must say it runs ranges of blocks.
 import re
@@ -38,11 +40,13 @@ exchanges = {}
 shifted = {}
 kept = {}
 bounded = {}
+unrolled = {}
 remark_counts = [(parallel, r'(\d+) parallel thread loops'),
                  (exchanges, r'(\d+) in-region warp exchanges'),
                  (shifted, r'\((\d+) by lane shifts\)'),
                  (kept, r'(\d+) values kept per thread'),
-                 (bounded, r'(\d+) regions bounded by threadIdx.x guards')]
+                 (bounded, r'(\d+) regions bounded by threadIdx.x guards'),
+                 (unrolled, r'(\d+) loops around warp shuffles unrolled')]
 for line in run.stderr.splitlines():
     for counts, words in remark_counts:
         m = re.search(r'remark: kernel (\S+) runs whole blocks: .* ' + words, line)
@@ -82,7 +86,8 @@ for name, want in re.findall(r'expect-exchanges: ([a-z_]+) (\d+)', text):
         failures.append(f'kernel {name}: no whole-block remark (remarks: {exchanges})')
     elif exchanges[got[0]] != int(want):
         failures.append(f'kernel {name}: {exchanges[got[0]]} in-region warp exchanges, expected {want}')
-for what, counts in (('shifted', shifted), ('kept', kept), ('bounded', bounded)):
+for what, counts in (('shifted', shifted), ('kept', kept), ('bounded', bounded),
+                     ('unrolled', unrolled)):
     for name, want in re.findall(r'expect-' + what + r': ([a-z_]+) (\d+)', text):
         checks += 1
         got = mangled(name, counts)

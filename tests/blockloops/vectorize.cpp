@@ -66,16 +66,32 @@ void volatile_rounds(const float* in, float* out) {
 // Shuffles are exchanged inside the region after them: the lanes' values and offsets
 // stored by one loop over threads, read by the next (contiguous loads when the offsets
 // are one shift), and both loops vectorize.
-// The source lane is recognized as the lane plus a block-uniform shift (read with one
-// contiguous load and a select, no gather), and the shuffled value is read from its own
-// exchange entry (kept per thread: only the loop counter).
-// expect-exchanges: warp_down_sum 1
-// expect-shifted: warp_down_sum 1
-// expect-kept: warp_down_sum 1
+// The loop's five rounds are unrolled first (a constant trip count): five shuffle sites,
+// each with a constant amount. Each source lane is recognized as the lane plus a shift
+// (read with one contiguous load and a select, no gather; the last round's
+// `lane == 31 ? 31 : lane + 1` included), and the shuffled value is read from its own
+// exchange entry: nothing is kept per thread.
+// expect-unrolled: warp_down_sum 1
+// expect-exchanges: warp_down_sum 5
+// expect-shifted: warp_down_sum 5
+// expect-kept: warp_down_sum 0
 // expect-vectorized: warp_down_sum
 void warp_down_sum(const float* in, float* out) {
   float v = in[bid_x() * bdim_x() + tid_x()];
   for (int o = 16; o > 0; o /= 2) v += shfl_down(v, unsigned(o));
+  if (lane_id() == 0) out[(bid_x() * bdim_x() + tid_x()) / 32] = v;
+}
+
+// The same rounds from a run-time start stay a loop: one shuffle site with a block-uniform
+// amount (read from its slot: the loop counter is the one value kept per thread).
+// expect-unrolled: warp_loop_sum 0
+// expect-exchanges: warp_loop_sum 1
+// expect-shifted: warp_loop_sum 1
+// expect-kept: warp_loop_sum 1
+// expect-vectorized: warp_loop_sum
+void warp_loop_sum(const float* in, float* out, int first) {
+  float v = in[bid_x() * bdim_x() + tid_x()];
+  for (int o = first; o > 0; o /= 2) v += shfl_down(v, unsigned(o));
   if (lane_id() == 0) out[(bid_x() * bdim_x() + tid_x()) / 32] = v;
 }
 
@@ -99,8 +115,10 @@ inline float read_lane(float v, int src, unsigned lane, int width) {
   int segment = int(lane & ~unsigned(width - 1));
   return shfl(v, (src < segment || src >= segment + width) ? int(lane) : src);
 }
-// expect-exchanges: warp_header_forms 4
-// expect-shifted: warp_header_forms 3
+// The xor loop is unrolled (three sites): six exchanges, the per-lane one a gather.
+// expect-unrolled: warp_header_forms 1
+// expect-exchanges: warp_header_forms 6
+// expect-shifted: warp_header_forms 5
 // expect-vectorized: warp_header_forms
 void warp_header_forms(const float* in, float* out, int d, const int* lanes) {
   unsigned lane = lane_id(), g = bid_x() * (bdim_x() * bdim_y()) + linear_tid();
@@ -150,6 +168,6 @@ using namespace vec;
 
 extern "C" int bl_ask_all() {
   return BL_ASK(tree_sum) + BL_ASK(counted) + BL_ASK(volatile_rounds) + BL_ASK(opaque) +
-         BL_ASK(plain_call) + BL_ASK(warp_down_sum) + BL_ASK(warp_xor_sum) +
+         BL_ASK(plain_call) + BL_ASK(warp_down_sum) + BL_ASK(warp_loop_sum) + BL_ASK(warp_xor_sum) +
          BL_ASK(warp_header_forms) + BL_ASK(warp_early_return);
 }

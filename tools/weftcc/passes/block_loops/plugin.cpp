@@ -156,12 +156,13 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
       Form form = wanted.count(Form::Ranges) && hooks ? Form::Ranges
                 : wanted.count(Form::Block)           ? Form::Block
                                                       : Form::None;
+      unsigned unrolled = 0;  // loops around shuffles (prepare_kernel)
       std::string why = !runtime_ok ? "the block runtime did not link"
                       : form == Form::None
                           ? "the module defines the CPU markers but not the block-range "
                             "ones (__weft_cpu_block_range, __weft_cpu_block_enter, "
                             "__weft_cpu_grid_dim)"
-                          : prepare_kernel(*k, fam);
+                          : prepare_kernel(*k, fam, &unrolled);
       RewriteStats stats;
       if (why.empty()) why = rewrite_kernel(k, stats, form == Form::Ranges);
       form_of[name] = why.empty() ? form : Form::None;
@@ -175,7 +176,8 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
               << std::to_string(stats.parallel_loops) << " parallel thread loops, "
               << std::to_string(stats.warp_exchanges) << " in-region warp exchanges ("
               << std::to_string(stats.shifted_exchanges) << " by lane shifts), "
-              << std::to_string(stats.bounded_regions) << " regions bounded by threadIdx.x guards"
+              << std::to_string(stats.bounded_regions) << " regions bounded by threadIdx.x guards, "
+              << std::to_string(unrolled) << " loops around warp shuffles unrolled"
               << (stats.block_ranges ? ", ranges of blocks" : ", one block per call");
         });
         if (verbose())
@@ -183,7 +185,8 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
                  << stats.spilled << " values per thread, " << stats.parallel_loops
                  << " parallel thread loops, " << stats.warp_exchanges
                  << " in-region warp exchanges, " << stats.shifted_exchanges << " by lane shifts, "
-                 << stats.bounded_regions << " bounded regions, "
+                 << stats.bounded_regions << " bounded regions, " << unrolled
+                 << " unrolled shuffle loops, "
                  << (stats.block_ranges ? "ranges of blocks" : "one block per call") << ")\n";
       } else {
         ore.emit([&] {

@@ -4,7 +4,13 @@
 #include "markers.hpp"
 
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/InlineCost.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/InstIterator.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -14,6 +20,9 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/UnrollLoop.h>
 
 #include <map>
 
@@ -157,9 +166,72 @@ void drop_debug_and_lifetime_intrinsics(Function& kernel) {
   for (Instruction* i : dead) i->eraseFromParent();
 }
 
+// Loops around warp shuffles with a small constant trip count (the rounds of a warp
+// reduction, `for (o = 16; o > 0; o /= 2) v += __shfl_down(v, o)`) are unrolled before the
+// kernel is cut at its sync points. Left as loops, their shuffles are one site with a
+// run-time amount: a dispatcher loop around the region, the amount read from a uniform
+// slot, and the masks that pick the shifted lanes computed per vector. Unrolled, each
+// round is a region of its own with a constant amount: the lanes that take the shift are
+// known at compile time in the warp-by-warp copies (ShiftWarps), so the selects fold.
+// Only innermost loops whose sync points are all shuffles: a loop around a barrier or a
+// ballot keeps one region per sync point (unrolling would only multiply the code).
+constexpr unsigned kMaxUnrolledTrips = 32;
+constexpr unsigned kMaxUnrolledInstructions = 2048;
+
+bool unrollable_shuffle_loop(const Loop& loop) {
+  if (!loop.isInnermost()) return false;
+  bool shuffles = false;
+  unsigned size = 0;
+  for (const BasicBlock* b : loop.blocks())
+    for (const Instruction& i : *b) {
+      ++size;
+      Marker m = marker_of(&i);
+      if (m == Marker::WarpRead) shuffles = true;
+      else if (is_sync(m)) return false;
+    }
+  return shuffles && size <= kMaxUnrolledInstructions;
+}
+
+unsigned unroll_shuffle_loops(Function& kernel, FunctionAnalysisManager& fam) {
+  if (kernel.hasOptNone()) return 0;  // -O0: the kernel stays as written
+  auto& li = fam.getResult<LoopAnalysis>(kernel);
+  SmallVector<Loop*, 8> candidates;
+  for (Loop* loop : li.getLoopsInPreorder())
+    if (unrollable_shuffle_loop(*loop)) candidates.push_back(loop);
+  if (candidates.empty()) return 0;
+  auto& dt = fam.getResult<DominatorTreeAnalysis>(kernel);
+  auto& se = fam.getResult<ScalarEvolutionAnalysis>(kernel);
+  auto& ac = fam.getResult<AssumptionAnalysis>(kernel);
+  auto& tti = fam.getResult<TargetIRAnalysis>(kernel);
+  OptimizationRemarkEmitter ore(&kernel);
+  unsigned unrolled = 0;
+  for (Loop* loop : candidates) {
+    simplifyLoop(loop, &dt, &li, &se, &ac, nullptr, true);
+    formLCSSARecursively(*loop, dt, &li, &se);
+    if (!loop->isLoopSimplifyForm() || !loop->isLCSSAForm(dt)) continue;
+    unsigned trips = se.getSmallConstantTripCount(loop);
+    unsigned size = 0;
+    for (const BasicBlock* b : loop->blocks()) size += unsigned(b->size());
+    if (trips == 0 || trips > kMaxUnrolledTrips || trips * size > kMaxUnrolledInstructions)
+      continue;
+    UnrollLoopOptions options{};
+    options.Count = trips;
+    options.Force = true;
+    options.Runtime = false;
+    options.AllowExpensiveTripCount = false;
+    options.UnrollRemainder = false;
+    options.ForgetAllSCEV = true;
+    if (UnrollLoop(loop, options, &li, &se, &dt, &ac, &tti, &ore, true) ==
+        LoopUnrollResult::FullyUnrolled)
+      ++unrolled;
+  }
+  return unrolled;
+}
+
 }  // namespace
 
-std::string prepare_kernel(Function& kernel, FunctionAnalysisManager& fam) {
+std::string prepare_kernel(Function& kernel, FunctionAnalysisManager& fam,
+                           unsigned* unrolled_loops) {
   if (kernel.isDeclaration()) return "it has no body in this module";
   if (kernel.isVarArg()) return "it takes variable arguments";
   // The rewrite reads the block's size through this marker. Where the module defines the
@@ -180,6 +252,17 @@ std::string prepare_kernel(Function& kernel, FunctionAnalysisManager& fam) {
   fpm.addPass(SimplifyCFGPass());
   fpm.run(kernel, fam);
   fam.invalidate(kernel, PreservedAnalyses::none());
+  unsigned unrolled = unroll_shuffle_loops(kernel, fam);
+  fam.invalidate(kernel, PreservedAnalyses::none());
+  if (unrolled) {  // fold the rounds' constant amounts into their source-lane expressions
+    FunctionPassManager cleanup;
+    cleanup.addPass(EarlyCSEPass());
+    cleanup.addPass(InstCombinePass());
+    cleanup.addPass(SimplifyCFGPass());
+    cleanup.run(kernel, fam);
+    fam.invalidate(kernel, PreservedAnalyses::none());
+  }
+  if (unrolled_loops) *unrolled_loops = unrolled;
   drop_debug_and_lifetime_intrinsics(kernel);
   return check_shape(kernel);
 }

@@ -2,7 +2,8 @@
 // Gets a kernel ready for the block-loop rewrite: the callees that reach a
 // per-thread marker are inlined (a loop over threads needs every use of
 // threadIdx and every barrier in the kernel's own body), locals are promoted to
-// registers, and what the rewrite cannot handle is reported.
+// registers, small constant loops around warp shuffles are unrolled, and what the
+// rewrite cannot handle is reported.
 #pragma once
 
 #include <llvm/IR/Function.h>
@@ -12,7 +13,9 @@
 
 namespace weft::block_loops {
 
-// Empty when the kernel can be rewritten, else why not (one line).
-std::string prepare_kernel(llvm::Function& kernel, llvm::FunctionAnalysisManager& fam);
+// Empty when the kernel can be rewritten, else why not (one line). `unrolled_loops` gets
+// how many loops around warp shuffles were unrolled.
+std::string prepare_kernel(llvm::Function& kernel, llvm::FunctionAnalysisManager& fam,
+                           unsigned* unrolled_loops = nullptr);
 
 }  // namespace weft::block_loops

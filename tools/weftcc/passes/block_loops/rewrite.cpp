@@ -785,7 +785,8 @@ bool Rewriter::is_uniform_operand(Value* v) const {
 }
 
 // Whether the source lane `v` is, on every path through its selects, the thread's lane
-// plus a block-uniform amount, its lane, or a constant lane past the warp.
+// plus a block-uniform amount, its lane (or a constant the path's condition says it equals),
+// or a constant lane past the warp.
 bool Rewriter::match_source(Value* v, std::vector<std::pair<Value*, bool>>& path, SourceForm& form,
                             int depth) {
   using namespace PatternMatch;
@@ -799,12 +800,25 @@ bool Rewriter::match_source(Value* v, std::vector<std::pair<Value*, bool>>& path
   };
   if (lane(v)) return true;
   if (auto* c = dyn_cast<ConstantInt>(v)) return c->getValue().uge(32);
+  // On the side of a select where `lane == C` holds, the constant C is the lane itself:
+  // InstCombine writes `lane + 1 < 32 ? lane + 1 : lane` as `lane == 31 ? 31 : lane + 1`
+  // once the amount is a constant (an unrolled round).
+  auto equals_lane = [&](Value* cond, bool taken, Value* arm) {
+    auto* k = dyn_cast<ConstantInt>(arm);
+    ICmpInst::Predicate p;
+    Value* l;
+    ConstantInt* ck;
+    if (!k || !match(cond, m_ICmp(p, m_Value(l), m_ConstantInt(ck)))) return false;
+    if (p != (taken ? ICmpInst::ICMP_EQ : ICmpInst::ICMP_NE) || ck->getValue() != k->getValue())
+      return false;
+    return lane(l);
+  };
   Value *c, *a, *b;
   if (match(v, m_Select(m_Value(c), m_Value(a), m_Value(b)))) {
     path.push_back({c, true});
-    bool ok = match_source(a, path, form, depth + 1);
+    bool ok = equals_lane(c, true, a) || match_source(a, path, form, depth + 1);
     path.back().second = false;
-    ok = ok && match_source(b, path, form, depth + 1);
+    ok = ok && (equals_lane(c, false, b) || match_source(b, path, form, depth + 1));
     path.pop_back();
     return ok;
   }
