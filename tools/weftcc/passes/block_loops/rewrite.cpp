@@ -138,9 +138,12 @@ struct RegionCopy {
   ValueToValueMapTy map;
   std::vector<Instruction*> instructions;  // copied from the kernel (still to remap)
   Value* linear;                           // the thread's linear id in the block
-  BasicBlock* preheader = nullptr;         // before the loop over threads
-  BasicBlock* head = nullptr;              // per thread, before the region's code
-  bool slow = false;                       // the predicated copy of mixed mode
+  // The linear id as an i64 induction of the loop over threads (fast loops): per-thread
+  // slots are addressed by it, so their addresses need no sign extension per access.
+  Value* index = nullptr;
+  BasicBlock* preheader = nullptr;  // before the loop over threads
+  BasicBlock* head = nullptr;       // per thread, before the region's code
+  bool slow = false;                // the predicated copy of mixed mode
   Exchange exchange = Exchange::None;
   Value* dim_x = nullptr;        // blockDim.x as this copy reads it
   bool stores_exchange = false;  // some exit leads to an in-region shuffle
@@ -209,6 +212,10 @@ class Rewriter {
   Value* recompute(Value* v, RegionCopy& copy, Instruction* before);
   Value* slot(Value* base, Type* type, Value* linear, IRBuilder<>& b) {
     return b.CreateInBoundsGEP(type, base, linear);
+  }
+  // This thread's entry of a per-thread array.
+  Value* slot(Value* base, Type* type, const RegionCopy& copy, IRBuilder<>& b) {
+    return b.CreateInBoundsGEP(type, base, copy.index ? copy.index : copy.linear);
   }
 
   Function& kernel_;
@@ -538,8 +545,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
   IRBuilder<> head(body);
   for (auto& [local, array] : private_) {
     uint64_t count = cast<ConstantInt>(local->getArraySize())->getZExtValue();
-    Value* index =
-        count == 1 ? copy.linear : head.CreateNUWMul(copy.linear, head.getInt32(uint32_t(count)));
+    Value* at = copy.index ? copy.index : copy.linear;
+    Value* index = count == 1 ? at : head.CreateNUWMul(at, ConstantInt::get(at->getType(), count));
     map[local] = head.CreateInBoundsGEP(local->getAllocatedType(), array, index, local->getName());
   }
   // Every threadIdx read of the kernel is this thread's loop index, in every region
@@ -575,7 +582,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
       map[s.call] = v;
       if (auto* vi = dyn_cast<Instruction>(v)) original_of_[vi] = s.call;
     } else if (!t->isVoidTy()) {
-      auto* result = head.CreateLoad(i64_, slot(xres_, i64_, copy.linear, head), "sync.result");
+      auto* result = head.CreateLoad(i64_, slot(xres_, i64_, copy, head), "sync.result");
       Value* v = t->isIntegerTy(64) ? static_cast<Value*>(result) : head.CreateTrunc(result, t);
       map[s.call] = v;
       if (auto* vi = dyn_cast<Instruction>(v)) original_of_[vi] = s.call;
@@ -615,19 +622,16 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
                   record(&*it, nullptr);
                 break;
               }
-              record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy.linear, b)),
-                     nullptr);
-              record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)),
-                     nullptr);
+              record(b.CreateStore(call->getArgOperand(0), slot(xval_, i64_, copy, b)), nullptr);
+              record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy, b)), nullptr);
               break;
             case Marker::WarpBallot:
             case Marker::BarrierReduce: {
               Value* wide = b.CreateZExt(call->getArgOperand(0), i64_);  // folded for a constant
               if (auto* wi = dyn_cast<Instruction>(wide)) record(wi, nullptr);
-              record(b.CreateStore(wide, slot(xval_, i64_, copy.linear, b)), nullptr);
+              record(b.CreateStore(wide, slot(xval_, i64_, copy, b)), nullptr);
               if (sync->marker == Marker::BarrierReduce)
-                record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy.linear, b)),
-                       nullptr);
+                record(b.CreateStore(call->getArgOperand(1), slot(xsrc_, i32_, copy, b)), nullptr);
               break;
             }
             default: break;
@@ -641,7 +645,7 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
           continue;
         }
         if (next_state == NextState::PerThread)
-          b.CreateStore(b.getInt32(next), slot(state_, i32_, copy.linear, b));
+          b.CreateStore(b.getInt32(next), slot(state_, i32_, copy, b));
         if (next_state == NextState::Uniform) b.CreateStore(b.getInt32(next), next_state_);
         b.CreateBr(latch);
         exits.push_back({nb, sync});
@@ -682,8 +686,8 @@ void Rewriter::copy_region(RegionCopy& copy, BasicBlock* body, BasicBlock* latch
     for (int wide = 0; wide < 2; ++wide) {
       if (!value[wide]) continue;
       record(value[wide], nullptr);
-      lb.CreateStore(value[wide], slot(exchange_buffer(copy, wide, false), value[wide]->getType(),
-                                       copy.linear, lb));
+      lb.CreateStore(value[wide],
+                     slot(exchange_buffer(copy, wide, false), value[wide]->getType(), copy, lb));
     }
     copy.stores_exchange = true;
   }
@@ -1125,7 +1129,7 @@ Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPo
   Value* buffer = exchange_buffer(copy, wide, true);
   BasicBlock* at = head.GetInsertBlock();
   Instruction* last = at->empty() ? nullptr : &at->back();
-  Value* own = head.CreateLoad(t, slot(buffer, t, lin, head), "xchg.own");
+  Value* own = head.CreateLoad(t, slot(buffer, t, copy, head), "xchg.own");
   Value* v = own;
   if (copy.exchange == Exchange::Gather) {
     Value* src = clone_expr(s.call->getArgOperand(1), copy, head);
@@ -1158,8 +1162,9 @@ Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPo
           Intrinsic::smin,
           head.CreateBinaryIntrinsic(Intrinsic::smax, k, head.getInt32(-int32_t(kExchangePad))),
           head.getInt32(kExchangePad));
-      Value* shifted = head.CreateLoad(t, slot(buffer, t, head.CreateNSWAdd(lin, clamped), head),
-                                       "xchg.shifted");
+      Value* at = copy.index ? head.CreateNSWAdd(copy.index, head.CreateSExt(clamped, i64_))
+                             : head.CreateNSWAdd(lin, clamped);
+      Value* shifted = head.CreateLoad(t, slot(buffer, t, at, head), "xchg.shifted");
       v = head.CreateSelect(take, shifted, v, "xchg.take");
     }
   }
@@ -1236,14 +1241,18 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
     xw = b.CreatePHI(i32_, 2, "tid.x.warp");
     lin0 = add_nw(b, row, xw, "tid.warp");
   }
+  Value* index0 = b.CreateZExt(lin0, i64_);  // thread ids are non-negative
+  BasicBlock* to_x = b.GetInsertBlock();
   b.CreateBr(xh);
   b.SetInsertPoint(xh);
   PHINode* x = b.CreatePHI(i32_, 2, "tid.x");
   PHINode* lin = b.CreatePHI(i32_, 2, "tid");
+  PHINode* index = b.CreatePHI(i64_, 2, "tid.index");
   if (warps) lane = b.CreatePHI(i32_, 2, "tid.lane");
   auto copy = std::make_unique<RegionCopy>();
   copy->region = &r;
   copy->linear = lin;
+  copy->index = index;
   copy->preheader = pre;
   copy->head = xh;
   copy->exchange = exchange;
@@ -1257,6 +1266,8 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   b.SetInsertPoint(xl);
   Value* x1 = add_nw(b, x, b.getInt32(1));
   Value* lin1 = add_nw(b, lin, b.getInt32(1));
+  index->addIncoming(index0, to_x);
+  index->addIncoming(add_nw(b, index, b.getInt64(1)), xl);
   if (warps) {
     Value* lane1 = add_nw(b, lane, b.getInt32(1));
     b.CreateCondBr(b.CreateICmpULT(lane1, b.getInt32(32)), xh, wl);
@@ -1638,7 +1649,7 @@ void Rewriter::spill_cross_region_values() {
         IRBuilder<> b(def->getParent(), isa<PHINode>(def) ? def->getParent()->getFirstInsertionPt()
                                                           : std::next(def->getIterator()));
         if (use_uniform) b.CreateStore(def, s.uniform);
-        if (s.per_thread) b.CreateStore(def, slot(s.per_thread, t, copy->linear, b));
+        if (s.per_thread) b.CreateStore(def, slot(s.per_thread, t, *copy, b));
       }
       if (uses.empty()) continue;
       Value* live_in;
@@ -1647,7 +1658,7 @@ void Rewriter::spill_cross_region_values() {
         live_in = b.CreateLoad(t, s.uniform, v->getName() + ".uniform.in");
       } else {
         IRBuilder<> b(copy->head->getTerminator());
-        live_in = b.CreateLoad(t, slot(s.per_thread, t, copy->linear, b), v->getName() + ".in");
+        live_in = b.CreateLoad(t, slot(s.per_thread, t, *copy, b), v->getName() + ".in");
       }
       // The region sees the value of an earlier phase until its own definition.
       SSAUpdater ssa;
