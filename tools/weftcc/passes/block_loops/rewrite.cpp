@@ -1383,8 +1383,15 @@ void Rewriter::emit_dispatch() {
   BasicBlock* slow = nullptr;
   if (mixed_mode_) slow = BasicBlock::Create(ctx_, "group.pick", whole_, exit_);
 
+  // A region with one known next region goes straight to it: the dispatcher's switch is
+  // only for exits that are read at run time (loops around barriers, mixed mode). A chain
+  // of regions is then straight-line code, and the exchange parity a constant in each.
+  std::map<uint32_t, BasicBlock*> case_blocks;
+  for (const Region& r : regions_)
+    case_blocks[r.state] =
+        BasicBlock::Create(ctx_, "state." + std::to_string(r.state), whole_, exit_);
   for (const Region& r : regions_) {
-    auto* case_block = BasicBlock::Create(ctx_, "state." + std::to_string(r.state), whole_, exit_);
+    BasicBlock* case_block = case_blocks.at(r.state);
     auto* done =
         BasicBlock::Create(ctx_, "state." + std::to_string(r.state) + ".done", whole_, exit_);
     sw->addCase(b.getInt32(r.state), case_block);
@@ -1414,8 +1421,7 @@ void Rewriter::emit_dispatch() {
       if (next == kStateDone) {
         db.CreateBr(exit_);
       } else {
-        current_->addIncoming(db.getInt32(next), done);
-        db.CreateBr(dispatch_);
+        db.CreateBr(case_blocks.at(next));
       }
     } else if (r.uniform_exit) {
       current_->addIncoming(db.CreateLoad(i32_, next_state_, "next"), done);
