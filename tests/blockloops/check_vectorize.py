@@ -17,7 +17,9 @@
 #  - "expect-bounded: KERNEL N": N of its regions stop their x loops at a uniform bound
 #    (threads past an `if (threadIdx.x < s)` that do nothing else);
 #  - "expect-unrolled: KERNEL N": N of its loops around warp shuffles were unrolled before
-#    the kernel was cut at its sync points (small constant trip counts).
+#    the kernel was cut at its sync points (small constant trip counts);
+#  - "expect-lanes: KERNEL N": N of its exchange regions run only the lanes whose results a
+#    later region reads (a warp reduction's rounds before an `if (lane == 0)` store).
 # Arguments after the source go to clang++: with -DBL_RANGES the kernels are asked for in
 # the range form (markers.h), and every kernel's remark must say it runs ranges of blocks.
 import re
@@ -41,12 +43,14 @@ shifted = {}
 kept = {}
 bounded = {}
 unrolled = {}
+lanes = {}
 remark_counts = [(parallel, r'(\d+) parallel thread loops'),
                  (exchanges, r'(\d+) in-region warp exchanges'),
                  (shifted, r'\((\d+) by lane shifts\)'),
                  (kept, r'(\d+) values kept per thread'),
                  (bounded, r'(\d+) regions bounded by threadIdx.x guards'),
-                 (unrolled, r'(\d+) loops around warp shuffles unrolled')]
+                 (unrolled, r'(\d+) loops around warp shuffles unrolled'),
+                 (lanes, r'(\d+) exchange regions bounded to the lanes read later')]
 for line in run.stderr.splitlines():
     for counts, words in remark_counts:
         m = re.search(r'remark: kernel (\S+) runs whole blocks: .* ' + words, line)
@@ -87,7 +91,7 @@ for name, want in re.findall(r'expect-exchanges: ([a-z_]+) (\d+)', text):
     elif exchanges[got[0]] != int(want):
         failures.append(f'kernel {name}: {exchanges[got[0]]} in-region warp exchanges, expected {want}')
 for what, counts in (('shifted', shifted), ('kept', kept), ('bounded', bounded),
-                     ('unrolled', unrolled)):
+                     ('unrolled', unrolled), ('lanes', lanes)):
     for name, want in re.findall(r'expect-' + what + r': ([a-z_]+) (\d+)', text):
         checks += 1
         got = mangled(name, counts)

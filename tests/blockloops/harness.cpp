@@ -185,14 +185,59 @@ TEST_CASE("blockloops: shared-memory block reduce with barriers in a loop", "[bl
 }
 
 TEST_CASE("blockloops: warp-shuffle reduce becomes loops over the warp's lanes", "[blockloops]") {
-  const unsigned blocks = 19, threads = 256;
-  std::vector<float> in(blocks * threads), out(blocks * threads / 32, 0.0f);
-  for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 23) - 7.0f;
-  REQUIRE_WHOLE_BLOCK(bl_run_warp_sum(in.data(), out.data(), blocks, threads));
-  for (size_t w = 0; w < out.size(); ++w) {
-    float s = 0;
-    for (unsigned l = 0; l < 32; ++l) s += in[w * 32 + l];
-    REQUIRE(close(out[w], s));
+  for (unsigned threads : {256u, 32u, 96u, 1024u}) {
+    const unsigned blocks = 19;
+    std::vector<float> in(blocks * threads), out(blocks * threads / 32, 0.0f);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = float(i % 23) - 7.0f;
+    REQUIRE_WHOLE_BLOCK(bl_run_warp_sum(in.data(), out.data(), blocks, threads));
+    for (size_t w = 0; w < out.size(); ++w) {
+      float s = 0;
+      for (unsigned l = 0; l < 32; ++l) s += in[w * 32 + l];
+      REQUIRE(close(out[w], s));
+    }
+  }
+}
+
+// One round of __shfl_down(v, k) / __shfl_xor(v, m) over every warp of `v`, as a GPU does it.
+void down_round(std::vector<float>& v, unsigned k) {
+  std::vector<float> r = v;
+  for (size_t i = 0; i < v.size(); ++i)
+    if (i % 32 + k < 32) r[i] = v[i] + v[i + k];
+    else r[i] = v[i] + v[i];
+  v = r;
+}
+
+TEST_CASE("blockloops: rounds before a store by some lanes compute what those lanes read",
+          "[blockloops]") {
+  struct Shape {
+    unsigned tx, ty;
+  };
+  for (Shape s : {Shape{256, 1}, Shape{32, 1}, Shape{64, 3}, Shape{1024, 1}}) {
+    const unsigned blocks = 7, n = blocks * s.tx * s.ty;
+    std::vector<float> in(n);
+    for (size_t i = 0; i < n; ++i) in[i] = float((i * 7) % 29) - 9.0f;
+    // Lanes 0-3 store the sum of lanes 0-3 (xor 2, then xor 1); the others leave the sentinel.
+    std::vector<float> out(n, -1000.0f);
+    REQUIRE_WHOLE_BLOCK(bl_run_warp_low_lanes(in.data(), out.data(), blocks, s.tx, s.ty));
+    for (size_t i = 0; i < n; ++i) {
+      size_t w = i / 32 * 32;
+      float want = i % 32 < 4 ? in[w] + in[w + 1] + in[w + 2] + in[w + 3] : -1000.0f;
+      REQUIRE(close(out[i], want));
+    }
+    // Every lane's value after two rounds is seen (trace); lane 0's after five, plus half of
+    // its value after three.
+    std::vector<float> sums(n / 32, 0.0f), trace(n, 0.0f);
+    REQUIRE_WHOLE_BLOCK(
+        bl_run_warp_traced_sum(in.data(), sums.data(), trace.data(), blocks, s.tx, s.ty));
+    std::vector<float> v = in;
+    down_round(v, 16);
+    down_round(v, 8);
+    for (size_t i = 0; i < n; ++i) REQUIRE(close(trace[i], v[i]));
+    down_round(v, 4);
+    std::vector<float> mid = v;
+    down_round(v, 2);
+    down_round(v, 1);
+    for (size_t w = 0; w < n / 32; ++w) REQUIRE(close(sums[w], v[w * 32] + mid[w * 32] * 0.5f));
   }
 }
 

@@ -38,6 +38,31 @@ void warp_sum(const float* in, float* out) {
   if (lane_id() == 0) out[(bid_x() * bdim_x() + tid_x()) / 32] = v;
 }
 
+// Lane bounds (block_loops, find_lane_bounds): after the last shuffle only some lanes store,
+// so the rounds before it run only the lanes their results reach. The four lanes of each
+// warp that store (a butterfly of two rounds); a round that stores every lane's value
+// (`trace`), which the rounds before it must still compute for all lanes; and a value
+// computed in a bounded round (`mid`) that the last region reads.
+void warp_low_lanes(const float* in, float* out) {
+  unsigned g = bid_x() * (bdim_x() * bdim_y()) + linear_tid();
+  float v = in[g];
+  v += shfl_xor(v, 2);
+  v += shfl_xor(v, 1);
+  if (lane_id() < 4) out[g] = v;
+}
+void warp_traced_sum(const float* in, float* out, float* trace) {
+  unsigned g = bid_x() * (bdim_x() * bdim_y()) + linear_tid();
+  float v = in[g];
+  v += shfl_down(v, 16);
+  v += shfl_down(v, 8);
+  trace[g] = v;
+  v += shfl_down(v, 4);
+  float mid = v * 0.5f;
+  v += shfl_down(v, 2);
+  v += shfl_down(v, 1);
+  if (lane_id() == 0) out[g / 32] = v + mid;
+}
+
 constexpr int kTile = 16;
 void sgemm(const float* A, const float* B, float* C, int n) {
   static float As[kTile][kTile];
@@ -322,6 +347,13 @@ int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned thre
 }
 int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threads) {
   return BL_LAUNCH(warp_sum, (bl_dim3{blocks}), (bl_dim3{threads}), 0, in, out);
+}
+int bl_run_warp_low_lanes(const float* in, float* out, unsigned blocks, unsigned tx, unsigned ty) {
+  return BL_LAUNCH(warp_low_lanes, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out);
+}
+int bl_run_warp_traced_sum(const float* in, float* out, float* trace, unsigned blocks, unsigned tx,
+                           unsigned ty) {
+  return BL_LAUNCH(warp_traced_sum, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, trace);
 }
 int bl_run_sgemm(const float* A, const float* B, float* C, int n) {
   return BL_LAUNCH(sgemm, (bl_dim3{unsigned(n / kTile), unsigned(n / kTile)}),

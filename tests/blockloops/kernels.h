@@ -12,6 +12,9 @@ int bl_run_vector_add(const float* a, const float* b, float* c, int n, unsigned 
 int bl_run_saxpy(float alpha, const float* x, float* y, int n, unsigned threads);
 int bl_run_block_sum(const float* in, float* out, unsigned blocks, unsigned threads);
 int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threads);
+int bl_run_warp_low_lanes(const float* in, float* out, unsigned blocks, unsigned tx, unsigned ty);
+int bl_run_warp_traced_sum(const float* in, float* out, float* trace, unsigned blocks, unsigned tx,
+                           unsigned ty);
 int bl_run_sgemm(const float* A, const float* B, float* C, int n);
 int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads,
                             unsigned active);

@@ -70,8 +70,10 @@ void volatile_rounds(const float* in, float* out) {
 // each with a constant amount. Each source lane is recognized as the lane plus a shift
 // (read with one contiguous load and a select, no gather; the last round's
 // `lane == 31 ? 31 : lane + 1` included), and the shuffled value is read from its own
-// exchange entry: nothing is kept per thread.
+// exchange entry: nothing is kept per thread. Only lane 0 stores: the last region runs lane 0
+// of each warp, the rounds before it lanes 0-1, 0-3, 0-7 and 0-15 (lane bounds).
 // expect-unrolled: warp_down_sum 1
+// expect-lanes: warp_down_sum 5
 // expect-exchanges: warp_down_sum 5
 // expect-shifted: warp_down_sum 5
 // expect-kept: warp_down_sum 0
@@ -85,6 +87,7 @@ void warp_down_sum(const float* in, float* out) {
 // The same rounds from a run-time start stay a loop: one shuffle site with a block-uniform
 // amount (read from its slot: the loop counter is the one value kept per thread).
 // expect-unrolled: warp_loop_sum 0
+// expect-lanes: warp_loop_sum 0
 // expect-exchanges: warp_loop_sum 1
 // expect-shifted: warp_loop_sum 1
 // expect-kept: warp_loop_sum 1
@@ -96,6 +99,8 @@ void warp_loop_sum(const float* in, float* out, int first) {
 }
 
 // A butterfly, unrolled by hand: five shuffle sites, each exchanged in-region.
+// Every lane stores: no lane bounds.
+// expect-lanes: warp_xor_sum 0
 // expect-exchanges: warp_xor_sum 5
 // expect-shifted: warp_xor_sum 5
 // expect-vectorized: warp_xor_sum

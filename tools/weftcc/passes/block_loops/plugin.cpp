@@ -177,7 +177,9 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
               << std::to_string(stats.warp_exchanges) << " in-region warp exchanges ("
               << std::to_string(stats.shifted_exchanges) << " by lane shifts), "
               << std::to_string(stats.bounded_regions) << " regions bounded by threadIdx.x guards, "
-              << std::to_string(unrolled) << " loops around warp shuffles unrolled"
+              << std::to_string(unrolled) << " loops around warp shuffles unrolled, "
+              << std::to_string(stats.lane_bounded_regions)
+              << " exchange regions bounded to the lanes read later"
               << (stats.block_ranges ? ", ranges of blocks" : ", one block per call");
         });
         if (verbose())
@@ -186,7 +188,8 @@ struct BlockLoopsPass : PassInfoMixin<BlockLoopsPass> {
                  << " parallel thread loops, " << stats.warp_exchanges
                  << " in-region warp exchanges, " << stats.shifted_exchanges << " by lane shifts, "
                  << stats.bounded_regions << " bounded regions, " << unrolled
-                 << " unrolled shuffle loops, "
+                 << " unrolled shuffle loops, " << stats.lane_bounded_regions
+                 << " lane-bounded regions, "
                  << (stats.block_ranges ? "ranges of blocks" : "one block per call") << ")\n";
       } else {
         ore.emit([&] {

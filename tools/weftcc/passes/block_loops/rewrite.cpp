@@ -183,6 +183,9 @@ class Rewriter {
   Value* load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPoint& s);
   void match_sources();
   void find_x_bounds();
+  void find_lane_bounds();
+  unsigned final_lane_bound(const Region& r);
+  bool without_effects(const Region& r, const Instruction* sync_call) const;
   std::optional<XBound> find_x_bound(const Region& r,
                                      const DenseMap<BasicBlock*, unsigned>& owners);
   bool clone_on_path(Value* v, const XBound& xb, size_t pos, RegionCopy* copy, IRBuilder<>* b,
@@ -194,6 +197,7 @@ class Rewriter {
   BasicBlock* emit_x_bound(const Region& r, const XBound& xb, BasicBlock* loop, BasicBlock* done,
                            Value*& bound);
   int lane_kind(Value* v);
+  int thread_id_kind(Value* x);
   bool is_uniform_operand(Value* v) const;
   bool match_source(Value* v, std::vector<std::pair<Value*, bool>>& path, SourceForm& form,
                     int depth);
@@ -265,6 +269,10 @@ class Rewriter {
   std::vector<SourceForm> forms_;  // by sync index: the shuffle's source lane, recognized
   std::vector<std::optional<XBound>> x_bounds_;  // by state: the region's bound on threadIdx.x
   unsigned bounded_regions_ = 0;
+  // By state: how many lanes of each warp a region's ShiftWarps copy runs (32 but where only
+  // lower lanes' results can be seen: find_lane_bounds).
+  std::vector<unsigned> lane_bounds_;
+  unsigned lane_bounded_regions_ = 0;
   Value* xbuf_[2][2] = {};                // [64-bit][parity]: value buffers, padded both sides
   Value* parity_ = nullptr;               // i32: the buffer the next exchange writes
   DenseSet<const Instruction*> ordered_;  // accesses annotate_parallel_loops leaves alone
@@ -749,14 +757,21 @@ Value* Rewriter::clone_expr(Value* v, RegionCopy& copy, IRBuilder<>& b, int dept
 // 1 for (linear id) & 31, 2 for threadIdx.x & 31: the lane values a kernel computes.
 int Rewriter::lane_kind(Value* v) {
   using namespace PatternMatch;
+  Value* x;
+  if (!match(v, m_And(m_Value(x), m_SpecificInt(31)))) return 0;
+  return thread_id_kind(x);
+}
+
+// 1 for the linear id, 2 for threadIdx.x (lane_kind without the mask).
+int Rewriter::thread_id_kind(Value* x) {
+  using namespace PatternMatch;
   auto marker = [](Value* x, Marker m, uint64_t d) {
     auto* call = dyn_cast<CallInst>(x);
     if (!call || marker_of(call) != m) return false;
     auto* c = dyn_cast<ConstantInt>(call->getArgOperand(0));
     return c && c->getZExtValue() == d;
   };
-  Value *x, *a, *b;
-  if (!match(v, m_And(m_Value(x), m_SpecificInt(31)))) return 0;
+  Value *a, *b;
   if (marker(x, Marker::ThreadIdx, 0)) return 2;
   // x + blockDim.x * (y + blockDim.y * z), in any operand order
   auto product = [&](Value* p, uint64_t d, Value*& rest) {
@@ -872,6 +887,130 @@ void Rewriter::find_x_bounds() {
   for (const Region& r : regions_) {
     x_bounds_[r.state] = find_x_bound(r, owners);
     if (x_bounds_[r.state]) ++bounded_regions_;
+  }
+}
+
+// Whether region r has no effect another thread or region can see but its exchange value:
+// nothing in it writes memory or calls anything but the thread and block markers (and its
+// own sync point at the end, the shuffle it stores for).
+bool Rewriter::without_effects(const Region& r, const Instruction* sync_call) const {
+  for (BasicBlock* b : r.blocks)
+    for (Instruction& i : *b) {
+      if (&i == sync_call || i.isTerminator()) continue;
+      Marker m = marker_of(&i);
+      if (m == Marker::ThreadIdx || m == Marker::BlockIdx || m == Marker::BlockDim ||
+          m == Marker::GridDim || m == Marker::DynamicShared)
+        continue;
+      if (m != Marker::None || i.mayHaveSideEffects()) return false;
+    }
+  return true;
+}
+
+// The last region of a warp reduction, `if (lane == 0) out[...] = v;` after its last shuffle:
+// where the region's start ends in a branch on `lane == 0` or `lane < C` (C constant), the
+// lanes that fail it reach only code without effects, and the start itself has none, only
+// lanes below C do anything visible (the bound: 1 or C). 32 when it is not of that shape.
+unsigned Rewriter::final_lane_bound(const Region& r) {
+  using namespace PatternMatch;
+  if (r.exits.size() != 1 || !r.exits.count(kStateDone)) return 32;
+  BasicBlock* g = r.start;
+  if (sync_of_block_.count(g)) return 32;
+  for (BasicBlock* b : r.blocks)
+    for (BasicBlock* n : successors(b))
+      if (n == g) return 32;  // the guard in a cycle: a lane would pass it again
+  auto* br = dyn_cast<BranchInst>(g->getTerminator());
+  if (!br || !br->isConditional()) return 32;
+  ICmpInst::Predicate pred;
+  Value *lane, *id;
+  ConstantInt *c, *mask;
+  if (!match(br->getCondition(), m_ICmp(pred, m_Value(lane), m_ConstantInt(c)))) return 32;
+  uint64_t bound = 32;
+  if (pred == ICmpInst::ICMP_ULT && lane_kind(lane) && c->getZExtValue() >= 1 &&
+      c->getZExtValue() < 32) {
+    bound = c->getZExtValue();  // lane < C
+  } else if (pred == ICmpInst::ICMP_EQ && c->isZero() &&
+             match(lane, m_And(m_Value(id), m_ConstantInt(mask))) && thread_id_kind(id)) {
+    // (id & M) == 0: lane == 0 for M = 31, and InstCombine's form of lane < 2^j
+    // (M = 32 - 2^j); in general the lanes l with l & M == 0, the highest of them + 1.
+    uint64_t m = mask->getZExtValue() & 31;
+    while (bound > 1 && ((bound - 1) & m) != 0) --bound;
+  }
+  if (bound >= 32) return 32;
+  for (Instruction& i : *g) {
+    if (i.isTerminator()) continue;
+    Marker m = marker_of(&i);
+    if (m == Marker::ThreadIdx || m == Marker::BlockIdx || m == Marker::BlockDim ||
+        m == Marker::GridDim || m == Marker::DynamicShared)
+      continue;
+    if (m != Marker::None || i.mayHaveSideEffects()) return 32;
+  }
+  // What the failing lanes run: the guard's false side and all it reaches in the region.
+  DenseSet<BasicBlock*> in_region(r.blocks.begin(), r.blocks.end());
+  SetVector<BasicBlock*> failing;
+  failing.insert(br->getSuccessor(1));
+  for (size_t k = 0; k < failing.size(); ++k) {
+    BasicBlock* b = failing[k];
+    if (!in_region.count(b) || sync_of_block_.count(b)) return 32;
+    for (Instruction& i : *b) {
+      if (i.isTerminator()) continue;
+      if (marker_of(&i) != Marker::None || i.mayHaveSideEffects()) return 32;
+    }
+    for (BasicBlock* n : successors(b)) failing.insert(n);
+  }
+  return unsigned(bound);
+}
+
+// Lane bounds: in a chain of in-region exchanges that ends in a region where only lanes
+// below C do anything visible (final_lane_bound), a region before the last computes values
+// that only the lanes the next region reads from can use. Walking back from the end, each
+// region's bound is the highest source lane its successor's bounded lanes read (its
+// recognized shifts, constant amounts, path conditions ignored: more lanes, never fewer) plus
+// one, and at least the successor's own bound; a region in the chain must have no effect but
+// its exchange value, one exit, and be its successor's only way in. Its ShiftWarps copy then
+// runs lanes [0, bound) of each warp (lane 0 always: the uniform slots are still written).
+// The other copies run every lane; the lanes they compute past a bound read stale buffer
+// entries and nothing they compute is seen.
+void Rewriter::find_lane_bounds() {
+  lane_bounds_.assign(regions_.size(), 32);
+  if (!fast_exchange_) return;
+  std::vector<std::vector<uint32_t>> preds(regions_.size());
+  for (const Region& r : regions_)
+    for (uint32_t e : r.exits)
+      if (e != kStateDone) preds[e].push_back(r.state);
+  for (const Region& last : regions_) {
+    if (!in_region_exchange(last.state) || !forms_[last.state - 1].matched) continue;
+    unsigned bound = final_lane_bound(last);
+    const Region* cur = &last;
+    while (bound < 32) {
+      lane_bounds_[cur->state] = bound;
+      ++lane_bounded_regions_;
+      // The lanes of the previous region this one's bounded lanes read.
+      const SourceForm& form = forms_[cur->state - 1];
+      unsigned sources = bound;
+      for (const LaneShift& shift : form.shifts) {
+        auto* amount = dyn_cast<ConstantInt>(shift.amount);
+        if (!amount || amount->getValue().getActiveBits() > 6) {
+          sources = 32;
+          break;
+        }
+        int64_t a = int64_t(amount->getZExtValue());
+        for (int64_t l = 0; l < int64_t(bound); ++l) {
+          int64_t k = shift.kind == LaneShift::Add   ? (shift.negate ? -a : a)
+                    : shift.kind == LaneShift::XorUp ? a
+                                                     : -a;
+          if (shift.kind == LaneShift::XorUp && (l & a) != 0) continue;
+          if (shift.kind == LaneShift::XorDown && (l & a) == 0) continue;
+          if (l + k >= 0 && l + k < 32) sources = std::max(sources, unsigned(l + k + 1));
+        }
+      }
+      if (preds[cur->state].size() != 1) break;
+      const Region& prev = regions_[preds[cur->state][0]];
+      if (prev.exits.size() != 1 || !in_region_exchange(prev.state) ||
+          !without_effects(prev, syncs_[cur->state - 1].call))
+        break;
+      bound = sources;
+      cur = &prev;
+    }
   }
 }
 
@@ -1270,7 +1409,7 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   index->addIncoming(add_nw(b, index, b.getInt64(1)), xl);
   if (warps) {
     Value* lane1 = add_nw(b, lane, b.getInt32(1));
-    b.CreateCondBr(b.CreateICmpULT(lane1, b.getInt32(32)), xh, wl);
+    b.CreateCondBr(b.CreateICmpULT(lane1, b.getInt32(lane_bounds_[r.state])), xh, wl);
     lane->addIncoming(b.getInt32(0), wh);
     lane->addIncoming(lane1, xl);
     b.SetInsertPoint(wl);
@@ -1849,6 +1988,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   fast_exchange_ = !mixed_mode_;
   if (fast_exchange_) match_sources();
   find_x_bounds();
+  find_lane_bounds();
   for (const SyncPoint& s : syncs_) {
     bool narrow = false;
     if (s.marker == Marker::WarpRead) {
@@ -1872,6 +2012,7 @@ std::string Rewriter::run(RewriteStats& stats) {
   stats.shifted_exchanges = shifted_exchanges_;
   stats.block_ranges = ranges_;
   stats.bounded_regions = bounded_regions_;
+  stats.lane_bounded_regions = lane_bounded_regions_;
   return {};
 }
 

@@ -14,11 +14,12 @@ struct RewriteStats {
   unsigned sync_points = 0;  // barriers and warp operations
   unsigned spilled = 0;      // values kept per thread across them
   unsigned regions = 0;
-  unsigned parallel_loops = 0;     // thread loops marked llvm.loop.parallel_accesses
-  unsigned warp_exchanges = 0;     // shuffles exchanged inside the region after them
-  unsigned shifted_exchanges = 0;  // of which the source lane is recognized as lane shifts
-  bool block_ranges = false;       // the function runs a range of blocks
-  unsigned bounded_regions = 0;    // regions whose x loops stop at a uniform bound (XBound)
+  unsigned parallel_loops = 0;        // thread loops marked llvm.loop.parallel_accesses
+  unsigned warp_exchanges = 0;        // shuffles exchanged inside the region after them
+  unsigned shifted_exchanges = 0;     // of which the source lane is recognized as lane shifts
+  bool block_ranges = false;          // the function runs a range of blocks
+  unsigned bounded_regions = 0;       // regions whose x loops stop at a uniform bound (XBound)
+  unsigned lane_bounded_regions = 0;  // exchange regions that run only the lanes seen later
 };
 
 // Empty on success (`kernel` then points at the new function, which took the
