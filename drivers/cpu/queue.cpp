@@ -363,7 +363,7 @@ inline void wake_if(CpuQueue::State& state, bool wake) {
 }
 }  // namespace
 
-Status CpuQueue::submit(Op op) {
+Status CpuQueue::submit(Op&& op) {
   Item item{std::move(op), 0};
   WEFT_RETURN_IF_ERROR(arm_event(item));
   bool wake;
@@ -382,7 +382,7 @@ Status CpuQueue::submit(Op op) {
 // without the trace: the deque insertion here is another instantiation
 // (emplace_back from the op and the generation), which leaves push_back(Item&&)
 // one call site, inlined into submit() as before.
-Status CpuQueue::submit_observed(Op op, Ref<OpObserver> observer) {
+Status CpuQueue::submit_observed(Op&& op, Ref<OpObserver> observer) {
   Item item{std::move(op), 0};
   WEFT_RETURN_IF_ERROR(arm_event(item));
   bool wake;

@@ -28,9 +28,9 @@ class CpuQueue final : public Queue {
            std::vector<uint32_t> cu_mask = {});
   ~CpuQueue() override;
 
-  Status submit(Op op) override;
+  Status submit(Op&& op) override;
   // The queue thread reads the clock around running the op (exact times).
-  Status submit_observed(Op op, Ref<OpObserver> observer) override;
+  Status submit_observed(Op&& op, Ref<OpObserver> observer) override;
   Status synchronize() override;
   bool is_idle() override;
   // Runs `op` on the calling thread now, as the queue thread would, and keeps a

@@ -19,9 +19,9 @@ CudaDevice::CudaDevice(const Api& api, CUdevice device, DeviceFacts facts)
   caps_.host_can_access_device_memory = false;
   caps_.owns_unlisted_device_memory = true;  // cuModuleGetGlobal addresses
   caps_.timing_events = true;
-  caps_.faults_lose_context = true;      // CUDA's sticky errors (docs/nvidia.md, "Device faults")
-  caps_.cooperative_launches = true;     // cuLaunchCooperativeKernel (queue.cpp)
-  caps_.kernargs_read_at_submit = true;  // cuLaunchKernel copies kernelParams
+  caps_.faults_lose_context = true;   // CUDA's sticky errors (docs/nvidia.md, "Device faults")
+  caps_.cooperative_launches = true;  // cuLaunchCooperativeKernel (queue.cpp)
+  caps_.ops_read_at_submit = true;    // cuLaunchKernel copies kernelParams
 }
 
 CudaDevice::~CudaDevice() {

@@ -37,7 +37,7 @@ CudaQueue::~CudaQueue() {
   if (device_->make_current().ok()) (void)api_.cuStreamDestroy(stream_);
 }
 
-Status CudaQueue::submit(Op op) {
+Status CudaQueue::submit(Op&& op) {
   // Launches and event records go to CUDA without making the context current
   // first (CudaDevice::call_in_context); everything else makes it current.
   if (auto* d = std::get_if<DispatchOp>(&op)) return run(*d);
@@ -69,7 +69,7 @@ Result<HostLane*> CudaQueue::lane() {
 
 Status CudaQueue::run(DispatchOp& op) {
   // CudaKernel is final: an exact type check is cheaper than dynamic_cast here.
-  Kernel* any = op.kernel.get();
+  Kernel* any = op.target();
   auto* kernel =
       any && typeid(*any) == typeid(CudaKernel) ? static_cast<CudaKernel*>(any) : nullptr;
   if (!kernel) {
@@ -226,7 +226,7 @@ CudaEvent* as_cuda_event(Event* any) {
 }  // namespace
 
 Status CudaQueue::run(EventRecordOp& op) {
-  auto* event = as_cuda_event(op.event.get());
+  auto* event = as_cuda_event(op.target());
   if (!event || &event->device() != device_.get())
     return Status(hipErrorInvalidHandle, "event belongs to another device");
   WEFT_RETURN_IF_ERROR(status_from_cuda(

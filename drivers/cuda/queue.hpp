@@ -20,7 +20,7 @@ class CudaQueue final : public Queue {
   CudaQueue(Ref<CudaDevice> device, CUstream stream);
   ~CudaQueue() override;
 
-  Status submit(Op op) override;
+  Status submit(Op&& op) override;
   // cuMemcpy3DAsync with array operands (image.cpp).
   Status submit_array_copy(const ArrayCopyOp& op) override;
   Status synchronize() override;

@@ -125,7 +125,7 @@ HsaQueue::~HsaQueue() {
 
 Status HsaQueue::tail_status() { return hw_->error(); }
 
-Status HsaQueue::submit(Op op) {
+Status HsaQueue::submit(Op&& op) {
   WEFT_RETURN_IF_ERROR(hw_->error());
   std::lock_guard lock(mutex_);
   reclaim(false);

@@ -60,7 +60,7 @@ class HsaQueue final : public Queue {
   HsaQueue(Ref<HsaDevice> device, std::shared_ptr<HwQueue> hw);
   ~HsaQueue() override;
 
-  Status submit(Op op) override;
+  Status submit(Op&& op) override;
   Status synchronize() override;
   bool is_idle() override;
 

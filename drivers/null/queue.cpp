@@ -27,7 +27,7 @@ void fill_elements(std::byte* row, size_t count, T value) {
 
 }  // namespace
 
-Status NullQueue::submit(Op op) {
+Status NullQueue::submit(Op&& op) {
   std::lock_guard lock(mutex_);
   running_.fetch_add(1, std::memory_order_relaxed);
   Status status = std::visit([&](auto& o) { return run(o); }, op);

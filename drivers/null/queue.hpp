@@ -23,7 +23,7 @@ namespace weft::null {
 
 class NullQueue final : public Queue {
  public:
-  Status submit(Op op) override;
+  Status submit(Op&& op) override;
   Status synchronize() override;
   bool is_idle() override;
 

@@ -273,7 +273,7 @@ Status XdnaQueue::push(Work work) {
   return Status();
 }
 
-Status XdnaQueue::submit(Op op) {
+Status XdnaQueue::submit(Op&& op) {
   if (auto* d = std::get_if<DispatchOp>(&op)) {
     WEFT_ASSIGN_OR_RETURN(PreparedLaunch launch, prepare_launch(*state_->device, *d));
     return push(std::move(launch));

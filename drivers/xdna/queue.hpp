@@ -56,7 +56,7 @@ class XdnaQueue final : public Queue {
   XdnaQueue(Ref<XdnaDevice> device, Bo cmd);
   ~XdnaQueue() override;
 
-  Status submit(Op op) override;
+  Status submit(Op&& op) override;
   Status synchronize() override;
   bool is_idle() override;
 

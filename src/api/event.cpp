@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Event API: create, record, synchronize, query, elapsed time, destroy.
 #include "api/api.hpp"
+#include "api/held.hpp"
 #include "graph/capture.hpp"
 #include "runtime/mempool.hpp"
 
@@ -58,18 +59,25 @@ Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
 // handle that names a live stream skips resolve_stream.
 Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream) {
   Runtime& rt = Runtime::get();
-  Ref<CoreEvent> e = rt.events().find(event);
+  // Both held for the record, without reference counts (api/held.hpp).
+  Held<CoreEvent> e;
+  e.find(rt.events(), event, hazard::kHoldFirst);
   if (!e) [[unlikely]]
     return unknown_event();
-  Ref<Stream> s = stream == nullptr || stream == hipStreamLegacy || stream == hipStreamPerThread
-                    ? Ref<Stream>()
-                    : rt.streams().find(stream);
+  Held<Stream> s;
+  if (stream != nullptr && stream != hipStreamLegacy && stream != hipStreamPerThread)
+    s.find(rt.streams(), stream, hazard::kHoldSecond);
   if (!s) {
-    WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream, default_stream));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> resolved, resolve_stream(stream, default_stream));
+    s.set(std::move(resolved));
   }
   if (&s->device() != &e->device())
     return Status(hipErrorInvalidHandle, "event and stream belong to different devices");
-  WEFT_RETURN_IF_ERROR(s->submit(EventRecordOp{e->driver_event_ref()}));
+  EventRecordOp op;
+  // `e` holds the driver event until submit() returns.
+  if (s->ops_read_at_submit()) op.borrowed_event = &e->driver_event();
+  else op.event = e->driver_event_ref();
+  WEFT_RETURN_IF_ERROR(s->submit(std::move(op)));
   // What waiting on this record orders after. A record during a capture may be
   // a graph node, not work: it promises nothing.
   if (graph::capture_active()) e->pool_clock.clear();

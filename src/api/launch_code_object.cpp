@@ -2,6 +2,7 @@
 // Code-object kernel launches: argument packing, checks, submission, occupancy.
 #include "api/launch_code_object.hpp"
 
+#include "api/held.hpp"
 #include "api/launch_host_kernel.hpp"
 
 #include <weft/common/env.hpp>
@@ -22,10 +23,8 @@ size_t explicit_end(const KernelInfo& info) {
 // packing them (DispatchOp::borrowed_args): the device's queues read them during
 // submit, the kernel's layout is known, and every argument pointer is there
 // (pack_params reports the ones that are not).
-bool can_lend(const DeviceState& device, const KernelInfo& info, void** params, bool cooperative) {
-  if (cooperative || !params || info.args.empty() ||
-      !device.driver_device().caps().kernargs_read_at_submit)
-    return false;
+bool can_lend(const Stream& stream, const KernelInfo& info, void** params, bool cooperative) {
+  if (cooperative || !params || info.args.empty() || !stream.ops_read_at_submit()) return false;
   for (size_t i = 0; i < info.args.size(); ++i)
     if (!params[i]) return false;
   return true;
@@ -70,10 +69,10 @@ Result<std::vector<std::byte>> pack_extra(const KernelInfo& info, void** extra) 
   return out;
 }
 
-Status launch_function(const Function& function, const Ref<Stream>& stream, dim3 grid, dim3 block,
+Status launch_function(const Function& function, Stream& stream, dim3 grid, dim3 block,
                        size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared,
                        bool cooperative) {
-  DeviceState& device = stream->device();
+  DeviceState& device = stream.device();
   const KernelInfo& info = function.info();
   if (&device != &function.device())
     return Status(
@@ -95,7 +94,9 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
   if (cooperative)
     WEFT_RETURN_IF_ERROR(check_cooperative(device, info, grid, block, dynamic_shared));
   DispatchOp op;
-  op.kernel = function.kernel();
+  // The caller holds the function, and so its kernel, until submit() returns.
+  if (stream.ops_read_at_submit()) op.borrowed_kernel = function.kernel().get();
+  else op.kernel = function.kernel();
   op.cooperative = cooperative;
   op.dims.grid = grid;
   op.dims.block = block;
@@ -105,19 +106,33 @@ Status launch_function(const Function& function, const Ref<Stream>& stream, dim3
     op.kernarg.resize(std::max<size_t>(op.kernarg.size(), info.kernarg_size));
   } else if (args.extra) {
     WEFT_ASSIGN_OR_RETURN(op.kernarg, pack_extra(info, args.extra));
-  } else if (can_lend(device, info, args.params, cooperative)) {
+  } else if (can_lend(stream, info, args.params, cooperative)) {
     op.borrowed_args = args.params;  // the queue reads them during submit (no copy)
   } else {
     WEFT_ASSIGN_OR_RETURN(op.kernarg, pack_params(info, args.params));
   }
-  WEFT_RETURN_IF_ERROR(stream->submit(std::move(op)));
-  if (env::settings().launch_blocking) return stream->synchronize();
+  WEFT_RETURN_IF_ERROR(stream.submit(std::move(op)));
+  if (env::settings().launch_blocking) return stream.synchronize();
   return Status();
 }
 
 Status launch_registered(const void* host_function, dim3 grid, dim3 block, void** args,
                          size_t dynamic_shared, hipStream_t stream, DefaultStream default_stream) {
-  Ref<RegisteredFunction> registered = Registry::get().function(host_function);
+  // The registered kernel and the stream are held for the launch, without
+  // reference counts (api/held.hpp); the device's Function lives as long as the
+  // registered kernel.
+  hazard::Record* record = hazard::record();
+  RegisteredFunction* registered =
+      record ? Registry::get().function_held(host_function, record->held[hazard::kHoldFirst])
+             : nullptr;
+  hazard::HoldEnd registered_hold;
+  Ref<RegisteredFunction> registered_ref;
+  if (registered) {
+    registered_hold.arm(record->held[hazard::kHoldFirst]);
+  } else {
+    registered_ref = Registry::get().function(host_function);
+    registered = registered_ref.get();
+  }
   if (!registered) {
     // Not from a code object: a single-source kernel weft has seen launched by name?
     if (!host_function) return Status(hipErrorInvalidDeviceFunction, "null kernel");
@@ -125,13 +140,21 @@ Status launch_registered(const void* host_function, dim3 grid, dim3 block, void*
     return launch_host_kernel(std::move(kernel), grid, block, dynamic_shared, stream,
                               default_stream);
   }
-  Ref<Stream> s = live_stream(stream);
+  Held<Stream> s;
+  if (stream != nullptr && stream != hipStreamLegacy && stream != hipStreamPerThread)
+    s.find(Runtime::get().streams(), stream, hazard::kHoldSecond);
   if (!s) {
-    WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream, default_stream));
+    WEFT_ASSIGN_OR_RETURN(Ref<Stream> resolved, resolve_stream(stream, default_stream));
+    s.set(std::move(resolved));
   }
-  WEFT_ASSIGN_OR_RETURN(Ref<Function> function, registered->function_for(s->device()));
+  const Function* function = registered->loaded_for(s->device().ordinal());
+  Ref<Function> loaded;
+  if (!function) [[unlikely]] {
+    WEFT_ASSIGN_OR_RETURN(loaded, registered->function_for(s->device()));
+    function = loaded.get();
+  }
   WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
-  return launch_function(*function, s, grid, block, dynamic_shared,
+  return launch_function(*function, *s, grid, block, dynamic_shared,
                          KernelArgs{args, nullptr, nullptr},
                          registered->max_dynamic_shared.load(std::memory_order_relaxed));
 }

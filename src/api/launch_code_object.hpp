@@ -26,9 +26,15 @@ Result<std::vector<std::byte>> pack_extra(const KernelInfo& info, void** extra);
 // Validates and submits a launch of `function` on `stream` (which must belong to
 // the function's device). `max_dynamic_shared` is the hipFuncSetAttribute limit
 // (-1 when unset). `cooperative`: hipLaunchCooperativeKernel (check_cooperative).
-Status launch_function(const Function& function, const Ref<Stream>& stream, dim3 grid, dim3 block,
+Status launch_function(const Function& function, Stream& stream, dim3 grid, dim3 block,
                        size_t dynamic_shared, const KernelArgs& args, int max_dynamic_shared,
                        bool cooperative = false);
+inline Status launch_function(const Function& function, const Ref<Stream>& stream, dim3 grid,
+                              dim3 block, size_t dynamic_shared, const KernelArgs& args,
+                              int max_dynamic_shared, bool cooperative = false) {
+  return launch_function(function, *stream, grid, block, dynamic_shared, args, max_dynamic_shared,
+                         cooperative);
+}
 
 // hipExtModuleLaunchKernel / hipHccModuleLaunchKernel: a grid of gx x gy x gz work-items
 // in blocks of lx x ly x lz, with `start`/`stop` (when not null) recorded around it.

@@ -3,6 +3,7 @@
 // function attributes, hipGetFuncBySymbol and kernel names.
 #include "api/launch_module.hpp"
 #include "api/api.hpp"
+#include "api/held.hpp"
 #include "api/launch_code_object.hpp"
 #include "codeobj/registry.hpp"
 
@@ -257,16 +258,23 @@ WEFT_EXPORT hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridD
   return call(
       "hipModuleLaunchKernel",
       [&] {
-    Ref<Function> function = live_function(f);
+    // The function and the stream are held for the launch, without reference
+    // counts (api/held.hpp).
+    Held<Function> function;
+    if (f) function.find(Registry::get().functions(), f, hazard::kHoldFirst);
     if (!function) [[unlikely]] {
-      WEFT_ASSIGN_OR_RETURN(function, function_of(f));
+      WEFT_ASSIGN_OR_RETURN(Ref<Function> found, function_of(f));
+      function.set(std::move(found));
     }
     if (kernelParams && extra) return invalid_value("pass kernelParams or extra, not both");
-    Ref<Stream> s = live_stream(stream);
+    Held<Stream> s;
+    if (stream != nullptr && stream != hipStreamLegacy && stream != hipStreamPerThread)
+      s.find(Runtime::get().streams(), stream, hazard::kHoldSecond);
     if (!s) {
-      WEFT_ASSIGN_OR_RETURN(s, resolve_stream(stream));
+      WEFT_ASSIGN_OR_RETURN(Ref<Stream> resolved, resolve_stream(stream));
+      s.set(std::move(resolved));
     }
-    return launch_function(*function, s, dim3(gridDimX, gridDimY, gridDimZ),
+    return launch_function(*function, *s, dim3(gridDimX, gridDimY, gridDimZ),
                            dim3(blockDimX, blockDimY, blockDimZ), sharedMemBytes,
                            KernelArgs{kernelParams, extra, nullptr},
                            function->max_dynamic_shared.load());

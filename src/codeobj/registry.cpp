@@ -396,6 +396,24 @@ Ref<RegisteredFunction> Registry::function(const void* host_function) const {
   return it == by_host_function_.end() ? Ref<RegisteredFunction>() : it->second;
 }
 
+RegisteredFunction* Registry::function_held(const void* host_function,
+                                            std::atomic<const void*>& hold) const {
+  const auto& entry = function_cache_[function_slot(host_function)];
+  RegisteredFunction* candidate = entry.load(std::memory_order_acquire);
+  if (!candidate) return nullptr;
+  if (hazard::g_asymmetric_fences) [[likely]] {
+    hold.store(candidate, std::memory_order_relaxed);
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  } else {
+    hold.store(candidate, std::memory_order_seq_cst);
+  }
+  if (entry.load(std::memory_order_seq_cst) == candidate &&
+      candidate->host_function() == host_function)
+    return candidate;
+  hold.store(nullptr, std::memory_order_release);
+  return nullptr;
+}
+
 Ref<RegisteredVariable> Registry::variable(const void* host_shadow) const {
   std::shared_lock lock(mutex_);
   auto it = by_host_variable_.find(host_shadow);

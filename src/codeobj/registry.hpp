@@ -123,6 +123,12 @@ class RegisteredFunction final : public RefCounted {
   const void* host_function() const { return host_function_; }
   // The kernel on `device`; hipErrorNoBinaryForGpu when the binary has none for it.
   Result<Ref<Function>> function_for(DeviceState& device);
+  // function_for's common case without a reference: the Function already loaded
+  // for device `ordinal` (it lives as long as this object), or null.
+  Function* loaded_for(int ordinal) const {
+    return size_t(ordinal) < kFastDevices ? fast_[size_t(ordinal)].load(std::memory_order_acquire)
+                                          : nullptr;
+  }
   std::vector<Ref<Function>> loaded_functions();
 
   std::atomic<int> max_dynamic_shared{-1};
@@ -182,6 +188,11 @@ class Registry {
   void remove_fat_binary(void** handle);
 
   Ref<RegisteredFunction> function(const void* host_function) const;
+  // The same from the lookup cache without a reference: the object stays alive
+  // while `hold` names it (HandleRegistry::find_held's contract); null when it is
+  // not cached (the caller then asks function()).
+  RegisteredFunction* function_held(const void* host_function,
+                                    std::atomic<const void*>& hold) const;
   // By host shadow address; managed variables also by their storage address
   // (what `&m` evaluates to in hipcc-compiled host code).
   Ref<RegisteredVariable> variable(const void* host_shadow) const;

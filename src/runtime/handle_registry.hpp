@@ -53,6 +53,25 @@ class HandleRegistry {
     auto it = objects_.find(handle);
     return it == objects_.end() ? Ref<T>() : it->second;
   }
+  // A lookup without a reference: when the handle is in the cache, publishes it
+  // in `hold` (a borrow slot that hazard::wait_unguarded() scans, like a guard)
+  // and returns the object, which stays alive until the caller clears `hold`;
+  // remove() waits for that. Null when the handle is not cached (unknown, or its
+  // slot taken by another object): the caller then falls back to find(). Only for
+  // sections that never block and never remove handles.
+  T* find_held(const void* handle, std::atomic<const void*>& hold) const {
+    if (hazard::g_asymmetric_fences) [[likely]] {
+      hold.store(handle, std::memory_order_relaxed);
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+      hold.store(handle, std::memory_order_seq_cst);
+    }
+    T* hit = cache_[slot(handle)].load(std::memory_order_seq_cst);
+    if (hit && hit == handle) [[likely]]
+      return hit;
+    hold.store(nullptr, std::memory_order_release);
+    return nullptr;
+  }
   Ref<T> remove(const void* handle) {
     Ref<T> object;
     {

@@ -31,6 +31,13 @@ void heavy_fence() {
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
+bool guards(const Record& r, const void* object) {
+  if (r.guarded.load(std::memory_order_seq_cst) == object) return true;
+  for (const auto& held : r.held)
+    if (held.load(std::memory_order_seq_cst) == object) return true;
+  return false;
+}
+
 std::atomic<Record*> g_records{nullptr};  // a push-only list
 
 __thread bool t_exited = false;
@@ -43,6 +50,7 @@ struct Release {
     t_record = nullptr;
     if (record) {
       record->guarded.store(nullptr, std::memory_order_release);
+      for (auto& held : record->held) held.store(nullptr, std::memory_order_release);
       record->in_use.store(false, std::memory_order_release);
     }
   }
@@ -84,7 +92,7 @@ void wait_unguarded(const void* const* objects, size_t count) {
   heavy_fence();
   for (Record* r = g_records.load(std::memory_order_acquire); r; r = r->next)
     for (size_t i = 0; i < count; ++i)
-      while (r->guarded.load(std::memory_order_seq_cst) == objects[i]) std::this_thread::yield();
+      while (guards(*r, objects[i])) std::this_thread::yield();
 }
 
 }  // namespace weft::hazard

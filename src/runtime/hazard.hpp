@@ -4,9 +4,12 @@
 // it found without a lock, its record names the object, and whoever removes the
 // object from the registry waits until no record does before the registry's
 // reference may go. A lookup holds its guard for a few instructions and never
-// blocks, so the wait is short. One record per thread (lookups do not nest),
-// taken on its first lookup and handed back when the thread exits; records are
-// never freed. Thread-safe.
+// blocks, so the wait is short. A hot entry point may instead hold the objects
+// it looked up in its record's hold slots for the rest of a short, non-blocking
+// section (HandleRegistry::find_held: no reference count), and the remover waits
+// for those too. One record per thread (lookups do not nest), taken on its
+// first lookup and handed back when the thread exits; records are never freed.
+// Thread-safe.
 #pragma once
 
 #include <atomic>
@@ -15,8 +18,17 @@
 
 namespace weft::hazard {
 
+// Hold slots per record: objects an API call uses without a reference, for the
+// whole of a short section that never blocks (HandleRegistry::find_held). Slot
+// kHoldFirst and kHoldSecond are the entry point's own (an event and a stream, a
+// function and a stream); a call never nests another call that holds.
+inline constexpr size_t kHolds = 2;
+inline constexpr size_t kHoldFirst = 0;
+inline constexpr size_t kHoldSecond = 1;
+
 struct alignas(64) Record {
   std::atomic<const void*> guarded{nullptr};
+  std::atomic<const void*> held[kHolds] = {};
   std::atomic<bool> in_use{false};
   Record* next = nullptr;  // immutable once the record is published
 };
@@ -53,7 +65,23 @@ inline void guard(Record* r, const void* object) {
 }
 inline void unguard(Record* r) { r->guarded.store(nullptr, std::memory_order_release); }
 
-// Returns once no thread's record guards `object`. The caller has already made
+// Ends a hold (HandleRegistry::find_held) when it goes out of scope; a null slot
+// (the lookup missed or never ran) is left alone.
+class HoldEnd {
+ public:
+  HoldEnd() = default;
+  HoldEnd(const HoldEnd&) = delete;
+  HoldEnd& operator=(const HoldEnd&) = delete;
+  ~HoldEnd() {
+    if (slot_) slot_->store(nullptr, std::memory_order_release);
+  }
+  void arm(std::atomic<const void*>& slot) { slot_ = &slot; }
+
+ private:
+  std::atomic<const void*>* slot_ = nullptr;
+};
+
+// Returns once no thread's record guards or holds `object`. The caller has already made
 // `object` unreachable for new lookups (cleared its cache entry).
 void wait_unguarded(const void* object);
 // The same for several objects, with one fence for all of them.

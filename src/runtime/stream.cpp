@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstring>
 #include <mutex>
+#include <utility>
 
 namespace weft {
 namespace {
@@ -22,8 +23,9 @@ void log_submitted(const void* stream, const Op& op) {
                                                 "device to device"};
   if (auto* d = std::get_if<DispatchOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kKernel)) return;
+    const Kernel* kernel = d->target();
     const char* name = d->host_kernel ? d->host_kernel->name()
-                     : d->kernel      ? d->kernel->info().name.c_str()
+                     : kernel         ? kernel->info().name.c_str()
                                       : "?";
     log::write(
         log::Level::kDebug, log::kKernel,
@@ -32,8 +34,7 @@ void log_submitted(const void* stream, const Op& op) {
             "{} argument bytes{}",
             stream, name, d->dims.grid.x, d->dims.grid.y, d->dims.grid.z, d->dims.block.x,
             d->dims.block.y, d->dims.block.z, d->dims.dynamic_shared_bytes,
-            d->borrowed_args && d->kernel ? size_t(d->kernel->info().kernarg_size)
-                                          : d->kernarg.size(),
+            d->borrowed_args && kernel ? size_t(kernel->info().kernarg_size) : d->kernarg.size(),
             d->cooperative ? ", cooperative" : ""));
   } else if (auto* c = std::get_if<CopyOp>(&op)) {
     if (!log::enabled(log::Level::kDebug, log::kCopy)) return;
@@ -54,11 +55,18 @@ void log_submitted(const void* stream, const Op& op) {
   }
 }
 
-// A launch that lent the caller's argument array (DispatchOp::borrowed_args)
-// gets its own packed copy before something that may keep the op sees it.
-void own_arguments(Op& op) {
+// An op that lent the caller's argument array, kernel or event (op.hpp: the
+// borrowed_* fields) gets its own copy and references before something that may
+// keep the op sees it.
+void own_borrowed(Op& op) {
+  if (auto* r = std::get_if<EventRecordOp>(&op)) {
+    if (r->borrowed_event) r->event = Ref<Event>(std::exchange(r->borrowed_event, nullptr));
+    return;
+  }
   auto* d = std::get_if<DispatchOp>(&op);
-  if (!d || !d->borrowed_args) return;
+  if (!d) return;
+  if (d->borrowed_kernel) d->kernel = Ref<Kernel>(std::exchange(d->borrowed_kernel, nullptr));
+  if (!d->borrowed_args) return;
   const KernelInfo& info = d->kernel->info();
   size_t size = info.kernarg_size;
   for (const KernelArgInfo& a : info.args) size = std::max<size_t>(size, size_t(a.offset) + a.size);
@@ -73,7 +81,8 @@ void own_arguments(Op& op) {
 Stream::Stream(DeviceState& device, Ref<Queue> queue, Kind kind, unsigned flags, int priority,
                std::vector<uint32_t> cu_mask)
     : device_(device), queue_(std::move(queue)), kind_(kind), flags_(flags), priority_(priority),
-      cu_mask_(std::move(cu_mask)) {}
+      cu_mask_(std::move(cu_mask)),
+      ops_read_at_submit_(device.driver_device().caps().ops_read_at_submit) {}
 
 Status Stream::wait_marker_of(Stream& other) {
   if (!other.marker_) {
@@ -113,17 +122,17 @@ Status Stream::submit_in_order(ToQueue&& to_queue) {
   return Status();
 }
 
-Status Stream::submit(Op op) {
+Status Stream::submit(Op&& op) {
   // While any stream captures, the capture may take the op (runtime/capture_sink.hpp).
   if (CaptureSink* sink = capture_hook::active_sink()) [[unlikely]] {
-    own_arguments(op);
+    own_borrowed(op);
     if (auto diverted = sink->intercept(*this, op)) return std::move(*diverted);
   }
   if (log::level() >= log::Level::kDebug) [[unlikely]]
     log_submitted(this, op);
   // While tracing (WEFT_TRACE), the queue also times the op (src/trace).
   if (trace::on()) [[unlikely]] {
-    own_arguments(op);
+    own_borrowed(op);
     Ref<OpObserver> observer = trace::observe(*this, op);
     return submit_in_order(
         [&](Queue& queue) { return queue.submit_observed(std::move(op), std::move(observer)); });

@@ -52,7 +52,7 @@ class Stream final : public RefCounted {
   // The CU mask it was created with (hipExtStreamCreateWithCUMask); empty: all units.
   const std::vector<uint32_t>& cu_mask() const { return cu_mask_; }
 
-  Status submit(Op op);
+  Status submit(Op&& op);
   // Submits a finalized command buffer (a graph plan) with the same ordering
   // rules. Graph capture is the caller's business (src/graph).
   Status submit(CommandBuffer& buffer);
@@ -70,6 +70,9 @@ class Stream final : public RefCounted {
   bool is_idle() { return queue_->is_idle(); }
 
   DeviceState& device() const { return device_; }
+  // The device's caps().ops_read_at_submit: ops submitted here may lend their
+  // arguments, kernel or event (op.hpp) for the duration of submit().
+  bool ops_read_at_submit() const { return ops_read_at_submit_; }
   Kind kind() const { return kind_; }
   unsigned flags() const { return flags_; }
   int priority() const { return priority_.load(std::memory_order_relaxed); }
@@ -98,6 +101,7 @@ class Stream final : public RefCounted {
   const unsigned flags_;
   std::atomic<int> priority_;
   const std::vector<uint32_t> cu_mask_;
+  const bool ops_read_at_submit_;
   mutable std::mutex attributes_mutex_;
   Attributes attributes_;  // guarded by attributes_mutex_
   const uint64_t id_ = next_id();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The lock-free lookup paths of the handle registries (runtime/handle_registry.hpp,
-// graph/handles.hpp) and the empty-clock fast path of StreamClock.
+// graph/handles.hpp), the held lookups without references (runtime/hazard.hpp hold
+// slots) and the empty-clock fast path of StreamClock.
 #include "runtime/handle_registry.hpp"
 #include "graph/handles.hpp"
 #include "runtime/stream_order.hpp"
@@ -96,6 +97,101 @@ TEST_CASE("Unit_HandleRegistry_LookupsRaceWithRemoval") {
   // On a loaded machine the readers may not have run yet: the writer goes on until
   // they have swept the handles a few times (all but one of them are live at any
   // time, so every sweep finds objects).
+  for (int round = 20000; passes.load(std::memory_order_relaxed) < 6; ++round) {
+    replace(round);
+    std::this_thread::yield();
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  for (auto& h : handles) registry.remove(h.load());
+  CHECK(dead_hits.load() == 0);
+  CHECK(g_alive.load() == alive_before);
+  CHECK(hits.load() > 0);
+}
+
+TEST_CASE("Unit_HandleRegistry_RemoveWaitsForAHold") {
+  namespace hazard = weft::hazard;
+  HandleRegistry<Thing> registry;
+  const int alive_before = g_alive.load();
+  Thing* raw = nullptr;
+  {
+    auto thing = make_ref<Thing>(42);
+    raw = thing.get();
+    registry.add(thing);
+  }  // the registry holds the only reference now
+  hazard::Record* record = hazard::record();
+  REQUIRE(record);
+  std::atomic<const void*>& slot = record->held[hazard::kHoldFirst];
+  int local = 0;
+  CHECK(registry.find_held(&local, slot) == nullptr);  // unknown: nothing held
+  CHECK(slot.load() == nullptr);
+  CHECK(registry.find_held(nullptr, slot) == nullptr);
+  CHECK(slot.load() == nullptr);
+  Thing* held = registry.find_held(raw, slot);
+  REQUIRE(held == raw);
+  CHECK(slot.load() == raw);
+  std::atomic<bool> removed{false};
+  std::thread remover([&] {
+    Ref<Thing> last = registry.remove(raw);
+    removed.store(bool(last));
+  });  // drops the last reference on return
+  // Once the map forgot the handle, the remover is past its erase and must wait
+  // for the hold before it returns.
+  while (registry.find(raw)) std::this_thread::yield();
+  CHECK_FALSE(removed.load());
+  CHECK(held->magic.load() == 0x7e57ab1e);
+  CHECK(held->value == 42);
+  {
+    hazard::HoldEnd end;
+    end.arm(slot);
+  }  // the hold ends here
+  CHECK(slot.load() == nullptr);
+  remover.join();
+  CHECK(removed.load());
+  CHECK(g_alive.load() == alive_before);
+  CHECK(registry.find_held(raw, slot) == nullptr);
+}
+
+TEST_CASE("Unit_HandleRegistry_HeldLookupsRaceWithRemoval") {
+  // Like LookupsRaceWithRemoval, with readers that hold instead of referencing:
+  // a held object stays alive until the hold ends.
+  namespace hazard = weft::hazard;
+  HandleRegistry<Thing> registry;
+  const int alive_before = g_alive.load();
+  constexpr int kSlots = 64;
+  std::vector<std::atomic<Thing*>> handles(kSlots);
+  std::atomic<bool> stop{false};
+  std::atomic<long> hits{0};
+  std::atomic<long> dead_hits{0};  // checked on the main thread (Catch2 is not thread-safe)
+  std::atomic<int> passes{0};
+  auto reader = [&](size_t which) {
+    hazard::Record* record = hazard::record();
+    if (!record) return;
+    while (!stop.load(std::memory_order_relaxed)) {
+      for (auto& h : handles) {
+        hazard::HoldEnd end;
+        Thing* t = registry.find_held(h.load(std::memory_order_relaxed), record->held[which]);
+        if (!t) continue;
+        end.arm(record->held[which]);
+        for (int i = 0; i < 4; ++i)  // a few reads while held
+          if (t->magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
+        hits.fetch_add(1, std::memory_order_relaxed);
+      }
+      passes.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  auto replace = [&](int round) {
+    int i = round % kSlots;
+    if (Thing* old = handles[i].load()) registry.remove(old);
+    auto fresh = make_ref<Thing>(round);
+    registry.add(fresh);
+    handles[i].store(fresh.get());
+  };
+  for (int round = 0; round < kSlots; ++round) replace(round);
+  std::vector<std::thread> readers;
+  readers.emplace_back(reader, hazard::kHoldFirst);
+  readers.emplace_back(reader, hazard::kHoldSecond);
+  for (int round = kSlots; round < 20000; ++round) replace(round);
   for (int round = 20000; passes.load(std::memory_order_relaxed) < 6; ++round) {
     replace(round);
     std::this_thread::yield();

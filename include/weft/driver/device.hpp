@@ -59,10 +59,13 @@ struct DeviceCaps {
   // it back; only a new process can (CUDA's sticky errors). False where a reset
   // recovers (the CPU agent).
   bool faults_lose_context = false;
-  // Queue::submit() has read a DispatchOp's arguments when it returns (CUDA copies
-  // kernelParams inside cuLaunchKernel), so a direct launch may lend the caller's
-  // argument array (DispatchOp::borrowed_args) instead of packing a copy.
-  bool kernargs_read_at_submit = false;
+  // Queue::submit() is done with what an op lends when it returns (CUDA copies
+  // kernelParams inside cuLaunchKernel and keeps no reference to the function or
+  // the event it records), so a direct launch may lend the caller's argument array
+  // (DispatchOp::borrowed_args) instead of packing a copy, and a launch or record
+  // may lend its kernel or event (DispatchOp::borrowed_kernel,
+  // EventRecordOp::borrowed_event) instead of taking a reference.
+  bool ops_read_at_submit = false;
 };
 
 struct MemoryInfo {
@@ -87,7 +90,9 @@ class Event : public RefCounted {
 // An in-order command queue. submit() returns before the work runs. Thread-safe.
 class Queue : public RefCounted {
  public:
-  virtual Status submit(Op op) = 0;
+  // Takes the op by reference, so it is not moved again on its way in; the
+  // queue may move from it (the caller's op is then spent).
+  virtual Status submit(Op&& op) = 0;
   // Waits for all submitted work; returns the first asynchronous error of that
   // work (and keeps returning it: errors from the device are sticky).
   virtual Status synchronize() = 0;
@@ -96,7 +101,7 @@ class Queue : public RefCounted {
   // Optional (tracing, op_observer.hpp): submit() that also tells `observer` when
   // the op started and ended. The default brackets the op with host functions
   // (times as exact as the queue's host callbacks); override it to timestamp ops.
-  virtual Status submit_observed(Op op, Ref<OpObserver> observer) {
+  virtual Status submit_observed(Op&& op, Ref<OpObserver> observer) {
     Status status = submit(HostFuncOp{[observer] { observer->started(op_clock_ns()); }});
     if (status.ok()) status = submit(std::move(op));
     if (status.ok()) status = submit(HostFuncOp{[observer] { observer->ended(op_clock_ns()); }});

@@ -48,13 +48,18 @@ struct LaunchDims {
 // single-source host kernel (CPU agents only; Device::caps().runs_host_kernels).
 struct DispatchOp {
   Ref<Kernel> kernel;
+  // Instead of `kernel` (then null): the kernel, lent for the Queue::submit() call
+  // that receives the op while the caller holds it. Set under the same rule as
+  // `borrowed_args` (caps().ops_read_at_submit); the core takes its own reference
+  // before anything that could keep the op sees it.
+  Kernel* borrowed_kernel = nullptr;
   Ref<HostKernel> host_kernel;
   LaunchDims dims;
   std::vector<std::byte> kernarg;  // packed explicit + hidden arguments (code objects)
   // Instead of a packed `kernarg` (then empty): the caller's kernelParams array,
   // one pointer per explicit argument of kernel->info().args, valid only during
   // the Queue::submit() call that receives the op. The core sets it only for a
-  // device whose caps().kernargs_read_at_submit is true, never on a cooperative
+  // device whose caps().ops_read_at_submit is true, never on a cooperative
   // op, and packs the arguments into `kernarg` before anything that could keep
   // the op (a stream capture, a trace) sees it.
   void* const* borrowed_args = nullptr;
@@ -62,6 +67,9 @@ struct DispatchOp {
   // wait for each other (grid.sync()). The core checked the grid against the
   // agent's occupancy limit.
   bool cooperative = false;
+
+  // The kernel launched, owned or lent.
+  Kernel* target() const { return kernel ? kernel.get() : borrowed_kernel; }
 };
 
 enum class CopyDirection { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
@@ -96,6 +104,14 @@ struct HostFuncOp {
 // Marks the event complete (with a timestamp) when the queue reaches this point.
 struct EventRecordOp {
   Ref<Event> event;
+  // Instead of `event` (then null): the event, lent for the Queue::submit() call that
+  // receives the op while the caller holds it; set only for a device whose
+  // caps().ops_read_at_submit is true, and owned by the core before anything that
+  // could keep the op (a stream capture, a trace) sees it.
+  Event* borrowed_event = nullptr;
+
+  // The event recorded, owned or lent.
+  Event* target() const { return event ? event.get() : borrowed_event; }
 };
 
 // Later ops of the queue wait until the event's most recent record (as of submit

@@ -587,7 +587,7 @@ TEST_CASE("Contract_Queue_AsyncErrorIsSticky") {
   REQUIRE(failing_again.ok());
   f = std::move(failing_again).value();
   auto q = value_of(faulted.create_queue({}));
-  weft::Status submitted = q->submit(f.op);
+  weft::Status submitted = q->submit(std::move(f.op));
   INFO("submit: " << submitted.message());
   REQUIRE(submitted.ok());  // asynchronous: the failure shows up later
   weft::Status first = q->synchronize();

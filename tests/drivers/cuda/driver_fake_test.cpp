@@ -240,7 +240,7 @@ TEST_CASE("Cuda_Fake_StackLimit_IsCudasStackSize") {
 TEST_CASE("Cuda_Fake_Dispatch_BorrowedArgumentsGoStraightToCuda") {
   FakeCuda fake;
   auto device = only_device();
-  CHECK(device->caps().kernargs_read_at_submit);
+  CHECK(device->caps().ops_read_at_submit);
   std::byte image[16] = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
   auto module = value_of(device->load_module(image));
   auto kernel = value_of(module->kernel("k"));  // parameters of 8, 4 and 4 bytes
@@ -263,6 +263,40 @@ TEST_CASE("Cuda_Fake_Dispatch_BorrowedArgumentsGoStraightToCuda") {
   std::memcpy(expected.data() + 8, &b, 4);
   std::memcpy(expected.data() + 12, &c, 4);
   CHECK(launch.args == expected);
+}
+
+TEST_CASE("Cuda_Fake_LentKernelAndEvent_GoStraightToCuda") {
+  // A launch may lend its kernel and a record its event (ops_read_at_submit): the
+  // queue uses them during submit and keeps no reference.
+  FakeCuda fake;
+  auto device = only_device();
+  std::byte image[16] = {std::byte{0x7f}, std::byte{'E'}, std::byte{'L'}, std::byte{'F'}};
+  auto module = value_of(device->load_module(image));
+  auto kernel = value_of(module->kernel("k"));
+  auto queue = value_of(device->create_queue(weft::QueueOptions{}));
+  auto event = value_of(device->create_event(weft::EventOptions{}));
+  uint64_t a = 5;
+  uint32_t b = 6, c = 7;
+  void* params[] = {&a, &b, &c};
+  weft::DispatchOp op;
+  op.borrowed_kernel = kernel.get();
+  op.dims.grid = dim3(2);
+  op.dims.block = dim3(64);
+  op.borrowed_args = params;
+  CHECK(op.target() == kernel.get());
+  REQUIRE(queue->submit(op).ok());
+  REQUIRE(state().launches.size() == 1);
+  CHECK(state().launches[0].had_params);
+  CHECK_FALSE(event->ever_recorded());
+  weft::EventRecordOp record;
+  record.borrowed_event = event.get();
+  CHECK(record.target() == event.get());
+  REQUIRE(queue->submit(record).ok());
+  CHECK(state().event_records == 1);
+  CHECK(event->ever_recorded());
+  // A record with no event at all is refused.
+  weft::EventRecordOp none;
+  CHECK(queue->submit(none).code() == hipErrorInvalidHandle);
 }
 
 TEST_CASE("Cuda_Fake_LaunchAndRecord_MakeTheContextCurrentOnlyWhereCudaRefuses") {
