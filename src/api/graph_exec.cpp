@@ -91,6 +91,14 @@ bool kernel_patch_applies(const ExecTarget& t, const hipKernelNodeParams* p) {
   if (data.func != p->func || current.ops().size() != 1) return false;
   const auto* op = std::get_if<DispatchOp>(&current.ops()[0]);
   if (!op || !op->kernel || op->host_kernel) return false;
+  // The node's launch shape passed the checks below when it was set (kernel_parts;
+  // a captured launch passed launch_function's, which are stricter), so the same
+  // shape with new arguments needs no second look.
+  const LaunchDims& now = op->dims;
+  if (now.grid.x == p->gridDim.x && now.grid.y == p->gridDim.y && now.grid.z == p->gridDim.z &&
+      now.block.x == p->blockDim.x && now.block.y == p->blockDim.y &&
+      now.block.z == p->blockDim.z && now.dynamic_shared_bytes == p->sharedMemBytes)
+    return true;
   DeviceState* device = Runtime::get().device(data.device);
   if (!device || !launch_shape_fits(*device, p->gridDim, p->blockDim, p->sharedMemBytes))
     return false;

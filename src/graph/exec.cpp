@@ -168,6 +168,20 @@ Result<std::vector<Op>> lower_child(const Graph& child) {
   return steps;
 }
 
+// The command buffer's update of one step; where the driver cannot patch it
+// (hipErrorNotSupported) the plan drops the buffer and submits its steps one by
+// one from then on. One named result returned on every path, so the compiler
+// builds it in the caller's place (no move of its message: a call of memcpy).
+Status update_or_drop(Ref<CommandBuffer>& buffer, size_t step, const Op& op) {
+  Status status = buffer->update(step, op);
+  if (status.code() == hipErrorNotSupported) [[unlikely]] {
+    log::info(log::kCommand, "graph plan falls back to per-step submission: {}", status.message());
+    buffer = Ref<CommandBuffer>();
+    status = Status();
+  }
+  return status;
+}
+
 }  // namespace
 
 Ref<GraphExec> GraphExec::instantiate(const Graph& graph, unsigned long long flags,
@@ -362,26 +376,30 @@ Status GraphExec::patch_kernel(uint32_t slot, const LaunchDims& dims, void* cons
     if (!args[i] || size_t(info.args[i].offset) + info.args[i].size > room) [[unlikely]]
       return otherwise(context);
   step_op->dims = dims;
+  node_op->dims = dims;
+  // The step and the node keep the same bytes (the node's are what a later update
+  // or a fallback rebuilds from): each argument goes to both.
+  std::byte* step_args = step_op->kernarg.data();
+  std::byte* node_args = node_op->kernarg.data();
   for (size_t i = 0; i < count; ++i) {
-    std::byte* to = step_op->kernarg.data() + info.args[i].offset;
+    const size_t at = info.args[i].offset;
     switch (info.args[i].size) {  // most arguments are pointers or scalars
-      case 8: std::memcpy(to, args[i], 8); break;
-      case 4: std::memcpy(to, args[i], 4); break;
-      default: std::memmove(to, args[i], info.args[i].size); break;
+      case 8:
+        std::memcpy(step_args + at, args[i], 8);
+        std::memcpy(node_args + at, args[i], 8);
+        break;
+      case 4:
+        std::memcpy(step_args + at, args[i], 4);
+        std::memcpy(node_args + at, args[i], 4);
+        break;
+      default:
+        std::memmove(step_args + at, args[i], info.args[i].size);
+        std::memmove(node_args + at, step_args + at, info.args[i].size);
+        break;
     }
   }
-  node_op->dims = dims;
-  if (node_op->kernarg.size() == step_op->kernarg.size())
-    std::memcpy(node_op->kernarg.data(), step_op->kernarg.data(), step_op->kernarg.size());
-  else node_op->kernarg = step_op->kernarg;
   if (!buffer_) return Status();
-  Status status = buffer_->update(s.first_step, steps_[s.first_step]);
-  if (status.code() == hipErrorNotSupported) [[unlikely]] {
-    log::info(log::kCommand, "graph plan falls back to per-step submission: {}", status.message());
-    buffer_ = Ref<CommandBuffer>();
-    return Status();
-  }
-  return status;
+  return update_or_drop(buffer_, s.first_step, steps_[s.first_step]);
 }
 
 Status GraphExec::set_child_graph(uint32_t slot, const Graph& child) {
