@@ -93,7 +93,9 @@ Status launch_function(const Function& function, Stream& stream, dim3 grid, dim3
                     dynamic_shared, max_dynamic_shared));
   if (cooperative)
     WEFT_RETURN_IF_ERROR(check_cooperative(device, info, grid, block, dynamic_shared));
-  DispatchOp op;
+  // Built in the Op itself: no move of a DispatchOp into a variant on the way.
+  Op queued(std::in_place_type<DispatchOp>);
+  DispatchOp& op = std::get<DispatchOp>(queued);
   // The caller holds the function, and so its kernel, until submit() returns.
   if (stream.ops_read_at_submit()) op.borrowed_kernel = function.kernel().get();
   else op.kernel = function.kernel();
@@ -111,8 +113,10 @@ Status launch_function(const Function& function, Stream& stream, dim3 grid, dim3
   } else {
     WEFT_ASSIGN_OR_RETURN(op.kernarg, pack_params(info, args.params));
   }
-  WEFT_RETURN_IF_ERROR(stream.submit(std::move(op)));
-  if (env::settings().launch_blocking) return stream.synchronize();
+  WEFT_RETURN_IF_ERROR(stream.submit(std::move(queued)));
+  static const bool launch_blocking = env::settings().launch_blocking;  // fixed at startup
+  if (launch_blocking) [[unlikely]]
+    return stream.synchronize();
   return Status();
 }
 
@@ -153,7 +157,8 @@ Status launch_registered(const void* host_function, dim3 grid, dim3 block, void*
     WEFT_ASSIGN_OR_RETURN(loaded, registered->function_for(s->device()));
     function = loaded.get();
   }
-  WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
+  if (registered->fatbin().has_textures()) [[unlikely]]  // most programs have none
+    WEFT_RETURN_IF_ERROR(refresh_texture_references(*registered, *s));
   return launch_function(*function, *s, grid, block, dynamic_shared,
                          KernelArgs{args, nullptr, nullptr},
                          registered->max_dynamic_shared.load(std::memory_order_relaxed));
