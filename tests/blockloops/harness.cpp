@@ -241,6 +241,29 @@ TEST_CASE("blockloops: rounds before a store by some lanes compute what those la
   }
 }
 
+TEST_CASE("blockloops: thread coordinates in 3-D blocks, across barriers", "[blockloops]") {
+  struct Shape {
+    unsigned tx, ty, tz;
+  };
+  for (Shape s : {Shape{4, 3, 5}, Shape{32, 2, 3}, Shape{1, 1, 7}, Shape{7, 1, 1}, Shape{2, 8, 1},
+                  Shape{64, 1, 2}}) {
+    const unsigned blocks = 3, n = s.tx * s.ty * s.tz;
+    std::vector<unsigned> out(blocks * n * 4, 0xdeadu);
+    REQUIRE_WHOLE_BLOCK(bl_run_thread_coords(out.data(), blocks, s.tx, s.ty, s.tz));
+    for (unsigned b = 0; b < blocks; ++b)
+      for (unsigned z = 0; z < s.tz; ++z)
+        for (unsigned y = 0; y < s.ty; ++y)
+          for (unsigned x = 0; x < s.tx; ++x) {
+            unsigned t = x + s.tx * (y + s.ty * z);
+            const unsigned* o = &out[(b * n + t) * 4];
+            REQUIRE(o[0] == x);
+            REQUIRE(o[1] == y + 1000 * z);
+            REQUIRE(o[2] == z);
+            REQUIRE(o[3] == t);
+          }
+  }
+}
+
 TEST_CASE("blockloops: tiled SGEMM (16x16 tiles, 2-D blocks)", "[blockloops]") {
   const int n = 64;
   std::vector<float> A(n * n), B(n * n), C(n * n, 0.0f);

@@ -63,6 +63,19 @@ void warp_traced_sum(const float* in, float* out, float* trace) {
   if (lane_id() == 0) out[g / 32] = v + mid;
 }
 
+// Thread coordinates in 3-D blocks (the loops over a block's rows carry y and z, y wrapping
+// into z): each thread writes its x, y, z and linear id in three regions.
+void thread_coords(unsigned* out) {
+  unsigned t = linear_tid(), tz = __weft_cpu_thread_idx(2);
+  unsigned g = bid_x() * (bdim_x() * bdim_y() * __weft_cpu_block_dim(2)) + t;
+  out[g * 4 + 0] = tid_x();
+  syncthreads();
+  out[g * 4 + 1] = tid_y() + 1000 * tz;
+  syncthreads();
+  out[g * 4 + 2] = __weft_cpu_thread_idx(2);
+  out[g * 4 + 3] = linear_tid();
+}
+
 constexpr int kTile = 16;
 void sgemm(const float* A, const float* B, float* C, int n) {
   static float As[kTile][kTile];
@@ -354,6 +367,9 @@ int bl_run_warp_low_lanes(const float* in, float* out, unsigned blocks, unsigned
 int bl_run_warp_traced_sum(const float* in, float* out, float* trace, unsigned blocks, unsigned tx,
                            unsigned ty) {
   return BL_LAUNCH(warp_traced_sum, (bl_dim3{blocks}), (bl_dim3{tx, ty}), 0, in, out, trace);
+}
+int bl_run_thread_coords(unsigned* out, unsigned blocks, unsigned tx, unsigned ty, unsigned tz) {
+  return BL_LAUNCH(thread_coords, (bl_dim3{blocks}), (bl_dim3{tx, ty, tz}), 0, out);
 }
 int bl_run_sgemm(const float* A, const float* B, float* C, int n) {
   return BL_LAUNCH(sgemm, (bl_dim3{unsigned(n / kTile), unsigned(n / kTile)}),

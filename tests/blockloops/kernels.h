@@ -15,6 +15,8 @@ int bl_run_warp_sum(const float* in, float* out, unsigned blocks, unsigned threa
 int bl_run_warp_low_lanes(const float* in, float* out, unsigned blocks, unsigned tx, unsigned ty);
 int bl_run_warp_traced_sum(const float* in, float* out, float* trace, unsigned blocks, unsigned tx,
                            unsigned ty);
+// out: 4 values per thread (kernels.cpp, thread_coords).
+int bl_run_thread_coords(unsigned* out, unsigned blocks, unsigned tx, unsigned ty, unsigned tz);
 int bl_run_sgemm(const float* A, const float* B, float* C, int n);
 int bl_run_early_return_sum(const int* in, int* out, unsigned blocks, unsigned threads,
                             unsigned active);

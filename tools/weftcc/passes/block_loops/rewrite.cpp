@@ -1332,7 +1332,9 @@ Value* Rewriter::load_exchange(RegionCopy& copy, IRBuilder<>& head, const SyncPo
 }
 
 BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange exchange) {
-  // do { do { do { body } while (++x < dim.x) } while (++y < dim.y) } while (++z < dim.z)
+  // do { do { body } while (++x < dim.x) } while (++row < dim.y * dim.z): one loop over the
+  // block's rows, y and z carried along (y wraps into z), so a 1-D block's region pays one
+  // loop level around x, not two.
   // A ShiftWarps copy (rows of whole warps) runs x in warps of 32 lanes: the inner loop
   // has a constant trip count and starts at a multiple of 32 (blockDim.x is read as
   // dim.x & ~31 there), so once it is vectorized and unrolled each vector's lanes are
@@ -1352,26 +1354,24 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
   BasicBlock* first = pre;
   if (exchange == Exchange::None && x_bounds_[r.state])
     first = emit_x_bound(r, *x_bounds_[r.state], pre, done, x_end);
-  auto* zh = BasicBlock::Create(ctx_, "fast.z", whole_, done);
-  auto* yh = BasicBlock::Create(ctx_, "fast.y", whole_, done);
+  auto* yh = BasicBlock::Create(ctx_, "fast.row", whole_, done);
   auto* wh = warps ? BasicBlock::Create(ctx_, "fast.warp", whole_, done) : nullptr;
   auto* xh = BasicBlock::Create(ctx_, "fast.x", whole_, done);
   auto* xl = BasicBlock::Create(ctx_, "fast.x.next", whole_, done);
   auto* wl = warps ? BasicBlock::Create(ctx_, "fast.warp.next", whole_, done) : nullptr;
-  auto* yl = BasicBlock::Create(ctx_, "fast.y.next", whole_, done);
-  auto* zl = BasicBlock::Create(ctx_, "fast.z.next", whole_, done);
+  auto* yl = BasicBlock::Create(ctx_, "fast.row.next", whole_, done);
   IRBuilder<> b(pre);
   Value* dim_x = warps ? b.CreateAnd(dim_[0], b.getInt32(~31u), "block.dim.x.warps") : dim_[0];
-  b.CreateBr(zh);
-  b.SetInsertPoint(zh);
-  PHINode* z = b.CreatePHI(i32_, 2, "tid.z");
+  Value* rows = mul_nw(b, dim_[1], dim_[2], "block.rows");
   b.CreateBr(yh);
   b.SetInsertPoint(yh);
+  PHINode* row_id = b.CreatePHI(i32_, 2, "tid.row.id");  // z * dim.y + y
   PHINode* y = b.CreatePHI(i32_, 2, "tid.y");
+  PHINode* z = b.CreatePHI(i32_, 2, "tid.z");
   // The linear id is an induction of the x loop of its own, as x is: LLVM 15 widens
   // a value computed from an induction lane by lane in every vector iteration when it
   // also has scalar uses (addresses), an induction once.
-  Value* row = mul_nw(b, add_nw(b, mul_nw(b, z, dim_[1]), y), dim_x, "tid.row");
+  Value* row = mul_nw(b, row_id, dim_x, "tid.row");
   PHINode *xw = nullptr, *lane = nullptr;
   Value* lin0 = row;
   if (warps) {
@@ -1424,16 +1424,26 @@ BasicBlock* Rewriter::emit_fast_loop(const Region& r, BasicBlock* done, Exchange
     x->addIncoming(b.getInt32(0), yh);
     lin->addIncoming(row, yh);
   }
+  // The next row: y + 1, or 0 and z + 1 past the last (computed only where the region reads
+  // them). The row loop runs once in 1-D blocks: unrolled (at run time, by 2) it would cost
+  // a trip count check and an odd-count test per region and block for nothing.
   b.SetInsertPoint(yl);
+  Value* row1 = add_nw(b, row_id, b.getInt32(1));
   Value* y1 = add_nw(b, y, b.getInt32(1));
-  b.CreateCondBr(b.CreateICmpULT(y1, dim_[1]), yh, zl);
-  b.SetInsertPoint(zl);
-  Value* z1 = add_nw(b, z, b.getInt32(1));
-  b.CreateCondBr(b.CreateICmpULT(z1, dim_[2]), zh, done);
+  Value* wrap = b.CreateICmpEQ(y1, dim_[1]);
+  Value* y_next = b.CreateSelect(wrap, b.getInt32(0), y1);
+  Value* z_next = add_nw(b, z, b.CreateZExt(wrap, i32_));
+  Instruction* latch = b.CreateCondBr(b.CreateICmpULT(row1, rows), yh, done);
+  MDNode* off = MDNode::get(ctx_, {MDString::get(ctx_, "llvm.loop.unroll.disable")});
+  MDNode* id = MDNode::getDistinct(ctx_, {nullptr, off});
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(LLVMContext::MD_loop, id);
+  row_id->addIncoming(b.getInt32(0), pre);
+  row_id->addIncoming(row1, yl);
+  y->addIncoming(b.getInt32(0), pre);
+  y->addIncoming(y_next, yl);
   z->addIncoming(b.getInt32(0), pre);
-  z->addIncoming(z1, zl);
-  y->addIncoming(b.getInt32(0), zh);
-  y->addIncoming(y1, yl);
+  z->addIncoming(z_next, yl);
   x->addIncoming(x1, xl);
   lin->addIncoming(lin1, xl);
   copies_.push_back(std::move(copy));
