@@ -1506,20 +1506,22 @@ BasicBlock* Rewriter::emit_exchange_choice(const Region& r, const SourceForm& fo
     ok = b.CreateAnd(ok,
                      b.CreateICmpEQ(b.CreateAnd(m, b.CreateSub(m, b.getInt32(1))), b.getInt32(0)));
   }
-  b.CreateCondBr(ok, whole_warps, gather);
+  // The common case first, in one test (block-uniform, so LLVM computes it once per range):
+  // rows of whole warps (then the block is whole warps too) and the shifts apply.
+  BasicBlock* by_warps = emit_fast_loop(r, done, Exchange::ShiftWarps);
+  auto* slower = BasicBlock::Create(ctx_, "xchg.check.other", whole_, done);
+  Value* warp_rows = b.CreateICmpEQ(b.CreateAnd(dim_[0], b.getInt32(31)), b.getInt32(0));
+  b.CreateCondBr(b.CreateAnd(ok, warp_rows), by_warps, slower);
   for (Instruction& i : *check) {
     copy->instructions.push_back(&i);
     RemapInstruction(&i, copy->map, RF_IgnoreMissingLocals | RF_NoModuleLevelChanges);
     hoist_thread_locals(&i);
   }
+  BranchInst::Create(whole_warps, gather, ok, slower);
   IRBuilder<> fb(whole_warps);
-  auto* rows = BasicBlock::Create(ctx_, "xchg.check.rows", whole_, done);
   Value* full = fb.CreateICmpEQ(fb.CreateAnd(threads_, fb.getInt32(31)), fb.getInt32(0));
-  fb.CreateCondBr(full, rows, emit_fast_loop(r, done, Exchange::Shift));
-  IRBuilder<> rb(rows);
-  Value* warp_rows = rb.CreateICmpEQ(rb.CreateAnd(dim_[0], rb.getInt32(31)), rb.getInt32(0));
-  rb.CreateCondBr(warp_rows, emit_fast_loop(r, done, Exchange::ShiftWarps),
-                  emit_fast_loop(r, done, Exchange::ShiftFull));
+  fb.CreateCondBr(full, emit_fast_loop(r, done, Exchange::ShiftFull),
+                  emit_fast_loop(r, done, Exchange::Shift));
   copies_.push_back(std::move(copy));
   return pre;
 }
