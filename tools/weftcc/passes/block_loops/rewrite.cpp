@@ -981,7 +981,9 @@ void Rewriter::find_lane_bounds() {
     if (!in_region_exchange(last.state) || !forms_[last.state - 1].matched) continue;
     unsigned bound = final_lane_bound(last);
     const Region* cur = &last;
-    while (bound < 32) {
+    // Each step goes to the one region whose only exit is `cur`: no region comes twice (the
+    // chain ends at a return), and the count bounds the walk whatever the graph.
+    for (size_t steps = 0; bound < 32 && steps < regions_.size(); ++steps) {
       lane_bounds_[cur->state] = bound;
       ++lane_bounded_regions_;
       // The lanes of the previous region this one's bounded lanes read.
