@@ -3,7 +3,7 @@
 
 #include <cstring>
 #include <string>
-#include <thread>
+#include <weft/common/log.hpp>
 
 #include "command_buffer.hpp"
 #include "event.hpp"
@@ -25,7 +25,10 @@ CudaDevice::CudaDevice(const Api& api, CUdevice device, DeviceFacts facts)
 }
 
 CudaDevice::~CudaDevice() {
-  if (context()) (void)api_.cuDevicePrimaryCtxRelease(device_);
+  if (context()) {
+    free_deferred();
+    (void)api_.cuDevicePrimaryCtxRelease(device_);
+  }
 }
 
 Status CudaDevice::retain_context() {
@@ -142,30 +145,52 @@ Result<void*> CudaDevice::allocate(MemoryKind kind, size_t bytes, unsigned flags
   return Status(hipErrorInvalidValue, "unknown memory kind");
 }
 
-Status CudaDevice::deallocate(void* ptr, size_t bytes, MemoryKind kind) {
+Status CudaDevice::deallocate(void* ptr, size_t /*bytes*/, MemoryKind kind) {
   if (HostLane::on_lane_thread()) {
     // A stream-ordered release (hipFreeAsync) runs on a host lane, whose stream
     // waits for it; cuMemFree/cuMemFreeHost wait for the device, which here would
     // never finish. Device memory goes back in the lane stream's own order
     // (cuMemFreeAsync returns at once, and takes cuMemAlloc memory); pinned host
-    // memory, or a driver without cuMemFreeAsync, is freed from another thread
-    // once the device allows it.
+    // memory, or a driver without cuMemFreeAsync, waits for an ordinary thread's
+    // free (free_on_lane_later).
     if (kind == MemoryKind::kDevice && api_.cuMemFreeAsync && make_current().ok() &&
         api_.cuMemFreeAsync(reinterpret_cast<CUdeviceptr>(ptr), HostLane::lane_stream()) ==
             CUDA_SUCCESS)
       return Status();
-    std::thread([self = Ref<CudaDevice>(this), ptr, bytes, kind] {
-      (void)self->deallocate(ptr, bytes, kind);
-    }).detach();
+    free_on_lane_later(ptr, kind);
     return Status();
   }
   WEFT_RETURN_IF_ERROR(make_current());
+  if (has_deferred_.load(std::memory_order_acquire)) free_deferred();
   if (kind == MemoryKind::kHostPinned) {
     WEFT_CU_RETURN_IF_ERROR(api_.cuMemFreeHost(ptr));
   } else {
     WEFT_CU_RETURN_IF_ERROR(api_.cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
   }
   return Status();
+}
+
+void CudaDevice::free_on_lane_later(void* ptr, MemoryKind kind) {
+  std::lock_guard lock(deferred_mutex_);
+  deferred_.push_back({ptr, kind});
+  has_deferred_.store(true, std::memory_order_release);
+}
+
+void CudaDevice::free_deferred() {
+  std::vector<DeferredFree> blocks;
+  {
+    std::lock_guard lock(deferred_mutex_);
+    blocks.swap(deferred_);
+    has_deferred_.store(false, std::memory_order_release);
+  }
+  for (const DeferredFree& block : blocks) {
+    CUresult r = block.kind == MemoryKind::kHostPinned
+                   ? api_.cuMemFreeHost(block.ptr)
+                   : api_.cuMemFree(reinterpret_cast<CUdeviceptr>(block.ptr));
+    if (r != CUDA_SUCCESS)
+      log::warning("stream-ordered free of {} failed late: {}", block.ptr,
+                   status_from_cuda(r, "cuMemFree").message());
+  }
 }
 
 Result<void*> CudaDevice::register_host(void* ptr, size_t bytes, unsigned flags) {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <mutex>
 #include <string>
+#include <vector>
 #include <weft/driver/device.hpp>
 
 #include "api.hpp"
@@ -115,6 +116,18 @@ class CudaDevice final : public Device {
 
  private:
   Status retain_context();
+  // Frees what host lanes handed over (free_on_lane_later); the caller may block.
+  void free_deferred();
+  // A lane cannot free pinned memory (or device memory without cuMemFreeAsync):
+  // cuMemFreeHost waits for the device and, while it waits, holds up every other
+  // thread's CUDA calls, the ones that would let the device finish (bench/RESULTS.md,
+  // session 13 probe). The block waits here for the next free by an ordinary
+  // thread, which may block as cuMemFree does, or for the device's end.
+  struct DeferredFree {
+    void* ptr;
+    MemoryKind kind;
+  };
+  void free_on_lane_later(void* ptr, MemoryKind kind);
 
   const Api& api_;
   const CUdevice device_;
@@ -126,6 +139,9 @@ class CudaDevice final : public Device {
   int greatest_priority_ = 0;
   std::atomic<size_t> stack_bytes_{0};  // CU_LIMIT_STACK_SIZE after the last set
   WordPool words_;
+  std::mutex deferred_mutex_;
+  std::vector<DeferredFree> deferred_;
+  std::atomic<bool> has_deferred_{false};  // lets ordinary frees skip the mutex
 };
 
 }  // namespace weft::cuda

@@ -184,7 +184,10 @@ Runtime::Runtime() {
       if (!filtered_by_driver[i]) others.push_back(gpus[i]);
     for (int index : env::parse_visible_list(*settings.cuda_visible_devices, int(others.size())))
       ordered.push_back(others[index]);
-    warn_if_truncated("CUDA_VISIBLE_DEVICES", *settings.cuda_visible_devices, others.size());
+    // With no GPU left for weft to filter (every one came from libcuda, which applied
+    // the list already), a warning would call a valid list wrong.
+    if (!others.empty())
+      warn_if_truncated("CUDA_VISIBLE_DEVICES", *settings.cuda_visible_devices, others.size());
     for (size_t i = 0; i < gpus.size(); ++i)
       if (filtered_by_driver[i]) ordered.push_back(gpus[i]);
   } else {

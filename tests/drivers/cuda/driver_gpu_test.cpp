@@ -505,6 +505,65 @@ TEST_CASE("Cuda_Gpu_LaneFree_DoesNotHoldUpOtherThreads") {
   WEFT_REQUIRE_OK(freeing->synchronize());
 }
 
+// The same with pinned host memory, which has no stream-ordered free in CUDA:
+// cuMemFreeHost on any thread while the kernel spins would hold up this thread's
+// calls (session 13 probe), so the lane hands the block to the next ordinary free.
+TEST_CASE("Cuda_Gpu_LaneFreeOfPinnedMemory_DoesNotHoldUpOtherThreads") {
+  auto* d = gpu();
+  if (!d) return;
+  auto wait = kernel("wait_flag");
+  if (!wait) return;
+  Pinned<unsigned> flag(*d, 2);
+  flag[0] = 0;
+  flag[1] = 0;
+  Pinned<unsigned> word(*d, 1);
+  word[0] = 0;
+  const size_t bytes = size_t(4) << 20;
+  void* block = value_of(d->allocate(weft::MemoryKind::kHostPinned, bytes, 0));
+  auto spinning = value_of(d->create_queue(weft::QueueOptions{}));
+  gpu_test::Finally release([&] {
+    __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
+    (void)spinning->synchronize();
+  });
+  WEFT_REQUIRE_OK(spinning->submit(
+      dispatch(wait, dim3(1), dim3(1),
+               ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
+  auto freeing = value_of(d->create_queue(weft::QueueOptions{}));
+  std::atomic<bool> freed{false};
+  WEFT_REQUIRE_OK(freeing->submit(weft::HostFuncOp{[&] {
+    CHECK(d->deallocate(block, bytes, weft::MemoryKind::kHostPinned).ok());
+    freed = true;
+  }}));
+  for (int i = 0; i < 5000 && !freed.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  REQUIRE(freed.load());
+  std::atomic<bool> calls_done{false};
+  std::thread caller([&] {
+    auto other = d->create_queue(weft::QueueOptions{});
+    if (other.ok()) {
+      weft::FillOp fill;
+      fill.dst = word.get();
+      fill.width_elements = 1;
+      fill.element_size = 4;
+      fill.value = 9;
+      if (other.value()->submit(fill).ok() && other.value()->synchronize().ok())
+        calls_done = word[0] == 9u;
+    }
+  });
+  for (int i = 0; i < 5000 && !calls_done.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  bool in_time = calls_done.load();
+  __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
+  caller.join();
+  CHECK(in_time);
+  WEFT_REQUIRE_OK(spinning->synchronize());
+  WEFT_REQUIRE_OK(freeing->synchronize());
+  // This ordinary free also frees the handed-over block (free_deferred), now
+  // that the kernel is done; it must neither fail nor hang.
+  void* next = value_of(d->allocate(weft::MemoryKind::kHostPinned, 4096, 0));
+  WEFT_REQUIRE_OK(d->deallocate(next, 4096, weft::MemoryKind::kHostPinned));
+}
+
 TEST_CASE("Cuda_Gpu_Peer") {
   auto* d = gpu();
   if (!d) return;
