@@ -59,11 +59,12 @@ Result<Ref<CoreEvent>> lookup(hipEvent_t event) {
 // handle that names a live stream skips resolve_stream.
 Status record(hipEvent_t event, hipStream_t stream, DefaultStream default_stream) {
   Runtime& rt = Runtime::get();
-  // The stream is held for the record, without a reference count (api/held.hpp).
-  // The event is referenced: holding it too made record + sync slower on the
-  // fake libcuda (37 -> 60 ns per pair on this VM; the cause is not known).
+  // Both held for the record, without reference counts (api/held.hpp). On the
+  // H200 that beat referencing the event in 15 of 21 interleaved rounds (record +
+  // sync 1.6% faster, bench/RESULTS.md session 14), though the fake libcuda on the
+  // 2-core VM timed it slower (37 -> 60 ns per pair; instructions equal).
   Held<CoreEvent> e;
-  e.set(rt.events().find(event));
+  e.find(rt.events(), event, hazard::kHoldFirst);
   if (!e) [[unlikely]]
     return unknown_event();
   Held<Stream> s;
