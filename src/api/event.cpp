@@ -125,7 +125,9 @@ WEFT_EXPORT hipError_t hipEventSynchronize(hipEvent_t event) {
   return call(
       "hipEventSynchronize",
       [&] {
-    Ref<CoreEvent> e = Runtime::get().events().find(event);
+    // Held, not referenced (api/held.hpp): a hipEventDestroy meanwhile returns
+    // at once and the event goes when this wait ends.
+    WaitHeld<CoreEvent> e(Runtime::get().events(), event);
     if (!e) [[unlikely]]
       return unknown_event();
     if (graph::capture_active()) [[unlikely]]

@@ -60,4 +60,39 @@ class Held {
   T* p_ = nullptr;
 };
 
+// An object used across a wait for the device (hipEventSynchronize), held in the
+// thread's waiting slot (HandleRegistry::find_waiting_held: a removal meanwhile
+// parks the object instead of waiting), or referenced where that slot is busy or
+// the lookup cache misses. The hold ends after everything else of the section.
+template <typename T>
+class WaitHeld {
+ public:
+  WaitHeld(const HandleRegistry<T>& registry, const void* handle) : registry_(registry) {
+    if (hazard::Record* r = hazard::record()) [[likely]] {
+      if (T* hit = registry.find_waiting_held(handle, *r)) [[likely]] {
+        record_ = r;
+        p_ = hit;
+        return;
+      }
+    }
+    ref_ = registry.find(handle);
+    p_ = ref_.get();
+  }
+  ~WaitHeld() {
+    if (record_) registry_.end_waiting_hold(*record_);
+  }
+  WaitHeld(const WaitHeld&) = delete;
+  WaitHeld& operator=(const WaitHeld&) = delete;
+
+  T* operator->() const { return p_; }
+  T& operator*() const { return *p_; }
+  explicit operator bool() const { return p_ != nullptr; }
+
+ private:
+  const HandleRegistry<T>& registry_;
+  hazard::Record* record_ = nullptr;
+  Ref<T> ref_;
+  T* p_ = nullptr;
+};
+
 }  // namespace weft::api

@@ -72,6 +72,30 @@ class HandleRegistry {
     hold.store(nullptr, std::memory_order_release);
     return nullptr;
   }
+  // find_held for a section that waits for the device (hipEventSynchronize): the
+  // object is held in `r`'s waiting slot, which remove() does not wait for; an
+  // object removed meanwhile stays parked until end_waiting_hold(). Null when the
+  // slot is in use already (a wait inside a wait: a host function that the
+  // waiting thread runs) or the handle is not cached: the caller then takes a
+  // reference instead.
+  T* find_waiting_held(const void* handle, hazard::Record& r) const {
+    if (r.waiting.load(std::memory_order_relaxed) != nullptr) [[unlikely]]
+      return nullptr;
+    return find_held(handle, r.waiting);
+  }
+  void end_waiting_hold(hazard::Record& r) const {
+    // Against park(): the slot's store, then the count's load (hazard.hpp's
+    // asymmetric fences: the remover fences both sides).
+    if (hazard::g_asymmetric_fences) [[likely]] {
+      r.waiting.store(nullptr, std::memory_order_relaxed);
+      std::atomic_signal_fence(std::memory_order_seq_cst);
+    } else {
+      r.waiting.store(nullptr, std::memory_order_seq_cst);
+    }
+    if (parked_count_.load(std::memory_order_seq_cst) != 0) [[unlikely]]
+      release_parked();
+  }
+
   Ref<T> remove(const void* handle) {
     Ref<T> object;
     {
@@ -83,6 +107,7 @@ class HandleRegistry {
       uncache(object.get());
     }
     hazard::wait_unguarded(object.get());
+    park_if_waited_on(object);
     return object;
   }
   template <typename Pred>
@@ -105,6 +130,7 @@ class HandleRegistry {
       objects.reserve(out.size());
       for (const Ref<T>& object : out) objects.push_back(object.get());
       hazard::wait_unguarded(objects.data(), objects.size());
+      for (const Ref<T>& object : out) park_if_waited_on(object);
     }
     return out;
   }
@@ -119,6 +145,45 @@ class HandleRegistry {
       entry.store(nullptr, std::memory_order_seq_cst);
   }
 
+  // After wait_unguarded's fence: a removed object that a waiting section still
+  // holds keeps a reference here until the hold ends. The second look, after the
+  // count is published and fenced, pairs with end_waiting_hold's store and load:
+  // either that hold's end sees the count, or this look sees the slot empty.
+  void park_if_waited_on(const Ref<T>& object) const {
+    if (!hazard::waited_on(object.get())) [[likely]]
+      return;
+    Ref<T> dropped;  // let go after the lock
+    std::lock_guard lock(parked_mutex_);
+    parked_.push_back(object);
+    parked_count_.store(parked_.size(), std::memory_order_seq_cst);
+    hazard::fence_against_guards();
+    if (!hazard::waited_on(object.get())) {
+      dropped = std::move(parked_.back());
+      parked_.pop_back();
+      parked_count_.store(parked_.size(), std::memory_order_seq_cst);
+    }
+  }
+  // Lets go of every parked object no waiting section holds any more.
+  void release_parked() const {
+    std::vector<Ref<T>> done;
+    {
+      std::lock_guard lock(parked_mutex_);
+      hazard::fence_against_guards();
+      for (auto it = parked_.begin(); it != parked_.end();) {
+        if (hazard::waited_on(it->get())) {
+          ++it;
+        } else {
+          done.push_back(std::move(*it));
+          it = parked_.erase(it);
+        }
+      }
+      parked_count_.store(parked_.size(), std::memory_order_seq_cst);
+    }
+  }
+
+  mutable std::mutex parked_mutex_;
+  mutable std::vector<Ref<T>> parked_;
+  mutable std::atomic<size_t> parked_count_{0};
   mutable std::shared_mutex mutex_;
   std::unordered_map<const void*, Ref<T>> objects_;
   std::array<std::atomic<T*>, size_t(1) << kCacheBits> cache_{};  // written under mutex_

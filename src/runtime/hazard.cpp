@@ -51,6 +51,7 @@ struct Release {
     if (record) {
       record->guarded.store(nullptr, std::memory_order_release);
       for (auto& held : record->held) held.store(nullptr, std::memory_order_release);
+      record->waiting.store(nullptr, std::memory_order_release);
       record->in_use.store(false, std::memory_order_release);
     }
   }
@@ -93,6 +94,14 @@ void wait_unguarded(const void* const* objects, size_t count) {
   for (Record* r = g_records.load(std::memory_order_acquire); r; r = r->next)
     for (size_t i = 0; i < count; ++i)
       while (guards(*r, objects[i])) std::this_thread::yield();
+}
+
+void fence_against_guards() { heavy_fence(); }
+
+bool waited_on(const void* object) {
+  for (Record* r = g_records.load(std::memory_order_acquire); r; r = r->next)
+    if (r->waiting.load(std::memory_order_seq_cst) == object) return true;
+  return false;
 }
 
 }  // namespace weft::hazard

@@ -29,6 +29,11 @@ inline constexpr size_t kHoldSecond = 1;
 struct alignas(64) Record {
   std::atomic<const void*> guarded{nullptr};
   std::atomic<const void*> held[kHolds] = {};
+  // An object held across a wait for the device (hipEventSynchronize;
+  // HandleRegistry::find_waiting_held). Removers do not wait for this slot, which
+  // could take as long as the device: they park their reference instead, and the
+  // hold's end (or a later removal) lets it go.
+  std::atomic<const void*> waiting{nullptr};
   std::atomic<bool> in_use{false};
   Record* next = nullptr;  // immutable once the record is published
 };
@@ -86,6 +91,13 @@ class HoldEnd {
 void wait_unguarded(const void* object);
 // The same for several objects, with one fence for all of them.
 void wait_unguarded(const void* const* objects, size_t count);
+
+// The remover's half of a fence against guards and holds: a full fence on every
+// running thread (or on this one where guards fence themselves).
+void fence_against_guards();
+// Whether some record's waiting slot names `object`. Call after
+// fence_against_guards() (wait_unguarded makes one), once `object` is unreachable.
+bool waited_on(const void* object);
 
 // The slot of a handle in a direct-mapped lookup cache of 2^Bits entries (the
 // caches the guarded lookups probe).

@@ -238,3 +238,87 @@ TEST_CASE("Unit_StreamClock_EmptyClocksCopyWithoutEntries") {
   waiter.advance(9, 1);
   CHECK(waiter.seen(9) == 1);
 }
+
+TEST_CASE("Unit_HandleRegistry_RemoveParksAWaitingHold") {
+  // A hold across a wait (hipEventSynchronize) does not hold up the remover: it
+  // returns at once, and the object lives until the hold ends.
+  namespace hazard = weft::hazard;
+  HandleRegistry<Thing> registry;
+  const int alive_before = g_alive.load();
+  Thing* raw = nullptr;
+  {
+    auto thing = make_ref<Thing>(7);
+    raw = thing.get();
+    registry.add(thing);
+  }
+  hazard::Record* record = hazard::record();
+  REQUIRE(record);
+  Thing* held = registry.find_waiting_held(raw, *record);
+  REQUIRE(held == raw);
+  // The slot is taken: a second waiting hold on this thread takes a reference.
+  CHECK(registry.find_waiting_held(raw, *record) == nullptr);
+  std::thread remover([&] { CHECK(registry.remove(raw)); });
+  remover.join();  // did not wait for the hold
+  CHECK_FALSE(registry.find(raw));
+  CHECK(g_alive.load() == alive_before + 1);  // parked
+  CHECK(held->magic.load() == 0x7e57ab1e);
+  CHECK(held->value == 7);
+  registry.end_waiting_hold(*record);
+  CHECK(record->waiting.load() == nullptr);
+  CHECK(g_alive.load() == alive_before);  // let go with the hold's end
+  // Unknown handles hold nothing.
+  int local = 0;
+  CHECK(registry.find_waiting_held(&local, *record) == nullptr);
+  CHECK(record->waiting.load() == nullptr);
+}
+
+TEST_CASE("Unit_HandleRegistry_WaitingHoldsRaceWithRemoval") {
+  // Readers that hold across a "wait" while the main thread replaces objects: a
+  // held object stays alive until its hold ends, and no parked object outlives
+  // the last hold.
+  namespace hazard = weft::hazard;
+  HandleRegistry<Thing> registry;
+  const int alive_before = g_alive.load();
+  constexpr int kSlots = 16;
+  std::vector<std::atomic<Thing*>> handles(kSlots);
+  std::atomic<bool> stop{false};
+  std::atomic<long> hits{0}, dead_hits{0};
+  std::atomic<int> passes{0};
+  auto reader = [&] {
+    hazard::Record* record = hazard::record();
+    if (!record) return;
+    while (!stop.load(std::memory_order_relaxed)) {
+      for (auto& h : handles) {
+        Thing* t = registry.find_waiting_held(h.load(std::memory_order_relaxed), *record);
+        if (!t) continue;
+        for (int i = 0; i < 16; ++i)  // the "wait"
+          if (t->magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
+        registry.end_waiting_hold(*record);
+        hits.fetch_add(1, std::memory_order_relaxed);
+      }
+      passes.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+  auto replace = [&](int round) {
+    int i = round % kSlots;
+    if (Thing* old = handles[i].load()) registry.remove(old);
+    auto fresh = make_ref<Thing>(round);
+    registry.add(fresh);
+    handles[i].store(fresh.get());
+  };
+  for (int round = 0; round < kSlots; ++round) replace(round);
+  std::vector<std::thread> readers;
+  readers.emplace_back(reader);
+  readers.emplace_back(reader);
+  for (int round = kSlots; round < 5000; ++round) replace(round);
+  for (int round = 5000; passes.load(std::memory_order_relaxed) < 6; ++round) {
+    replace(round);
+    std::this_thread::yield();
+  }
+  stop = true;
+  for (auto& t : readers) t.join();
+  for (auto& h : handles) registry.remove(h.load());
+  CHECK(dead_hits.load() == 0);
+  CHECK(g_alive.load() == alive_before);
+  CHECK(hits.load() > 0);
+}

@@ -3,6 +3,7 @@
 // hipEventSynchronize, hipEventQuery, hipEventElapsedTime and destruction.
 #include "hip_test.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
@@ -254,5 +255,36 @@ TEST_CASE("Unit_hipEventDestroy_Positive_PendingEvent") {
   HIP_CHECK(hipEventRecord(e, s.get()));
   HIP_CHECK(hipEventDestroy(e));
   gate.open();
+  HIP_CHECK(hipStreamSynchronize(s.get()));
+}
+
+TEST_CASE("Unit_hipEventDestroy_Positive_WhileAnotherThreadWaits") {
+  // A thread in hipEventSynchronize does not hold up hipEventDestroy of the same
+  // event on another thread (CUDA: destroying a pending event returns at once);
+  // the wait still ends when the work does, and succeeds.
+  if (!hip_test::kernels_supported()) return;
+  hip_test::Stream s;
+  hip_test::Gate gate;
+  gate.launch(s.get());
+  hipEvent_t e = nullptr;
+  HIP_CHECK(hipEventCreate(&e));
+  HIP_CHECK(hipEventRecord(e, s.get()));
+  std::atomic<int> waited{-1};
+  std::thread waiter([&] { waited = int(hipEventSynchronize(e)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let it reach the wait
+  std::atomic<bool> destroyed{false};
+  std::thread destroyer([&] {
+    (void)hipEventDestroy(e);
+    destroyed = true;
+  });
+  for (int i = 0; i < 5000 && !destroyed; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const bool destroy_returned = destroyed.load();
+  CHECK(waited.load() == -1);  // still waiting: the gate is closed
+  gate.open();
+  destroyer.join();
+  waiter.join();
+  CHECK(destroy_returned);
+  CHECK(waited.load() == int(hipSuccess));
   HIP_CHECK(hipStreamSynchronize(s.get()));
 }

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstring>
+#include <functional>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -442,6 +444,81 @@ TEST_CASE("Cuda_Gpu_QueueDestroy_DoesNotBlockAndWorkFinishes") {
   CHECK(ran.load());
 }
 
+namespace {
+
+// A kernel that spins on a host flag until release() (or the scope's end), on
+// a queue of its own: the device stays busy while a case watches other threads.
+class SpinningKernel {
+ public:
+  explicit SpinningKernel(weft::Device& d) : flag_(d, 2) {
+    flag_[0] = 0;
+    flag_[1] = 0;
+    queue_ = value_of(d.create_queue(weft::QueueOptions{}));
+  }
+  ~SpinningKernel() {
+    release();
+    (void)queue_->synchronize();
+  }
+  bool start() {
+    auto wait = kernel("wait_flag");
+    if (!wait) return false;
+    WEFT_REQUIRE_OK(queue_->submit(
+        dispatch(wait, dim3(1), dim3(1),
+                 ArgPacker(*wait).add(flag_.get()).add(1u).add(flag_.get() + 1).bytes())));
+    return true;
+  }
+  void release() { __atomic_store_n(&flag_[0], 1u, __ATOMIC_RELEASE); }
+  weft::Queue& queue() { return *queue_; }
+
+ private:
+  Pinned<unsigned> flag_;
+  weft::Ref<weft::Queue> queue_;
+};
+
+// Runs `body` as a host function on a new queue and waits up to 5 s for it to
+// finish; true when it did.
+bool host_func_finishes(weft::Device& d, weft::Ref<weft::Queue>& queue,
+                        std::function<void()> body) {
+  queue = value_of(d.create_queue(weft::QueueOptions{}));
+  auto done = std::make_shared<std::atomic<bool>>(false);
+  WEFT_REQUIRE_OK(queue->submit(weft::HostFuncOp{[body = std::move(body), done] {
+    body();
+    *done = true;
+  }}));
+  for (int i = 0; i < 5000 && !*done; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return *done;
+}
+
+// Whether a third thread's CUDA calls (create a queue, fill `word` with `value`,
+// synchronize) finish within 5 s while `spinning` keeps the device busy. If they
+// hang, the kernel is let go (so the process lives) and the answer is false.
+bool other_thread_calls_finish(weft::Device& d, SpinningKernel& spinning, Pinned<unsigned>& word,
+                               unsigned value) {
+  word[0] = 0;
+  std::atomic<bool> calls_done{false};
+  std::thread caller([&] {
+    auto other = d.create_queue(weft::QueueOptions{});
+    if (other.ok()) {
+      weft::FillOp fill;
+      fill.dst = word.get();
+      fill.width_elements = 1;
+      fill.element_size = 4;
+      fill.value = value;
+      if (other.value()->submit(fill).ok() && other.value()->synchronize().ok())
+        calls_done = word[0] == value;
+    }
+  });
+  for (int i = 0; i < 5000 && !calls_done.load(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  bool in_time = calls_done.load();
+  spinning.release();
+  caller.join();
+  return in_time;
+}
+
+}  // namespace
+
 // A stream-ordered free (hipFreeAsync) runs on a host lane while a kernel on
 // another stream waits for the host. The free must neither wait for that kernel
 // nor hold up this thread's CUDA calls (the ones that will release the kernel):
@@ -449,59 +526,22 @@ TEST_CASE("Cuda_Gpu_QueueDestroy_DoesNotBlockAndWorkFinishes") {
 TEST_CASE("Cuda_Gpu_LaneFree_DoesNotHoldUpOtherThreads") {
   auto* d = gpu();
   if (!d) return;
-  auto wait = kernel("wait_flag");
-  if (!wait) return;
-  Pinned<unsigned> flag(*d, 2);
-  flag[0] = 0;
-  flag[1] = 0;
   Pinned<unsigned> word(*d, 1);  // before the kernel: pinned allocations may wait for it
-  word[0] = 0;
   // Allocated before the kernel starts, in sizes CUDA places differently
   // (sub-allocated, a mapping of its own, a large one).
   const size_t sizes[] = {size_t(1) << 20, size_t(32) << 20, size_t(256) << 20};
   void* blocks[3] = {};
   for (int i = 0; i < 3; ++i)
     blocks[i] = value_of(d->allocate(weft::MemoryKind::kDevice, sizes[i], 0));
-  auto spinning = value_of(d->create_queue(weft::QueueOptions{}));
-  gpu_test::Finally release([&] {
-    __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-    (void)spinning->synchronize();
-  });
-  WEFT_REQUIRE_OK(spinning->submit(
-      dispatch(wait, dim3(1), dim3(1),
-               ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
-  auto freeing = value_of(d->create_queue(weft::QueueOptions{}));
-  std::atomic<bool> freed{false};
-  WEFT_REQUIRE_OK(freeing->submit(weft::HostFuncOp{[&] {
+  SpinningKernel spinning(*d);
+  if (!spinning.start()) return;
+  weft::Ref<weft::Queue> freeing;
+  REQUIRE(host_func_finishes(*d, freeing, [&] {  // it did not wait for the spinning kernel
     for (int i = 0; i < 3; ++i)
       CHECK(d->deallocate(blocks[i], sizes[i], weft::MemoryKind::kDevice).ok());
-    freed = true;
-  }}));
-  for (int i = 0; i < 5000 && !freed.load(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  REQUIRE(freed.load());  // the callback did not wait for the spinning kernel
-  // This thread's next calls, watched from here: if they hang, the kernel is let
-  // go (so the process lives) and the case fails.
-  std::atomic<bool> calls_done{false};
-  std::thread caller([&] {
-    auto other = d->create_queue(weft::QueueOptions{});
-    if (other.ok()) {
-      weft::FillOp fill;
-      fill.dst = word.get();
-      fill.width_elements = 1;
-      fill.element_size = 4;
-      fill.value = 7;
-      if (other.value()->submit(fill).ok() && other.value()->synchronize().ok())
-        calls_done = word[0] == 7u;
-    }
-  });
-  for (int i = 0; i < 5000 && !calls_done.load(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  bool in_time = calls_done.load();
-  __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-  caller.join();
-  CHECK(in_time);
-  WEFT_REQUIRE_OK(spinning->synchronize());
+  }));
+  CHECK(other_thread_calls_finish(*d, spinning, word, 7u));
+  WEFT_REQUIRE_OK(spinning.queue().synchronize());
   WEFT_REQUIRE_OK(freeing->synchronize());
 }
 
@@ -511,52 +551,17 @@ TEST_CASE("Cuda_Gpu_LaneFree_DoesNotHoldUpOtherThreads") {
 TEST_CASE("Cuda_Gpu_LaneFreeOfPinnedMemory_DoesNotHoldUpOtherThreads") {
   auto* d = gpu();
   if (!d) return;
-  auto wait = kernel("wait_flag");
-  if (!wait) return;
-  Pinned<unsigned> flag(*d, 2);
-  flag[0] = 0;
-  flag[1] = 0;
   Pinned<unsigned> word(*d, 1);
-  word[0] = 0;
   const size_t bytes = size_t(4) << 20;
   void* block = value_of(d->allocate(weft::MemoryKind::kHostPinned, bytes, 0));
-  auto spinning = value_of(d->create_queue(weft::QueueOptions{}));
-  gpu_test::Finally release([&] {
-    __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-    (void)spinning->synchronize();
-  });
-  WEFT_REQUIRE_OK(spinning->submit(
-      dispatch(wait, dim3(1), dim3(1),
-               ArgPacker(*wait).add(flag.get()).add(1u).add(flag.get() + 1).bytes())));
-  auto freeing = value_of(d->create_queue(weft::QueueOptions{}));
-  std::atomic<bool> freed{false};
-  WEFT_REQUIRE_OK(freeing->submit(weft::HostFuncOp{[&] {
+  SpinningKernel spinning(*d);
+  if (!spinning.start()) return;
+  weft::Ref<weft::Queue> freeing;
+  REQUIRE(host_func_finishes(*d, freeing, [&] {
     CHECK(d->deallocate(block, bytes, weft::MemoryKind::kHostPinned).ok());
-    freed = true;
-  }}));
-  for (int i = 0; i < 5000 && !freed.load(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  REQUIRE(freed.load());
-  std::atomic<bool> calls_done{false};
-  std::thread caller([&] {
-    auto other = d->create_queue(weft::QueueOptions{});
-    if (other.ok()) {
-      weft::FillOp fill;
-      fill.dst = word.get();
-      fill.width_elements = 1;
-      fill.element_size = 4;
-      fill.value = 9;
-      if (other.value()->submit(fill).ok() && other.value()->synchronize().ok())
-        calls_done = word[0] == 9u;
-    }
-  });
-  for (int i = 0; i < 5000 && !calls_done.load(); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  bool in_time = calls_done.load();
-  __atomic_store_n(&flag[0], 1u, __ATOMIC_RELEASE);
-  caller.join();
-  CHECK(in_time);
-  WEFT_REQUIRE_OK(spinning->synchronize());
+  }));
+  CHECK(other_thread_calls_finish(*d, spinning, word, 9u));
+  WEFT_REQUIRE_OK(spinning.queue().synchronize());
   WEFT_REQUIRE_OK(freeing->synchronize());
   // This ordinary free also frees the handed-over block (free_deferred), now
   // that the kernel is done; it must neither fail nor hang.
