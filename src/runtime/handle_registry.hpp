@@ -84,10 +84,11 @@ class HandleRegistry {
     return find_held(handle, r.waiting);
   }
   void end_waiting_hold(hazard::Record& r) const {
-    // Against park(): the slot's store, then the count's load (hazard.hpp's
-    // asymmetric fences: the remover fences both sides).
+    // The section's reads before the slot's release store; against park_if_waited_on(): that
+    // store before the count's load (hazard.hpp's asymmetric fences: the remover
+    // fences both sides).
     if (hazard::g_asymmetric_fences) [[likely]] {
-      r.waiting.store(nullptr, std::memory_order_relaxed);
+      r.waiting.store(nullptr, std::memory_order_release);
       std::atomic_signal_fence(std::memory_order_seq_cst);
     } else {
       r.waiting.store(nullptr, std::memory_order_seq_cst);
