@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -33,6 +34,76 @@ class Thing final : public RefCounted {
   int value;
   std::atomic<uint32_t> magic{0x7e57ab1e};
 };
+
+// The races below: readers sweep a fixed set of handles while the main thread
+// replaces their objects round by round (removes the old one, whose last
+// reference goes there, and adds a fresh one). Readers count what they saw;
+// Catch2's assertions are not thread-safe, so the main thread checks.
+struct ReplacementRace {
+  explicit ReplacementRace(size_t slots) : handles(slots) {}
+
+  // A reader's loop: `visit` each handle, sweep after sweep, until stopped.
+  template <typename Visit>
+  void sweep_until_stopped(Visit visit) {
+    while (!stop.load(std::memory_order_relaxed)) {
+      for (auto& h : handles) visit(h.load(std::memory_order_relaxed));
+      passes.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  // A reader found `t`: it must be alive for all `reads`.
+  void saw(const Thing& t, int reads) {
+    for (int i = 0; i < reads; ++i)
+      if (t.magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
+    hits.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Runs the readers, one thread each, against `rounds` replacements and then as
+  // many more as it takes them to sweep 6 times (on a loaded machine they may not
+  // have run yet; all handles but one are live at any time); then removes the rest.
+  void run(const std::vector<std::function<void()>>& readers, int rounds) {
+    int round = 0;
+    for (; round < int(handles.size()); ++round) replace(round);  // every handle live
+    std::vector<std::thread> threads;
+    for (const auto& r : readers) threads.emplace_back(r);
+    for (; round < rounds; ++round) replace(round);
+    for (; passes.load(std::memory_order_relaxed) < 6; ++round) {
+      replace(round);
+      std::this_thread::yield();
+    }
+    stop = true;
+    for (auto& t : threads) t.join();
+    for (auto& h : handles) registry.remove(h.load());
+  }
+
+  HandleRegistry<Thing> registry;
+  std::vector<std::atomic<Thing*>> handles;
+  const int alive_before = g_alive.load();
+  std::atomic<bool> stop{false};
+  std::atomic<long> hits{0};
+  std::atomic<long> dead_hits{0};
+  std::atomic<int> passes{0};  // full sweeps of the handles, all readers together
+
+ private:
+  void replace(int round) {
+    size_t i = size_t(round) % handles.size();
+    if (Thing* old = handles[i].load()) registry.remove(old);
+    auto fresh = make_ref<Thing>(round);
+    registry.add(fresh);
+    handles[i].store(fresh.get());
+  }
+};
+
+// A new Thing that only `registry` references.
+Thing* add_owned_by_registry(HandleRegistry<Thing>& registry, int value) {
+  auto thing = make_ref<Thing>(value);
+  registry.add(thing);
+  return thing.get();
+}
+
+void check(const ReplacementRace& race) {
+  CHECK(race.dead_hits.load() == 0);
+  CHECK(g_alive.load() == race.alive_before);
+  CHECK(race.hits.load() > 0);
+}
 
 }  // namespace
 
@@ -63,62 +134,21 @@ TEST_CASE("Unit_HandleRegistry_FindsLiveHandlesOnly") {
 TEST_CASE("Unit_HandleRegistry_LookupsRaceWithRemoval") {
   // Readers look up handles while a writer adds and destroys objects: a lookup
   // returns a live object or nothing, never one being destroyed.
-  HandleRegistry<Thing> registry;
-  const int alive_before = g_alive.load();
-  constexpr int kSlots = 64;
-  std::vector<std::atomic<Thing*>> handles(kSlots);
-  std::atomic<bool> stop{false};
-  std::atomic<long> hits{0};
-  std::atomic<long> dead_hits{0};  // counted here, checked on the main thread:
-                                   // Catch2's assertions are not thread-safe
-  std::atomic<int> passes{0};      // full sweeps of the handles, all readers together
+  ReplacementRace race(64);
   auto reader = [&] {
-    while (!stop.load(std::memory_order_relaxed)) {
-      for (auto& h : handles) {
-        Ref<Thing> t = registry.find(h.load(std::memory_order_relaxed));
-        if (!t) continue;
-        if (t->magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
-        hits.fetch_add(1, std::memory_order_relaxed);
-      }
-      passes.fetch_add(1, std::memory_order_relaxed);
-    }
+    race.sweep_until_stopped([&](Thing* handle) {
+      if (Ref<Thing> t = race.registry.find(handle)) race.saw(*t, 1);
+    });
   };
-  auto replace = [&](int round) {
-    int i = round % kSlots;
-    if (Thing* old = handles[i].load()) registry.remove(old);  // the last reference goes here
-    auto fresh = make_ref<Thing>(round);
-    registry.add(fresh);
-    handles[i].store(fresh.get());
-  };
-  for (int round = 0; round < kSlots; ++round) replace(round);  // every handle live
-  std::vector<std::thread> readers;
-  for (int i = 0; i < 3; ++i) readers.emplace_back(reader);
-  for (int round = kSlots; round < 20000; ++round) replace(round);
-  // On a loaded machine the readers may not have run yet: the writer goes on until
-  // they have swept the handles a few times (all but one of them are live at any
-  // time, so every sweep finds objects).
-  for (int round = 20000; passes.load(std::memory_order_relaxed) < 6; ++round) {
-    replace(round);
-    std::this_thread::yield();
-  }
-  stop = true;
-  for (auto& t : readers) t.join();
-  for (auto& h : handles) registry.remove(h.load());
-  CHECK(dead_hits.load() == 0);
-  CHECK(g_alive.load() == alive_before);
-  CHECK(hits.load() > 0);
+  race.run({reader, reader, reader}, 20000);
+  check(race);
 }
 
 TEST_CASE("Unit_HandleRegistry_RemoveWaitsForAHold") {
   namespace hazard = weft::hazard;
   HandleRegistry<Thing> registry;
   const int alive_before = g_alive.load();
-  Thing* raw = nullptr;
-  {
-    auto thing = make_ref<Thing>(42);
-    raw = thing.get();
-    registry.add(thing);
-  }  // the registry holds the only reference now
+  Thing* raw = add_owned_by_registry(registry, 42);
   hazard::Record* record = hazard::record();
   REQUIRE(record);
   std::atomic<const void*>& slot = record->held[hazard::kHoldFirst];
@@ -156,52 +186,20 @@ TEST_CASE("Unit_HandleRegistry_HeldLookupsRaceWithRemoval") {
   // Like LookupsRaceWithRemoval, with readers that hold instead of referencing:
   // a held object stays alive until the hold ends.
   namespace hazard = weft::hazard;
-  HandleRegistry<Thing> registry;
-  const int alive_before = g_alive.load();
-  constexpr int kSlots = 64;
-  std::vector<std::atomic<Thing*>> handles(kSlots);
-  std::atomic<bool> stop{false};
-  std::atomic<long> hits{0};
-  std::atomic<long> dead_hits{0};  // checked on the main thread (Catch2 is not thread-safe)
-  std::atomic<int> passes{0};
+  ReplacementRace race(64);
   auto reader = [&](size_t which) {
     hazard::Record* record = hazard::record();
     if (!record) return;
-    while (!stop.load(std::memory_order_relaxed)) {
-      for (auto& h : handles) {
-        hazard::HoldEnd end;
-        Thing* t = registry.find_held(h.load(std::memory_order_relaxed), record->held[which]);
-        if (!t) continue;
-        end.arm(record->held[which]);
-        for (int i = 0; i < 4; ++i)  // a few reads while held
-          if (t->magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
-        hits.fetch_add(1, std::memory_order_relaxed);
-      }
-      passes.fetch_add(1, std::memory_order_relaxed);
-    }
+    race.sweep_until_stopped([&](Thing* handle) {
+      hazard::HoldEnd end;
+      Thing* t = race.registry.find_held(handle, record->held[which]);
+      if (!t) return;
+      end.arm(record->held[which]);
+      race.saw(*t, 4);  // a few reads while held
+    });
   };
-  auto replace = [&](int round) {
-    int i = round % kSlots;
-    if (Thing* old = handles[i].load()) registry.remove(old);
-    auto fresh = make_ref<Thing>(round);
-    registry.add(fresh);
-    handles[i].store(fresh.get());
-  };
-  for (int round = 0; round < kSlots; ++round) replace(round);
-  std::vector<std::thread> readers;
-  readers.emplace_back(reader, hazard::kHoldFirst);
-  readers.emplace_back(reader, hazard::kHoldSecond);
-  for (int round = kSlots; round < 20000; ++round) replace(round);
-  for (int round = 20000; passes.load(std::memory_order_relaxed) < 6; ++round) {
-    replace(round);
-    std::this_thread::yield();
-  }
-  stop = true;
-  for (auto& t : readers) t.join();
-  for (auto& h : handles) registry.remove(h.load());
-  CHECK(dead_hits.load() == 0);
-  CHECK(g_alive.load() == alive_before);
-  CHECK(hits.load() > 0);
+  race.run({[&] { reader(hazard::kHoldFirst); }, [&] { reader(hazard::kHoldSecond); }}, 20000);
+  check(race);
 }
 
 TEST_CASE("Unit_LiveSet_FindsLiveObjectsOnly") {
@@ -245,12 +243,7 @@ TEST_CASE("Unit_HandleRegistry_RemoveParksAWaitingHold") {
   namespace hazard = weft::hazard;
   HandleRegistry<Thing> registry;
   const int alive_before = g_alive.load();
-  Thing* raw = nullptr;
-  {
-    auto thing = make_ref<Thing>(7);
-    raw = thing.get();
-    registry.add(thing);
-  }
+  Thing* raw = add_owned_by_registry(registry, 7);
   hazard::Record* record = hazard::record();
   REQUIRE(record);
   Thing* held = registry.find_waiting_held(raw, *record);
@@ -273,52 +266,20 @@ TEST_CASE("Unit_HandleRegistry_RemoveParksAWaitingHold") {
 }
 
 TEST_CASE("Unit_HandleRegistry_WaitingHoldsRaceWithRemoval") {
-  // Readers that hold across a "wait" while the main thread replaces objects: a
-  // held object stays alive until its hold ends, and no parked object outlives
-  // the last hold.
+  // Readers that hold across a "wait": a held object stays alive until its hold
+  // ends, and no parked object outlives the last hold.
   namespace hazard = weft::hazard;
-  HandleRegistry<Thing> registry;
-  const int alive_before = g_alive.load();
-  constexpr int kSlots = 16;
-  std::vector<std::atomic<Thing*>> handles(kSlots);
-  std::atomic<bool> stop{false};
-  std::atomic<long> hits{0}, dead_hits{0};
-  std::atomic<int> passes{0};
+  ReplacementRace race(16);
   auto reader = [&] {
     hazard::Record* record = hazard::record();
     if (!record) return;
-    while (!stop.load(std::memory_order_relaxed)) {
-      for (auto& h : handles) {
-        Thing* t = registry.find_waiting_held(h.load(std::memory_order_relaxed), *record);
-        if (!t) continue;
-        for (int i = 0; i < 16; ++i)  // the "wait"
-          if (t->magic.load() != 0x7e57ab1e) dead_hits.fetch_add(1, std::memory_order_relaxed);
-        registry.end_waiting_hold(*record);
-        hits.fetch_add(1, std::memory_order_relaxed);
-      }
-      passes.fetch_add(1, std::memory_order_relaxed);
-    }
+    race.sweep_until_stopped([&](Thing* handle) {
+      Thing* t = race.registry.find_waiting_held(handle, *record);
+      if (!t) return;
+      race.saw(*t, 16);  // the "wait"
+      race.registry.end_waiting_hold(*record);
+    });
   };
-  auto replace = [&](int round) {
-    int i = round % kSlots;
-    if (Thing* old = handles[i].load()) registry.remove(old);
-    auto fresh = make_ref<Thing>(round);
-    registry.add(fresh);
-    handles[i].store(fresh.get());
-  };
-  for (int round = 0; round < kSlots; ++round) replace(round);
-  std::vector<std::thread> readers;
-  readers.emplace_back(reader);
-  readers.emplace_back(reader);
-  for (int round = kSlots; round < 5000; ++round) replace(round);
-  for (int round = 5000; passes.load(std::memory_order_relaxed) < 6; ++round) {
-    replace(round);
-    std::this_thread::yield();
-  }
-  stop = true;
-  for (auto& t : readers) t.join();
-  for (auto& h : handles) registry.remove(h.load());
-  CHECK(dead_hits.load() == 0);
-  CHECK(g_alive.load() == alive_before);
-  CHECK(hits.load() > 0);
+  race.run({reader, reader}, 5000);
+  check(race);
 }

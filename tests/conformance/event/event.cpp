@@ -19,6 +19,15 @@ __global__ void store(int* p, int value) {
   if (threadIdx.x == 0 && blockIdx.x == 0) *p = value;
 }
 
+// A new event recorded on `s` behind a closed gate: pending until the gate opens.
+hipEvent_t recorded_behind(hip_test::Gate& gate, hipStream_t s) {
+  gate.launch(s);
+  hipEvent_t e = nullptr;
+  HIP_CHECK(hipEventCreate(&e));
+  HIP_CHECK(hipEventRecord(e, s));
+  return e;
+}
+
 }  // namespace
 
 TEST_CASE("Unit_hipEventCreate_Positive_Basic") {
@@ -249,10 +258,7 @@ TEST_CASE("Unit_hipEventDestroy_Positive_PendingEvent") {
   if (!hip_test::kernels_supported()) return;
   hip_test::Stream s;
   hip_test::Gate gate;
-  gate.launch(s.get());
-  hipEvent_t e = nullptr;
-  HIP_CHECK(hipEventCreate(&e));
-  HIP_CHECK(hipEventRecord(e, s.get()));
+  hipEvent_t e = recorded_behind(gate, s.get());
   HIP_CHECK(hipEventDestroy(e));
   gate.open();
   HIP_CHECK(hipStreamSynchronize(s.get()));
@@ -265,10 +271,7 @@ TEST_CASE("Unit_hipEventDestroy_Positive_WhileAnotherThreadWaits") {
   if (!hip_test::kernels_supported()) return;
   hip_test::Stream s;
   hip_test::Gate gate;
-  gate.launch(s.get());
-  hipEvent_t e = nullptr;
-  HIP_CHECK(hipEventCreate(&e));
-  HIP_CHECK(hipEventRecord(e, s.get()));
+  hipEvent_t e = recorded_behind(gate, s.get());
   std::atomic<int> waited{-1};
   std::thread waiter([&] { waited = int(hipEventSynchronize(e)); });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // let it reach the wait
