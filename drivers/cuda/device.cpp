@@ -188,8 +188,10 @@ void CudaDevice::free_deferred() {
                    ? api_.cuMemFreeHost(block.ptr)
                    : api_.cuMemFree(reinterpret_cast<CUdeviceptr>(block.ptr));
     if (r != CUDA_SUCCESS)
-      log::warning("stream-ordered free of {} failed late: {}", block.ptr,
-                   status_from_cuda(r, "cuMemFree").message());
+      log::warning(
+          "stream-ordered free of {} failed late: {}", block.ptr,
+          status_from_cuda(r, block.kind == MemoryKind::kHostPinned ? "cuMemFreeHost" : "cuMemFree")
+              .message());
   }
 }
 

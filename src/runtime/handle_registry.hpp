@@ -84,9 +84,9 @@ class HandleRegistry {
     return find_held(handle, r.waiting);
   }
   void end_waiting_hold(hazard::Record& r) const {
-    // The section's reads before the slot's release store; against park_if_waited_on(): that
-    // store before the count's load (hazard.hpp's asymmetric fences: the remover
-    // fences both sides).
+    // The section's reads before the slot's release store; against
+    // park_if_waited_on(): that store before the count's load (hazard.hpp's
+    // asymmetric fences: the remover fences both sides).
     if (hazard::g_asymmetric_fences) [[likely]] {
       r.waiting.store(nullptr, std::memory_order_release);
       std::atomic_signal_fence(std::memory_order_seq_cst);
@@ -147,22 +147,19 @@ class HandleRegistry {
   }
 
   // After wait_unguarded's fence: a removed object that a waiting section still
-  // holds keeps a reference here until the hold ends. The second look, after the
-  // count is published and fenced, pairs with end_waiting_hold's store and load:
-  // either that hold's end sees the count, or this look sees the slot empty.
+  // holds keeps a reference here until the hold ends. The second look
+  // (release_parked, after the count is published and fenced) pairs with
+  // end_waiting_hold's store and load: either that hold's end sees the count, or
+  // the second look sees the slot empty.
   void park_if_waited_on(const Ref<T>& object) const {
     if (!hazard::waited_on(object.get())) [[likely]]
       return;
-    Ref<T> dropped;  // let go after the lock
-    std::lock_guard lock(parked_mutex_);
-    parked_.push_back(object);
-    parked_count_.store(parked_.size(), std::memory_order_seq_cst);
-    hazard::fence_against_guards();
-    if (!hazard::waited_on(object.get())) {
-      dropped = std::move(parked_.back());
-      parked_.pop_back();
+    {
+      std::lock_guard lock(parked_mutex_);
+      parked_.push_back(object);
       parked_count_.store(parked_.size(), std::memory_order_seq_cst);
     }
+    release_parked();
   }
   // Lets go of every parked object no waiting section holds any more.
   void release_parked() const {

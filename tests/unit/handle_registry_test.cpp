@@ -99,6 +99,17 @@ Thing* add_owned_by_registry(HandleRegistry<Thing>& registry, int value) {
   return thing.get();
 }
 
+// The hold cases' start: a registry whose one Thing (`raw`) only it references,
+// the count of live Things before, and this thread's hazard record.
+struct OneThing {
+  explicit OneThing(int value)
+      : raw(add_owned_by_registry(registry, value)), record(weft::hazard::record()) {}
+  HandleRegistry<Thing> registry;
+  const int alive_before = g_alive.load();
+  Thing* raw;
+  weft::hazard::Record* record;
+};
+
 void check(const ReplacementRace& race) {
   CHECK(race.dead_hits.load() == 0);
   CHECK(g_alive.load() == race.alive_before);
@@ -146,10 +157,8 @@ TEST_CASE("Unit_HandleRegistry_LookupsRaceWithRemoval") {
 
 TEST_CASE("Unit_HandleRegistry_RemoveWaitsForAHold") {
   namespace hazard = weft::hazard;
-  HandleRegistry<Thing> registry;
-  const int alive_before = g_alive.load();
-  Thing* raw = add_owned_by_registry(registry, 42);
-  hazard::Record* record = hazard::record();
+  OneThing one(42);
+  auto& [registry, alive_before, raw, record] = one;
   REQUIRE(record);
   std::atomic<const void*>& slot = record->held[hazard::kHoldFirst];
   int local = 0;
@@ -241,17 +250,17 @@ TEST_CASE("Unit_HandleRegistry_RemoveParksAWaitingHold") {
   // A hold across a wait (hipEventSynchronize) does not hold up the remover: it
   // returns at once, and the object lives until the hold ends.
   namespace hazard = weft::hazard;
-  HandleRegistry<Thing> registry;
-  const int alive_before = g_alive.load();
-  Thing* raw = add_owned_by_registry(registry, 7);
-  hazard::Record* record = hazard::record();
+  OneThing one(7);
+  auto& [registry, alive_before, raw, record] = one;
   REQUIRE(record);
   Thing* held = registry.find_waiting_held(raw, *record);
   REQUIRE(held == raw);
   // The slot is taken: a second waiting hold on this thread takes a reference.
   CHECK(registry.find_waiting_held(raw, *record) == nullptr);
-  std::thread remover([&] { CHECK(registry.remove(raw)); });
+  bool removed = false;  // Catch2's assertions stay on this thread
+  std::thread remover([&] { removed = bool(registry.remove(raw)); });
   remover.join();  // did not wait for the hold
+  CHECK(removed);
   CHECK_FALSE(registry.find(raw));
   CHECK(g_alive.load() == alive_before + 1);  // parked
   CHECK(held->magic.load() == 0x7e57ab1e);
